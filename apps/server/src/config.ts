@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const intFrom = (min: number, max: number) =>
+  z.coerce.number().int(`must be a whole number`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+const EnvSchema = z.object({
+  PORT: intFrom(0, 65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default(path.join(repoRoot, 'data')),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite default)')
+    .optional(),
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL')
+    .optional(),
+  ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(128).optional(),
+  WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_IDLE_MINUTES: intFrom(1, 24 * 60).default(30),
+  SESSION_MAX_HOURS: intFrom(1, 24 * 30).default(12),
+  /** log2 of scrypt's N for new password hashes; 17 is the production value, tests may lower it. */
+  SCRYPT_LOG_N: intFrom(10, 20).default(17),
+  /** Comma-separated origins allowed to call the API from another host ("*" = any; tokens travel in headers, not cookies). */
+  CORS_ORIGINS: z.string().default('*'),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; throws a ConfigError that names every bad variable and why. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(clean);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (i) => `  ${i.path.join('.')}: ${i.message} (got "${String(clean[String(i.path[0])])}")`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Defaults for tests and tools: the environment's values are not read. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...EnvSchema.parse({}), SCRYPT_LOG_N: 14, LOG_LEVEL: 'silent', ...overrides };
+}

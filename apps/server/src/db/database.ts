@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  /** Human description for logs, without credentials. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold millisecond timestamps, well inside Number's safe range.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests run each suite in a fresh one). */
+  pgSchema?: string;
+  /** SQLite file name, relative to dataDir, or ':memory:'. */
+  sqliteFile?: string;
+}
+
+export function openDatabase(options: DatabaseOptions): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(options.databaseUrl);
+    return {
+      kysely,
+      dialect: 'postgres',
+      describe: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
+      close: () => kysely.destroy(),
+    };
+  }
+  const file = options.sqliteFile ?? 'ipp-console.sqlite';
+  const target = file === ':memory:' ? file : path.join(options.dataDir, file);
+  if (file !== ':memory:') fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(target);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, dialect: 'sqlite', describe: `SQLite ${target}`, close: () => kysely.destroy() };
+}

@@ -1,0 +1,27 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.ts';
+import { sessionMigration } from './migrations/0001-session.ts';
+
+/** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
+function migrationsFor(db: Db): Record<string, Migration> {
+  return {
+    '0001-session': sessionMigration(db.dialect),
+  };
+}
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations() {
+    return this.migrations;
+  }
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely as unknown as Kysely<unknown>,
+    provider: new InCodeProvider(migrationsFor(db)),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

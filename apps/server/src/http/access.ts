@@ -1,0 +1,53 @@
+import { ResultCode, type Role } from '@ipp/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
+import { AppError } from './app-error.ts';
+
+/**
+ * Who may call a route. Every /api route must declare one (checked when the route is added):
+ * 'public' needs nothing, 'signed-in' any valid session, a role list one of those roles.
+ */
+export type Access = 'public' | 'signed-in' | readonly Role[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Set on the few writes the read-only demo account may still make. */
+    demoAllowed?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError(ResultCode.TOKEN, 'tokenInvalid');
+  return request.auth;
+}
+
+export function registerAccessControl(app: FastifyInstance, auth: AuthService) {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    if (route.config?.access === undefined) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access: every API route must say who may call it`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    // Routes outside the API (static files, docs, not-found) have no access rule.
+    if (!request.routeOptions.url?.startsWith('/api/') || request.routeOptions.url.startsWith('/api/docs')) return;
+    const access = config.access;
+    if (access === undefined) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+    if (access === 'public') return;
+    const token = request.headers['x-token'];
+    request.auth = await auth.authenticate(Array.isArray(token) ? token[0] : token);
+    const { user } = request.auth;
+    if (access !== 'signed-in' && !access.includes(user.role)) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+    if (user.is_demo === 1 && request.method !== 'GET' && !config.demoAllowed) {
+      throw new AppError(ResultCode.FORBIDDEN, 'demoReadOnly');
+    }
+  });
+}

@@ -1,0 +1,49 @@
+import { DEFAULT_LANG, LANGS, TOKEN_MESSAGES, type Lang } from '@ipp/contracts';
+
+type Catalogue = Record<string, { zh: string; en: string }>;
+
+/** Every message the server can put in a failure envelope, in both languages. */
+const MESSAGES = {
+  operationFailed: { zh: '操作失败', en: 'Operation fail' },
+  internal: { zh: '服务器内部错误（请求编号 {requestId}）', en: 'Internal server error (request {requestId})' },
+  notFound: { zh: '接口不支持：{method} {url}', en: 'Interface not supported: {method} {url}' },
+  tokenInvalid: { zh: '登录已失效，请重新登录', en: TOKEN_MESSAGES.invalid },
+  tokenDisplaced: { zh: '该账号异地登录，请重新登录', en: TOKEN_MESSAGES.displaced },
+  forbidden: { zh: '没有权限执行此操作', en: 'You do not have permission for this operation' },
+  demoReadOnly: { zh: '演示账号为只读，不能修改数据', en: 'The demo account is read-only' },
+  badLogin: { zh: '账号或密码错误', en: 'Incorrect account or password' },
+  throttled: {
+    zh: '登录失败次数过多，请 {seconds} 秒后再试',
+    en: 'Too many failed sign-in attempts. Try again in {seconds} seconds',
+  },
+  badParam: { zh: '参数错误：{field} {reason}', en: 'Invalid parameter: {field} {reason}' },
+  badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
+  bodyTooLarge: { zh: '请求体过大', en: 'The request body is too large' },
+  badContentType: { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
+  // Reasons used inside badParam.
+  'reason.required': { zh: '为必填项', en: 'is required' },
+  'reason.type': { zh: '类型应为 {expected}', en: 'must be of type {expected}' },
+  'reason.tooShort': { zh: '长度至少为 {min}', en: 'must be at least {min} characters' },
+  'reason.tooLong': { zh: '长度至多为 {max}', en: 'must be at most {max} characters' },
+  'reason.tooSmall': { zh: '不能小于 {min}', en: 'must be at least {min}' },
+  'reason.tooBig': { zh: '不能大于 {max}', en: 'must be at most {max}' },
+  'reason.format': { zh: '格式不正确', en: 'has an invalid format' },
+  'reason.enum': { zh: '取值应为 {values} 之一', en: 'must be one of {values}' },
+  'reason.unknownKey': { zh: '是未知字段', en: 'is not a known field' },
+  'reason.invalid': { zh: '取值无效', en: 'is invalid' },
+} satisfies Catalogue;
+
+export type MessageKey = keyof typeof MESSAGES;
+export type MessageParams = Record<string, string | number>;
+
+export function parseLang(header: unknown): Lang {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (typeof value !== 'string') return DEFAULT_LANG;
+  const short = value.trim().toLowerCase().slice(0, 2);
+  return (LANGS as readonly string[]).includes(short) ? (short as Lang) : DEFAULT_LANG;
+}
+
+export function translate(key: MessageKey, lang: Lang, params: MessageParams = {}): string {
+  const template = MESSAGES[key][lang];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}

@@ -1,0 +1,55 @@
+import { buildApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { ADMIN_ACCOUNT, ensureSuperadmin } from './seed/bootstrap.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}
+
+const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const applied = await migrateToLatest(db);
+const admin = await ensureSuperadmin(db, systemClock, config.SCRYPT_LOG_N, config.ADMIN_PASSWORD);
+const seedDemoData = process.argv.includes('--seed-demo');
+const demo = seedDemoData ? await seedDemo(db, systemClock, config.SCRYPT_LOG_N) : { created: false };
+
+const app = await buildApp({ config, db, serveWeb: true });
+const shutdown = async (signal: string) => {
+  app.log.info(`${signal}: shutting down`);
+  await app.close();
+  await db.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.PORT, host: config.HOST });
+const shownHost = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
+const lines = [
+  '',
+  `IPP Console on http://${shownHost}:${config.PORT}  (API docs: /api/docs)`,
+  `Database: ${db.describe}${applied.length ? ` — migrations applied: ${applied.join(', ')}` : ''}`,
+];
+if (admin.generatedPassword) {
+  lines.push(
+    `Superadmin created: account "${ADMIN_ACCOUNT}", password "${admin.generatedPassword}" (shown once; set ADMIN_PASSWORD to choose it)`,
+  );
+} else if (admin.created) {
+  lines.push(`Superadmin created: account "${ADMIN_ACCOUNT}" with the password from ADMIN_PASSWORD`);
+}
+if (seedDemoData) {
+  lines.push(demo.created ? 'Demo data seeded. Demo accounts:' : 'Demo accounts:');
+  for (const a of DEMO_ACCOUNTS)
+    lines.push(`  ${a.account.padEnd(12)} password ${DEMO_PASSWORD}   ${a.role}${a.demo ? ' (read-only demo)' : ''}`);
+}
+console.log(lines.join('\n'));

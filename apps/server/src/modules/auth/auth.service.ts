@@ -1,0 +1,111 @@
+import { ResultCode, type LoginResult, type UserInfo } from '@ipp/contracts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../http/app-error.ts';
+import { findTeamById } from '../teams/teams.repository.ts';
+import { findUserByAccount, findUserById, type UserRow } from '../users/users.repository.ts';
+import * as throttle from './login-throttle.repository.ts';
+import { hashToken, newToken, verifyPassword } from './password.ts';
+import * as sessions from './sessions.repository.ts';
+
+export const THROTTLE_MAX_FAILURES = 5;
+export const THROTTLE_WINDOW_MS = 5 * 60 * 1000;
+/** last_seen_at is written at most this often, so a busy session does not write on every call. */
+const TOUCH_INTERVAL_MS = 15 * 1000;
+
+export interface AuthContext {
+  user: UserRow;
+  session: sessions.SessionRow;
+}
+
+export interface AuthServiceOptions {
+  db: Db;
+  clock: Clock;
+  idleMs: number;
+  maxAgeMs: number;
+  /** A real hash to verify against when the account does not exist, so timing does not reveal accounts. */
+  decoyHash: string;
+}
+
+export class AuthService {
+  constructor(private readonly o: AuthServiceOptions) {}
+
+  async login(accountInput: string, password: string): Promise<LoginResult> {
+    const { kysely } = this.o.db;
+    const account = accountInput.trim();
+    const key = account.toLowerCase();
+    const now = this.o.clock();
+    await this.refuseIfThrottled(key, now);
+
+    const user = await findUserByAccount(kysely, account);
+    const valid = await verifyPassword(password, user?.password_hash ?? this.o.decoyHash);
+    if (!user || !valid) {
+      await throttle.recordFailure(kysely, key, now);
+      await this.refuseIfThrottled(key, now);
+      throw new AppError(ResultCode.FAILED, 'badLogin', {}, 'password');
+    }
+
+    const token = newToken();
+    await kysely.transaction().execute(async (trx) => {
+      if (this.o.db.dialect === 'postgres') {
+        // Serialise concurrent sign-ins of one account so exactly one session stays open.
+        await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+      }
+      await sessions.endOpenSessionsOfUser(trx, user.id, now, 'displaced');
+      await sessions.insertSession(trx, user.id, hashToken(token), now);
+      await throttle.clearFailures(trx, key);
+    });
+    await throttle.pruneFailures(kysely, now - THROTTLE_WINDOW_MS);
+    return { token, role: user.role, name: user.name, demo: user.is_demo === 1 };
+  }
+
+  private async refuseIfThrottled(key: string, now: number) {
+    const failures = await throttle.recentFailures(this.o.db.kysely, key, now - THROTTLE_WINDOW_MS);
+    if (failures.length >= THROTTLE_MAX_FAILURES) {
+      const windowStart = failures[failures.length - THROTTLE_MAX_FAILURES] ?? now;
+      const seconds = Math.max(1, Math.ceil((windowStart + THROTTLE_WINDOW_MS - now) / 1000));
+      throw new AppError(ResultCode.THROTTLED, 'throttled', { seconds }, 'username');
+    }
+  }
+
+  /** Resolves a token to its user and session, ending it if it has expired. */
+  async authenticate(token: string | undefined): Promise<AuthContext> {
+    if (!token || token.length > 256) throw new AppError(ResultCode.TOKEN, 'tokenInvalid');
+    const { kysely } = this.o.db;
+    const session = await sessions.findSessionByTokenHash(kysely, hashToken(token));
+    if (!session) throw new AppError(ResultCode.TOKEN, 'tokenInvalid');
+    if (session.ended_at !== null) {
+      throw new AppError(ResultCode.TOKEN, session.end_reason === 'displaced' ? 'tokenDisplaced' : 'tokenInvalid');
+    }
+    const now = this.o.clock();
+    const expiredBy =
+      now - session.last_seen_at > this.o.idleMs ? 'idle' : now - session.created_at >= this.o.maxAgeMs ? 'expired' : null;
+    if (expiredBy) {
+      await sessions.endSession(kysely, session.id, now, expiredBy);
+      throw new AppError(ResultCode.TOKEN, 'tokenInvalid');
+    }
+    const user = await findUserById(kysely, session.user_id);
+    if (!user) throw new AppError(ResultCode.TOKEN, 'tokenInvalid');
+    if (now - session.last_seen_at > TOUCH_INTERVAL_MS) await sessions.touchSession(kysely, session.id, now);
+    return { user, session };
+  }
+
+  async logout(ctx: AuthContext) {
+    await sessions.endSession(this.o.db.kysely, ctx.session.id, this.o.clock(), 'logout');
+  }
+
+  async userInfo(user: UserRow): Promise<UserInfo> {
+    const team = user.group_id === null ? undefined : await findTeamById(this.o.db.kysely, user.group_id);
+    return {
+      id: user.id,
+      account: user.account,
+      name: user.name,
+      roles: [user.role],
+      role: user.role,
+      avatar: user.avatar,
+      group_id: user.group_id,
+      group: team ? { id: team.id, name: team.name } : null,
+      demo: user.is_demo === 1,
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SessionsTable } from '../../db/schema.ts';
+
+export type SessionRow = Selectable<SessionsTable>;
+
+export function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string) {
+  return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function insertSession(db: Kysely<Database>, userId: number, tokenHash: string, now: number) {
+  await db
+    .insertInto('sessions')
+    .values({ user_id: userId, token_hash: tokenHash, created_at: now, last_seen_at: now, ended_at: null, end_reason: null })
+    .execute();
+}
+
+/** Ends every open session of a user (one active session per account). */
+export async function endOpenSessionsOfUser(db: Kysely<Database>, userId: number, now: number, reason: string) {
+  await db
+    .updateTable('sessions')
+    .set({ ended_at: now, end_reason: reason })
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null)
+    .execute();
+}
+
+export async function endSession(db: Kysely<Database>, id: number, now: number, reason: string) {
+  await db
+    .updateTable('sessions')
+    .set({ ended_at: now, end_reason: reason })
+    .where('id', '=', id)
+    .where('ended_at', 'is', null)
+    .execute();
+}
+
+export async function touchSession(db: Kysely<Database>, id: number, now: number) {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+}
