@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const ADMIN_PASSWORD = 'e2e-admin-pass';
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  log: () => string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function pgAdmin(sql: string) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts the real server (`npm start`'s entry point, with demo seeding) on the production web build,
+ * in a fresh data directory, or a fresh PostgreSQL database.
+ */
+export async function startServer(options: { dialect?: 'sqlite' | 'postgres'; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const dist = path.join(repoRoot, 'apps/web/dist/index.html');
+  if (!fs.existsSync(dist)) throw new Error('No production web build: run "npm run build" first (npm test does it).');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-e2e-'));
+  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'warn' };
+  let database: string | null = null;
+  if (options.dialect === 'postgres') {
+    database = `ipp_e2e_${crypto.randomBytes(5).toString('hex')}`;
+    await pgAdmin(`create database ${database}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${database}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--seed-demo'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (output.includes('IPP Console on')) break;
+    if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (database) await pgAdmin(`drop database if exists ${database} with (force)`);
+    },
+  };
+}
