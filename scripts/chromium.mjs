@@ -10,7 +10,9 @@ export function ensureChromium() {
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (isRoot && hasApt) {
     console.log(`Chromium not found at ${CHROMIUM_PATH}: installing Debian's chromium package with apt-get`);
-    spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'inherit' });
+    spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], {
+      stdio: 'inherit',
+    });
   }
   if (fs.existsSync(CHROMIUM_PATH)) return true;
   console.warn(`\n*** Chromium is not available at ${CHROMIUM_PATH}: the end-to-end suite will fail in CI and skip elsewhere.\n`);

@@ -33,7 +33,15 @@ for (const suite of suites) {
   console.log(`\n=== ${suite.name} suite`);
   const out = path.join(results, `${suite.name}.json`);
   fs.rmSync(out, { force: true });
-  const status = run('npx', ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const status = run('npx', [
+    'vitest',
+    'run',
+    '--config',
+    suite.config,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}`,
+  ]);
   if (status !== 0) failedRuns++;
   if (!fs.existsSync(out)) {
     lines.push(`${suite.name}: no results (vitest exited ${status})`);
@@ -41,7 +49,11 @@ for (const suite of suites) {
     continue;
   }
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
-  const counts = { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
+  const counts = {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
   for (const key of Object.keys(totals)) totals[key] += counts[key];
   lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 }

@@ -1,0 +1,192 @@
+import { HEADER_LANG, HEADER_TOKEN, ResultCode, TOKEN_MESSAGES, type Envelope } from '@ipp/contracts';
+import { getLanguage, i18n } from '@/i18n';
+import { getApiHost } from '@/lib/api-host';
+import { clearSession, getToken } from '@/lib/session';
+import { ApiError } from './api-error';
+import { getApiNotifier } from './notifier';
+
+/** Spec §7/§9 request timeouts. */
+export const REQUEST_TIMEOUT_MS = 50_000;
+export const TRANSFER_TIMEOUT_MS = 600_000;
+
+// These screens show the failure themselves (login form inline, image viewer silently) — spec §8.
+const SILENT_PATHS = ['/wyrbac/login/login', '/wyrbac/login/logout', '/roi/get-adjacent-roi'];
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  query?: Record<string, QueryValue | readonly QueryValue[]>;
+  /** JSON-encoded unless it is FormData (uploads). */
+  body?: unknown;
+  /** Uploads and downloads: 600 s instead of 50 s. */
+  transfer?: boolean;
+  /** Overrides both defaults. */
+  timeoutMs?: number;
+  /** No toast on failure; the caller shows the error. */
+  silent?: boolean;
+  /** Token to send instead of the stored one (a deep link, before it is stored). */
+  token?: string;
+  signal?: AbortSignal;
+}
+
+/** `${host}/api`, host being the configured request domain ('' = same origin). */
+export function apiBase(): string {
+  return `${getApiHost()}/api`;
+}
+
+export function apiUrl(path: string, query?: RequestOptions['query']): string {
+  const url = `${apiBase()}/${path.replace(/^\/+/, '')}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (item !== undefined && item !== null) params.append(key, String(item));
+  }
+  const search = params.toString();
+  return search ? `${url}?${search}` : url;
+}
+
+/** Spec §7: an image URL containing ':' is absolute (or data:) and left alone; others go through the API. */
+export function imageUrl(url: string): string {
+  if (url === '' || url.includes(':')) return url;
+  return `${apiBase()}/${url.replace(/^\/+/, '')}`;
+}
+
+function isSilentPath(path: string): boolean {
+  const bare = `/${path.replace(/^\/+/, '')}`.split('?')[0] ?? '';
+  return SILENT_PATHS.includes(bare);
+}
+
+function isEnvelope(payload: unknown): payload is Envelope<unknown> {
+  return typeof payload === 'object' && payload !== null && typeof (payload as { code?: unknown }).code === 'number';
+}
+
+function msgOf(payload: unknown): string | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const msg = (payload as { msg?: unknown }).msg;
+  return typeof msg === 'string' && msg !== '' ? msg : null;
+}
+
+function modelString(model: unknown, key: 'field' | 'requestId'): string | null {
+  if (typeof model !== 'object' || model === null) return null;
+  const value = (model as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : null;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function buildHeaders(options: RequestOptions): Headers {
+  const headers = new Headers();
+  const token = options.token ?? getToken();
+  if (token) headers.set(HEADER_TOKEN, token);
+  headers.set(HEADER_LANG, getLanguage());
+  if (options.body !== undefined && !(options.body instanceof FormData)) {
+    headers.set('Content-Type', 'application/json');
+  }
+  return headers;
+}
+
+function failEnvelope(envelope: Envelope<unknown>, status: number, silent: boolean): never {
+  const notifier = getApiNotifier();
+  const serverMessage = typeof envelope.data === 'string' && envelope.data !== '' ? envelope.data : null;
+  let message = serverMessage ?? i18n.t('api.interfaceError');
+  if (envelope.code === ResultCode.TOKEN) {
+    if (serverMessage === TOKEN_MESSAGES.displaced) message = i18n.t('api.displaced');
+    clearSession();
+    notifier.signedOut();
+    // One toast however many requests fail with the same expired token.
+    if (!silent) notifier.error(message, 'session-ended');
+  } else if (!silent) {
+    notifier.error(message);
+  }
+  throw new ApiError({
+    kind: 'server',
+    message,
+    code: envelope.code,
+    field: modelString(envelope.model, 'field'),
+    requestId: modelString(envelope.model, 'requestId'),
+    status,
+  });
+}
+
+function failTransport(kind: 'transport' | 'timeout', payload: unknown, status: number | null, silent: boolean): never {
+  const message = msgOf(payload) ?? i18n.t('api.badNetwork');
+  if (!silent) getApiNotifier().error(message, 'network');
+  throw new ApiError({ kind, message, status });
+}
+
+/** Sends one call and resolves with the whole success envelope (for callers that need count/index). */
+export async function requestEnvelope<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const silent = options.silent ?? isSilentPath(path);
+  const timeoutMs = options.timeoutMs ?? (options.transfer ? TRANSFER_TIMEOUT_MS : REQUEST_TIMEOUT_MS);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const forwardAbort = () => controller.abort();
+  if (options.signal?.aborted) controller.abort();
+  else options.signal?.addEventListener('abort', forwardAbort, { once: true });
+
+  let payload: unknown;
+  let status: number | null = null;
+  try {
+    const body = options.body;
+    const response = await fetch(apiUrl(path, options.query), {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: buildHeaders(options),
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    status = response.status;
+    payload = await readJson(response);
+  } catch (error) {
+    if (options.signal?.aborted && !timedOut) {
+      throw new ApiError({ kind: 'aborted', message: error instanceof Error ? error.message : 'Aborted' });
+    }
+    failTransport(timedOut ? 'timeout' : 'transport', undefined, null, silent);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', forwardAbort);
+  }
+
+  if (!isEnvelope(payload)) failTransport('transport', payload, status, silent);
+  if (payload.code !== ResultCode.OK) failEnvelope(payload, status ?? 0, silent);
+  return payload as Envelope<T>;
+}
+
+/** Sends one call and resolves with the envelope's data; rejects with ApiError. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestEnvelope<T>(path, options)).data;
+}
+
+interface SafeParser<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** Checks data against its contract schema; a mismatch is reported like any interface error. */
+export function parseData<T>(schema: SafeParser<T>, data: unknown, options: { silent?: boolean } = {}): T {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const message = i18n.t('api.interfaceError');
+  if (!options.silent) getApiNotifier().error(message);
+  throw new ApiError({ kind: 'server', message, code: ResultCode.INTERNAL });
+}
+
+export const api = {
+  get<T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'GET' });
+  },
+  post<T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'POST', body: body ?? {} });
+  },
+};

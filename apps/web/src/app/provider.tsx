@@ -1,0 +1,32 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useComponentSize } from '@/hooks/use-component-size';
+import '@/i18n';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // Each failure already shows a toast; a silent automatic retry would show a second one.
+      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
+      mutations: { retry: false },
+    },
+  });
+}
+
+const queryClient = createQueryClient();
+
+export function AppProvider({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
+  const { i18n } = useTranslation();
+  const size = useComponentSize();
+  return (
+    <QueryClientProvider client={client}>
+      <ConfigProvider locale={i18n.language === 'en' ? enUS : zhCN} componentSize={size}>
+        <AntApp>{children}</AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,10 @@
+import { Outlet } from 'react-router';
+import { useVersionCheck } from '@/features/version/use-version-check';
+import { useApiNotifier } from './use-api-notifier';
+
+/** Parent of every route: wires app-wide behaviour that needs the router and antd's App context. */
+export function RootRoute() {
+  useApiNotifier();
+  useVersionCheck();
+  return <Outlet />;
+}

@@ -1,0 +1,21 @@
+import { Button, Flex, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/** Last-resort screen for an error no page handled. */
+export function RouteError() {
+  const { t } = useTranslation();
+  return (
+    <Flex align="center" justify="center" style={{ minHeight: '100vh' }}>
+      <Result
+        status="error"
+        title={t('errors.unexpected')}
+        subTitle={t('errors.unexpectedHint')}
+        extra={
+          <Button type="primary" onClick={() => window.location.reload()}>
+            {t('common.reload')}
+          </Button>
+        }
+      />
+    </Flex>
+  );
+}

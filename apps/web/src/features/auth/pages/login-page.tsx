@@ -1,0 +1,55 @@
+import type { LoginResult } from '@ipp/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Flex } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LanguageSwitch } from '@/components/language-switch';
+import { safeRedirect } from '@/lib/redirect';
+import { setSession } from '@/lib/session';
+import { LoginForm } from '../components/login-form';
+import type { SignedOutState } from '../hooks/use-sign-out';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const queryClient = useQueryClient();
+  const signedOut = location.state as SignedOutState | null;
+
+  useEffect(() => {
+    document.title = `${t('route.login')} · ${t('app.name')}`;
+  }, [t]);
+
+  const onSignedIn = (result: LoginResult) => {
+    // Nothing cached for the previous user may show for the next one.
+    queryClient.clear();
+    setSession({ token: result.token, role: result.role, demo: result.demo });
+    void navigate(safeRedirect(params.get('redirect')), { replace: true });
+  };
+
+  return (
+    <Flex vertical align="center" justify="center" gap="large" className="login-page">
+      <Flex justify="flex-end" className="login-page__tools">
+        <LanguageSwitch />
+      </Flex>
+      {/* Plain markup rather than Card/Typography keeps tabs, menus and editors out of the sign-in bundle. */}
+      <main className="login-page__card">
+        <h1 className="login-page__title">{t('app.name')}</h1>
+        <p className="login-page__tagline">{t('app.tagline')}</p>
+        <h2 className="login-page__subtitle">{t('auth.title')}</h2>
+        {signedOut?.reason === 'idle' && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('auth.signedOutIdle')}
+            data-testid="signed-out-notice"
+            style={{ marginBottom: 16 }}
+          />
+        )}
+        <LoginForm onSignedIn={onSignedIn} />
+      </main>
+    </Flex>
+  );
+}

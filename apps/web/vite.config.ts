@@ -1,0 +1,32 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// Explicit root so `vitest --config apps/web/vite.config.ts` from the repo root finds the same files.
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:8080' },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  test: {
+    root,
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    // Node would pair the CJS 'react-router' with the ESM 'react-router/dom' (two router contexts); pin both to ESM.
+    alias: [
+      { find: /^react-router\/dom$/, replacement: fileURLToPath(import.meta.resolve('react-router/dom')) },
+      { find: /^react-router$/, replacement: fileURLToPath(import.meta.resolve('react-router')) },
+    ],
+  },
+});
