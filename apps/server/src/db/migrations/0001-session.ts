@@ -1,20 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
-import { idColumnType } from './column-types.ts';
+import { withIdColumn } from './column-types.ts';
 
 export function sessionMigration(dialect: DialectName) {
-  const idType = idColumnType(dialect);
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('teams')
-        .addColumn('id', idType, (c) => c.primaryKey().$call((b) => (dialect === 'sqlite' ? b.autoIncrement() : b)))
+      await withIdColumn(db.schema.createTable('teams'), dialect)
         .addColumn('name', 'varchar(64)', (c) => c.notNull().unique())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema
-        .createTable('users')
-        .addColumn('id', idType, (c) => c.primaryKey().$call((b) => (dialect === 'sqlite' ? b.autoIncrement() : b)))
+      await withIdColumn(db.schema.createTable('users'), dialect)
         .addColumn('account', 'varchar(64)', (c) => c.notNull().unique())
         .addColumn('name', 'varchar(64)', (c) => c.notNull())
         .addColumn('password_hash', 'varchar(255)', (c) => c.notNull())
@@ -28,9 +23,7 @@ export function sessionMigration(dialect: DialectName) {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('users_group_idx').on('users').column('group_id').execute();
-      await db.schema
-        .createTable('sessions')
-        .addColumn('id', idType, (c) => c.primaryKey().$call((b) => (dialect === 'sqlite' ? b.autoIncrement() : b)))
+      await withIdColumn(db.schema.createTable('sessions'), dialect)
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('token_hash', 'char(64)', (c) => c.notNull().unique())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -39,9 +32,7 @@ export function sessionMigration(dialect: DialectName) {
         .addColumn('end_reason', 'varchar(16)')
         .execute();
       await db.schema.createIndex('sessions_user_idx').on('sessions').columns(['user_id', 'ended_at']).execute();
-      await db.schema
-        .createTable('login_failures')
-        .addColumn('id', idType, (c) => c.primaryKey().$call((b) => (dialect === 'sqlite' ? b.autoIncrement() : b)))
+      await withIdColumn(db.schema.createTable('login_failures'), dialect)
         .addColumn('account', 'varchar(64)', (c) => c.notNull())
         .addColumn('at', 'bigint', (c) => c.notNull())
         .execute();

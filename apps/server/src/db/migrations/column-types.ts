@@ -1,4 +1,9 @@
+import type { CreateTableBuilder } from 'kysely';
 import type { DialectName } from '../database.ts';
 
-/** Auto-increment primary key type: SQLite's rowid alias, PostgreSQL's serial. */
-export const idColumnType = (dialect: DialectName) => (dialect === 'sqlite' ? 'integer' : 'serial');
+/** Adds the auto-increment `id` primary key: SQLite's rowid alias, PostgreSQL's serial. */
+export function withIdColumn<T extends string>(table: CreateTableBuilder<T, never>, dialect: DialectName) {
+  return dialect === 'sqlite'
+    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    : table.addColumn('id', 'serial', (c) => c.primaryKey());
+}
