@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'server',
+    root: import.meta.dirname,
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
