@@ -13,6 +13,20 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { hashPassword } from './modules/auth/password.ts';
 import { registerWebApp } from './web/static.ts';
+import multipart from '@fastify/multipart';
+import { accountRoutes } from './modules/account/account.routes.ts';
+import { AccountService } from './modules/account/account.service.ts';
+import { rolesRoutes } from './modules/roles/roles.routes.ts';
+import { RolesService } from './modules/roles/roles.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { SettingsService } from './modules/settings/settings.service.ts';
+import { SystemInfoService } from './modules/settings/system-info.service.ts';
+import { teamsRoutes } from './modules/teams/teams.routes.ts';
+import { TeamsService } from './modules/teams/teams.service.ts';
+import { translationsRoutes } from './modules/translations/translations.routes.ts';
+import { TranslationsService } from './modules/translations/translations.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { UsersService } from './modules/users/users.service.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -34,10 +48,11 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
+  const settings = new SettingsService(db, clock);
   const auth = new AuthService({
     db,
     clock,
-    idleMs: config.SESSION_IDLE_MINUTES * 60_000,
+    idleMs: async () => (await settings.get()).idle_minutes * 60_000,
     maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000,
     decoyHash: await hashPassword(crypto.randomBytes(16).toString('hex'), config.SCRYPT_LOG_N),
   });
@@ -68,7 +83,14 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
 
   await app.register(
     async (api) => {
+      await api.register(multipart, { limits: { files: 1, fields: 10, parts: 12 } });
       await api.register(authRoutes(auth));
+      await api.register(accountRoutes(new AccountService(db, clock, config.SCRYPT_LOG_N)));
+      await api.register(teamsRoutes(new TeamsService(db, clock)));
+      await api.register(usersRoutes(new UsersService(db, clock, settings, config.SCRYPT_LOG_N)));
+      await api.register(settingsRoutes(settings, new SystemInfoService(db, clock()), config.DATA_DIR));
+      await api.register(rolesRoutes(new RolesService(settings)));
+      await api.register(translationsRoutes(new TranslationsService(db, clock)));
     },
     { prefix: '/api' },
   );

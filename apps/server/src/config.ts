@@ -22,7 +22,6 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(128).optional(),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SESSION_IDLE_MINUTES: intFrom(1, 24 * 60).default(30),
   SESSION_MAX_HOURS: intFrom(1, 24 * 30).default(12),
   /** log2 of scrypt's N for new password hashes; 17 is the production value, tests may lower it. */
   SCRYPT_LOG_N: intFrom(10, 20).default(17),

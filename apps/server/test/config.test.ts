@@ -7,7 +7,6 @@ describe('configuration from the environment', () => {
     expect(config.PORT).toBe(8080);
     expect(config.DATA_DIR).toMatch(/data$/);
     expect(config.DATABASE_URL).toBeUndefined();
-    expect(config.SESSION_IDLE_MINUTES).toBe(30);
     expect(config.SESSION_MAX_HOURS).toBe(12);
     expect(config.SCRYPT_LOG_N).toBe(17);
   });

@@ -42,9 +42,25 @@ export interface LoginFailuresTable {
   at: number;
 }
 
+export interface SettingsTable {
+  key: string;
+  /** JSON text. */
+  value: string;
+  updated_at: number;
+}
+
+export interface TranslationsTable {
+  key: string;
+  zh: string | null;
+  en: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  settings: SettingsTable;
+  translations: TranslationsTable;
 }

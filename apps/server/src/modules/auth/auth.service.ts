@@ -21,7 +21,8 @@ export interface AuthContext {
 export interface AuthServiceOptions {
   db: Db;
   clock: Clock;
-  idleMs: number;
+  /** Idle limit, from the system settings (it can change while the server runs). */
+  idleMs: () => Promise<number>;
   maxAgeMs: number;
   /** A real hash to verify against when the account does not exist, so timing does not reveal accounts. */
   decoyHash: string;
@@ -78,8 +79,9 @@ export class AuthService {
       throw new AppError(ResultCode.TOKEN, session.end_reason === 'displaced' ? 'tokenDisplaced' : 'tokenInvalid');
     }
     const now = this.o.clock();
+    const idleMs = await this.o.idleMs();
     const expiredBy =
-      now - session.last_seen_at > this.o.idleMs ? 'idle' : now - session.created_at >= this.o.maxAgeMs ? 'expired' : null;
+      now - session.last_seen_at > idleMs ? 'idle' : now - session.created_at >= this.o.maxAgeMs ? 'expired' : null;
     if (expiredBy) {
       await sessions.endSession(kysely, session.id, now, expiredBy);
       throw new AppError(ResultCode.TOKEN, 'tokenInvalid');

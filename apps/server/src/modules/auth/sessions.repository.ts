@@ -14,14 +14,21 @@ export async function insertSession(db: Kysely<Database>, userId: number, tokenH
     .execute();
 }
 
-/** Ends every open session of a user (one active session per account). */
-export async function endOpenSessionsOfUser(db: Kysely<Database>, userId: number, now: number, reason: string) {
-  await db
+/** Ends every open session of a user, but the one to keep if given (sign-in displaces; password and role changes revoke). */
+export async function endOpenSessionsOfUser(
+  db: Kysely<Database>,
+  userId: number,
+  now: number,
+  reason: string,
+  keepSessionId?: number,
+) {
+  let query = db
     .updateTable('sessions')
     .set({ ended_at: now, end_reason: reason })
     .where('user_id', '=', userId)
-    .where('ended_at', 'is', null)
-    .execute();
+    .where('ended_at', 'is', null);
+  if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
+  await query.execute();
 }
 
 export async function endSession(db: Kysely<Database>, id: number, now: number, reason: string) {

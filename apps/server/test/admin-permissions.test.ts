@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
+import { ACTORS, buildWorld, call, type Actor, type World } from './helpers/actors.ts';
+import { dialects } from './helpers/dialects.ts';
+
+interface Case {
+  name: string;
+  /** Builds the request (creating fresh targets where the call would consume them). */
+  request: (env: TestEnv, w: World) => Promise<{ method: 'GET' | 'POST'; url: string; payload?: object }>;
+  expect: Record<Actor, number>;
+  /** For lists: what an allowed caller must NOT see. */
+  hides?: Partial<Record<Actor, string[]>>;
+}
+
+const ADMINS_ONLY_SUPER = { superadmin: 1000, ownAdmin: 1011, otherAdmin: 1011, user: 1011, anonymous: 1010 };
+const ADMINS = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1011, anonymous: 1010 };
+const TEAM_A_OBJECT = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1004, user: 1011, anonymous: 1010 };
+const SIGNED_IN = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1000, anonymous: 1010 };
+const PUBLIC = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1000, anonymous: 1000 };
+
+let serial = 0;
+const freshUserInA = async (env: TestEnv, w: World) => {
+  // Team A is full (1 admin, 3 users are the defaults); raise the limit so fresh targets fit.
+  await env.db.kysely
+    .insertInto('settings')
+    .values({ key: 'team_max_users', value: '100', updated_at: 0 })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return createUser(env, `target${++serial}`, 'user', { groupId: w.teamA });
+};
+
+const CASES: Case[] = [
+  {
+    name: 'GET /group/index',
+    request: async () => ({ method: 'GET', url: '/api/group/index' }),
+    expect: ADMINS,
+    hides: { ownAdmin: ['Team B'], otherAdmin: ['Team A'] },
+  },
+  {
+    name: 'POST /group/save (create)',
+    request: async () => ({ method: 'POST', url: '/api/group/save', payload: { name: `T${++serial}` } }),
+    expect: ADMINS_ONLY_SUPER,
+  },
+  {
+    name: 'POST /group/save (rename A)',
+    request: async (_e, w) => ({ method: 'POST', url: '/api/group/save', payload: { id: w.teamA, name: 'Team A' } }),
+    expect: ADMINS_ONLY_SUPER,
+  },
+  {
+    name: 'POST /group/delete',
+    request: async (env) => {
+      const id = await env.db.kysely
+        .insertInto('teams')
+        .values({ name: `Empty${++serial}`, created_at: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { method: 'POST', url: '/api/group/delete', payload: { id: id.id } };
+    },
+    expect: ADMINS_ONLY_SUPER,
+  },
+  {
+    name: 'GET /user/index',
+    request: async () => ({ method: 'GET', url: '/api/user/index?limit=100' }),
+    expect: ADMINS,
+    hides: { ownAdmin: ['user_b', 'admin_b', '"su"'], otherAdmin: ['user_a', 'admin_a'] },
+  },
+  {
+    name: 'GET /user/view (user of A)',
+    request: async (_e, w) => ({ method: 'GET', url: `/api/user/view?id=${w.ids.user}` }),
+    expect: TEAM_A_OBJECT,
+  },
+  {
+    name: 'POST /user/save (edit user of A)',
+    request: async (env, w) => ({
+      method: 'POST',
+      url: '/api/user/save',
+      payload: {
+        id: await freshUserInA(env, w),
+        account: `edited${++serial}`,
+        name: 'Edited',
+        phone: '123456',
+        email: 'e@x.org',
+        group_id: w.teamA,
+        role: 'user',
+      },
+    }),
+    // Refused before the target is looked at (the body names team A), so the answer is the same whether the id exists.
+    expect: { ...TEAM_A_OBJECT, otherAdmin: 1011 },
+  },
+  {
+    name: 'POST /user/delete (user of A)',
+    request: async (env, w) => ({ method: 'POST', url: '/api/user/delete', payload: { id: await freshUserInA(env, w) } }),
+    expect: TEAM_A_OBJECT,
+  },
+  { name: 'GET /setting/index', request: async () => ({ method: 'GET', url: '/api/setting/index' }), expect: ADMINS },
+  {
+    name: 'POST /setting/save',
+    request: async () => ({ method: 'POST', url: '/api/setting/save', payload: { wall_max: 50 } }),
+    expect: ADMINS_ONLY_SUPER,
+  },
+  {
+    name: 'GET /spi-info/index',
+    request: async () => ({ method: 'GET', url: '/api/spi-info/index' }),
+    expect: ADMINS_ONLY_SUPER,
+  },
+  { name: 'GET /setting/get-role', request: async () => ({ method: 'GET', url: '/api/setting/get-role' }), expect: SIGNED_IN },
+  {
+    name: 'POST /setting/save-role',
+    request: async () => ({
+      method: 'POST',
+      url: '/api/setting/save-role',
+      payload: { routes: [{ path: '/identify', roles: null }] },
+    }),
+    expect: ADMINS_ONLY_SUPER,
+  },
+  {
+    name: 'GET /setting/get-set-init',
+    request: async () => ({ method: 'GET', url: '/api/setting/get-set-init' }),
+    expect: PUBLIC,
+  },
+  { name: 'GET /get-lang/lang', request: async () => ({ method: 'GET', url: '/api/get-lang/lang?language=en' }), expect: PUBLIC },
+  {
+    name: 'POST /get-lang/save',
+    request: async () => ({ method: 'POST', url: '/api/get-lang/save', payload: { items: [{ key: 'k', zh: 'a', en: 'b' }] } }),
+    expect: ADMINS_ONLY_SUPER,
+  },
+  {
+    name: 'GET /wyrbac/login/user-info',
+    request: async () => ({ method: 'GET', url: '/api/wyrbac/login/user-info' }),
+    expect: SIGNED_IN,
+  },
+];
+
+describe.each(dialects)('permission matrix of the administration calls on %s', (dialect) => {
+  let env: TestEnv;
+  let w: World;
+  beforeAll(async () => {
+    env = await buildTestApp(dialect);
+    w = await buildWorld(env);
+  });
+  afterAll(() => env.close());
+
+  it.each(CASES)('$name', async (c) => {
+    for (const actor of ACTORS) {
+      const req = await c.request(env, w);
+      const res = await call(env, w.tokens[actor], req.method, req.url, req.payload);
+      expect({ actor, code: body(res).code }).toEqual({ actor, code: c.expect[actor] });
+      for (const hidden of c.hides?.[actor] ?? []) expect(res.body, `${actor} must not see ${hidden}`).not.toContain(hidden);
+    }
+  });
+
+  it('refuses the read-only demo account any change', async () => {
+    await createUser(env, 'demo_ro', 'user', { groupId: w.teamB, demo: true });
+    const token = await login(env, 'demo_ro');
+    const res = body(
+      await call(env, token, 'POST', '/api/account/change-pass-wd', { password: 'secret-pass', newpassword: 'other-pass' }),
+    );
+    expect(res).toMatchObject({ code: 1011, msg: 'The demo account is read-only' });
+  });
+});

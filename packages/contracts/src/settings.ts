@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { CONSOLE_PATHS, type ConsolePath } from './routes.ts';
+import { LANGS, RoleSchema } from './session.ts';
+
+/** System settings (spec §2 /system/config) with their defaults. */
+export const SettingsSchema = z.object({
+  /** Per team (spec §6: "Every team has 1 administrator and 3 users"). */
+  team_max_admins: z.number().int().min(0).max(100),
+  team_max_users: z.number().int().min(0).max(10_000),
+  idle_minutes: z.number().int().min(1).max(1440),
+  default_language: z.enum(LANGS),
+  site_title: z.string().trim().max(64),
+  /** Image URL of the uploaded logo ('' = none; the overview then prompts to upload one). */
+  logo: z.string().max(256),
+  offline_minutes: z.number().int().min(1).max(1440),
+  recycle_retention_days: z.number().int().min(1).max(3650),
+  /** Most ROIs the favourites wall shows before it warns. */
+  wall_max: z.number().int().min(1).max(1000),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  team_max_admins: 1,
+  team_max_users: 3,
+  idle_minutes: 30,
+  default_language: 'zh',
+  site_title: '',
+  logo: '',
+  offline_minutes: 10,
+  recycle_retention_days: 30,
+  wall_max: 100,
+};
+
+/** POST /setting/save: any subset; the logo is set by its own upload. */
+export const SettingsSaveBodySchema = SettingsSchema.omit({ logo: true }).partial().strict();
+export type SettingsSaveBody = z.infer<typeof SettingsSaveBodySchema>;
+
+/** GET /setting/get-set-init: what the console needs before and right after sign-in (public). */
+export const SettingsInitSchema = SettingsSchema.pick({
+  site_title: true,
+  logo: true,
+  default_language: true,
+  idle_minutes: true,
+});
+export type SettingsInit = z.infer<typeof SettingsInitSchema>;
+
+export const SystemInfoSchema = z.object({
+  version: z.string(),
+  node: z.string(),
+  database: z.enum(['sqlite', 'postgres']),
+  started_at: z.number().int(),
+  teams: z.number().int(),
+  users: z.number().int(),
+});
+export type SystemInfo = z.infer<typeof SystemInfoSchema>;
+
+const PathSchema = z.enum(CONSOLE_PATHS as [ConsolePath, ...ConsolePath[]]);
+
+export const RouteRolesSchema = z.object({ path: PathSchema, roles: z.array(RoleSchema).nullable() });
+export type RouteRoles = z.infer<typeof RouteRolesSchema>;
+
+/** GET /setting/get-role. */
+export const RoleTableSchema = z.object({
+  roles: z.array(z.object({ role: RoleSchema, name_zh: z.string(), name_en: z.string() })),
+  routes: z.array(RouteRolesSchema),
+});
+export type RoleTable = z.infer<typeof RoleTableSchema>;
+
+/** POST /setting/save-role: the lists of the routes to change. */
+export const RoleSaveBodySchema = z.object({ routes: z.array(RouteRolesSchema).min(1).max(CONSOLE_PATHS.length) });
+export type RoleSaveBody = z.infer<typeof RoleSaveBodySchema>;
