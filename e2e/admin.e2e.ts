@@ -1,0 +1,176 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { choose, confirm, setLanguage, toast } from './support/antd.ts';
+import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
+import { expectPath, signIn, signOut } from './support/console.ts';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+
+const T = {
+  zh: {
+    teamCreated: '团队创建成功',
+    limit: '每个团队最多 1 个管理员和 3 个用户',
+    forbidden: '抱歉，您无权访问此页面',
+    wrongPassword: '账号或密码错误',
+    teamAdmin: '团队管理员',
+    user: '普通用户',
+  },
+  en: {
+    teamCreated: 'Team creation successful',
+    limit: 'Every team has 1 administrator and 3 users',
+    forbidden: 'Oops, You do not have the right to visit this page',
+    wrongPassword: 'Incorrect account or password',
+    teamAdmin: 'Team Admin',
+    user: 'User',
+  },
+} as const;
+
+async function openIn(browser: Browser, url: string, lang: 'zh' | 'en') {
+  const { context, page } = await newPage(browser, url);
+  await page.goto('/login');
+  await setLanguage(page, lang);
+  return { context, page };
+}
+
+async function addUser(page: Page, fields: { account: string; role: string; team: string }) {
+  await page.goto('/manage/user');
+  await page.getByTestId('user-add').click();
+  await expectPath(page, '/manage/user_edit');
+  await page.getByTestId('user-account').fill(fields.account);
+  await page.getByTestId('user-name').fill(`Name ${fields.account}`);
+  await page.getByTestId('user-password').fill('pass-1234');
+  await page.getByTestId('user-phone').fill('13800000000');
+  await page.getByTestId('user-email').fill(`${fields.account}@example.org`);
+  await choose(page, 'user-team', fields.team);
+  await choose(page, 'user-role', fields.role);
+  await page.getByTestId('user-submit').click();
+}
+
+describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration in Chromium (%s)', (lang) => {
+  let server: RunningServer;
+  let browser: Browser;
+  const t = T[lang];
+  const team = `Survey ${lang}`;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a superadmin creates a team, its administrator and three users; the fourth user is refused', async () => {
+    const { context, page } = await openIn(browser, server.url, lang);
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto('/manage/group');
+    await page.getByTestId('team-add').click();
+    await page.getByTestId('team-name-input').fill(team);
+    await page.getByTestId('team-modal-ok').click();
+    await toast(page, t.teamCreated);
+    await page.getByText(team).first().waitFor();
+
+    await addUser(page, { account: `boss_${lang}`, role: t.teamAdmin, team });
+    await expectPath(page, '/manage/user');
+    for (const n of [1, 2, 3]) {
+      await addUser(page, { account: `crew${n}_${lang}`, role: t.user, team });
+      await expectPath(page, '/manage/user');
+    }
+    // The form says the team is full before the user tries; the server refuses it anyway.
+    await page.goto('/manage/user_edit');
+    await choose(page, 'user-team', team);
+    await page.getByTestId('user-team-limits').waitFor();
+    expect(await page.getByTestId('user-team-limits').textContent()).toMatch(/3\s*\/\s*3/);
+    const refused = await page.request.post('/api/user/save', {
+      headers: { 'x-token': (await page.evaluate(() => localStorage.getItem('token'))) ?? '', 'x-lang': lang },
+      data: { account: `crew4_${lang}`, name: 'Four', password: 'pass-1234', phone: '13800000000', email: 'f@example.org', group_id: await teamId(page, team), role: 'user' },
+    });
+    expect((await refused.json()).msg).toBe(t.limit);
+    await context.close();
+  });
+
+  it('the team administrator sees only their own team, and a user cannot open /manage/user', async () => {
+    const { context, page } = await openIn(browser, server.url, lang);
+    await signIn(page, `boss_${lang}`, 'pass-1234');
+    await page.goto('/manage/group');
+    await page.getByText(team).first().waitFor();
+    expect(await page.getByText('Demo Team 演示团队').count()).toBe(0);
+    await page.goto('/manage/user');
+    await page.getByText(`crew1_${lang}`).first().waitFor();
+    expect(await page.getByText('demo_admin').count()).toBe(0);
+    await signOut(page);
+    await signIn(page, `crew1_${lang}`, 'pass-1234');
+    await page.goto('/manage/user');
+    await expectPath(page, '/403');
+    await page.getByText(t.forbidden).waitFor();
+    await context.close();
+  });
+
+  it('a password change makes the old password fail', async () => {
+    const { context, page } = await openIn(browser, server.url, lang);
+    await signIn(page, `crew2_${lang}`, 'pass-1234');
+    await page.goto('/system/account');
+    await page.getByTestId('account-current').fill('pass-1234');
+    await page.getByTestId('account-new').fill('pass-5678');
+    await page.getByTestId('account-confirm').fill('pass-5678');
+    await page.getByTestId('account-submit').click();
+    await page.locator('.ant-message-notice').first().waitFor();
+    await signOut(page);
+    await page.getByTestId('login-username').fill(`crew2_${lang}`);
+    await page.getByTestId('login-password').fill('pass-1234');
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain(t.wrongPassword);
+    await signIn(page, `crew2_${lang}`, 'pass-5678');
+    await context.close();
+  });
+
+  it('a role-list edit changes what a user may open', async () => {
+    const admin = await openIn(browser, server.url, lang);
+    await signIn(admin.page, 'admin', ADMIN_PASSWORD);
+    await admin.page.goto('/system/role');
+    const box = admin.page.getByTestId('role-check-/identify-user');
+    await box.waitFor();
+    await box.uncheck();
+    await admin.page.getByTestId('role-save').click();
+    await admin.page.locator('.ant-message-notice').first().waitFor();
+
+    const user = await openIn(browser, server.url, lang);
+    await signIn(user.page, `crew3_${lang}`, 'pass-1234');
+    await user.page.goto('/identify');
+    await expectPath(user.page, '/403');
+    // And back.
+    await box.check();
+    await admin.page.getByTestId('role-save').click();
+    await user.page.goto('/identify');
+    await expectPath(user.page, '/identify');
+    await admin.context.close();
+    await user.context.close();
+  });
+
+  it('a translation edit shows in the console after a reload', async () => {
+    const { context, page } = await openIn(browser, server.url, lang);
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto('/manage/system');
+    await page.getByTestId('lang-search').fill('route.about');
+    const cell = page.getByTestId(`lang-cell-route.about-${lang}`);
+    await cell.click();
+    const newText = lang === 'zh' ? '关于本系统' : 'About this system';
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(newText);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('lang-save').click();
+    await page.locator('.ant-message-notice').first().waitFor();
+    await page.reload();
+    await page.getByTestId('sidebar-menu').getByText(newText).waitFor();
+    await context.close();
+  });
+});
+
+async function teamId(page: Page, name: string): Promise<number> {
+  const res = await page.request.get(`/api/group/index?name=${encodeURIComponent(name)}`, {
+    headers: { 'x-token': (await page.evaluate(() => localStorage.getItem('token'))) ?? '' },
+  });
+  const teams = (await res.json()).data as { id: number; name: string }[];
+  const team = teams.find((t) => t.name === name);
+  if (!team) throw new Error(`no team ${name}`);
+  return team.id;
+}

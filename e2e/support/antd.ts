@@ -1,0 +1,21 @@
+import type { Page } from 'playwright-core';
+
+/** Opens an antd Select by its test id and picks the option with this visible text. */
+export async function choose(page: Page, testId: string, optionText: string) {
+  await page.getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: optionText }).first().click();
+}
+
+/** Clicks the OK button of the open confirmation (Popconfirm or Modal.confirm). */
+export async function confirm(page: Page) {
+  await page.getByTestId('confirm-ok').last().click();
+}
+
+/** Waits for an antd message or notification containing the text. */
+export async function toast(page: Page, text: string | RegExp) {
+  await page.locator('.ant-message-notice, .ant-notification-notice', { hasText: text }).first().waitFor();
+}
+
+export async function setLanguage(page: Page, lang: 'zh' | 'en') {
+  await page.evaluate((l) => window.localStorage.setItem('language', l), lang);
+}
