@@ -82,7 +82,15 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     expect(await page.getByTestId('user-team-limits').textContent()).toMatch(/3\s*\/\s*3/);
     const refused = await page.request.post('/api/user/save', {
       headers: { 'x-token': (await page.evaluate(() => localStorage.getItem('token'))) ?? '', 'x-lang': lang },
-      data: { account: `crew4_${lang}`, name: 'Four', password: 'pass-1234', phone: '13800000000', email: 'f@example.org', group_id: await teamId(page, team), role: 'user' },
+      data: {
+        account: `crew4_${lang}`,
+        name: 'Four',
+        password: 'pass-1234',
+        phone: '13800000000',
+        email: 'f@example.org',
+        group_id: await teamId(page, team),
+        role: 'user',
+      },
     });
     expect((await refused.json()).msg).toBe(t.limit);
     await context.close();

@@ -3,7 +3,10 @@ import type { Page } from 'playwright-core';
 /** Opens an antd Select by its test id and picks the option with this visible text. */
 export async function choose(page: Page, testId: string, optionText: string) {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: optionText }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: optionText })
+    .first()
+    .click();
 }
 
 /** Clicks the OK button of the open confirmation (Popconfirm or Modal.confirm). */

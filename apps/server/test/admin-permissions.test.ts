@@ -14,7 +14,7 @@ interface Case {
 
 const ADMINS_ONLY_SUPER = { superadmin: 1000, ownAdmin: 1011, otherAdmin: 1011, user: 1011, anonymous: 1010 };
 const ADMINS = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1011, anonymous: 1010 };
-const TEAM_A_OBJECT = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1004, user: 1011, anonymous: 1010 };
+const TEAM_A_OBJECT = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1002, user: 1011, anonymous: 1010 };
 const SIGNED_IN = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1000, anonymous: 1010 };
 const PUBLIC = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1000, anonymous: 1000 };
 

@@ -132,10 +132,10 @@ describe.each(dialects)('users on %s', (dialect) => {
       await save(w.tokens.ownAdmin, form({ id: w.ids.userB, account: 'user_b', group_id: w.teamA, password: '' })),
     );
     // Another team's user is answered as if it did not exist: no refusal tells what is there.
-    expect(editOther.code).toBe(1004);
-    expect(body(await call(env, w.tokens.ownAdmin, 'GET', `/api/user/view?id=${w.ids.userB}`)).code).toBe(1004);
+    expect(editOther.code).toBe(1002);
+    expect(body(await call(env, w.tokens.ownAdmin, 'GET', `/api/user/view?id=${w.ids.userB}`)).code).toBe(1002);
     expect(body(await call(env, w.tokens.ownAdmin, 'GET', `/api/user/view?id=${w.ids.user}`)).code).toBe(1000);
-    expect(body(await call(env, w.tokens.ownAdmin, 'POST', '/api/user/delete', { id: w.ids.userB })).code).toBe(1004);
+    expect(body(await call(env, w.tokens.ownAdmin, 'POST', '/api/user/delete', { id: w.ids.userB })).code).toBe(1002);
     expect(body(await call(env, w.tokens.superadmin, 'GET', `/api/user/view?id=${w.ids.userB}`)).code).toBe(1000);
   });
 
@@ -150,7 +150,7 @@ describe.each(dialects)('users on %s', (dialect) => {
     );
     expect(demote).toMatchObject({ code: 1001, msg: 'The last Super Admin cannot be removed or demoted' });
     expect(body(await call(env, w.tokens.superadmin, 'POST', '/api/user/delete', { id: w.ids.user })).code).toBe(1000);
-    expect(body(await call(env, w.tokens.superadmin, 'GET', `/api/user/view?id=${w.ids.user}`)).code).toBe(1004);
+    expect(body(await call(env, w.tokens.superadmin, 'GET', `/api/user/view?id=${w.ids.user}`)).code).toBe(1002);
   });
 
   it('ends the sessions of a user whose role or password changed', async () => {

@@ -28,19 +28,19 @@ export class TeamsService {
       const clash = await teams.findTeamByName(trx, body.name);
       if (clash && clash.id !== body.id) throw badParam('name', 'reason.taken');
       if (body.id === undefined) return teams.insertTeam(trx, body.name, this.clock());
-      if (!(await teams.findTeamById(trx, body.id))) throw new AppError(ResultCode.NOT_FOUND, 'teamNotFound', {}, 'id');
+      if (!(await teams.findTeamById(trx, body.id))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
       await teams.renameTeam(trx, body.id, body.name);
       return body.id;
     });
     const [row] = await teams.listTeams(this.db.kysely, { onlyId: id }, 0, 1);
-    if (!row) throw new AppError(ResultCode.NOT_FOUND, 'teamNotFound', {}, 'id');
+    if (!row) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
     return row;
   }
 
   /** Refused while anything is attached, so no user is left pointing at a missing team. */
   async remove(id: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      if (!(await teams.findTeamById(trx, id))) throw new AppError(ResultCode.NOT_FOUND, 'teamNotFound', {}, 'id');
+      if (!(await teams.findTeamById(trx, id))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
       await teams.lockTeam(trx, id, this.db.dialect);
       const members = await teams.countMembers(trx, id);
       if (members.total > 0) throw new AppError(ResultCode.FAILED, 'teamHasMembers', { users: members.total });

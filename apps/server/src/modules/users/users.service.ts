@@ -11,7 +11,7 @@ import * as teams from '../teams/teams.repository.ts';
 import * as users from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
 
-const notFound = () => new AppError(ResultCode.NOT_FOUND, 'userNotFound', {}, 'id');
+const notFound = () => new AppError(ResultCode.BAD_PARAM, 'userNotFound', {}, 'id');
 
 export class UsersService {
   constructor(
