@@ -8,6 +8,7 @@ import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/serve
 const T = {
   zh: {
     teamCreated: '团队创建成功',
+    deleted: '删除成功',
     limit: '每个团队最多 1 个管理员和 3 个用户',
     forbidden: '抱歉，您无权访问此页面',
     wrongPassword: '账号或密码错误',
@@ -16,6 +17,7 @@ const T = {
   },
   en: {
     teamCreated: 'Team creation successful',
+    deleted: 'Delete successful',
     limit: 'Every team has 1 administrator and 3 users',
     forbidden: 'Oops, You do not have the right to visit this page',
     wrongPassword: 'Incorrect account or password',
@@ -68,6 +70,15 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     await page.getByTestId('team-modal-ok').click();
     await toast(page, t.teamCreated);
     await page.getByText(team).first().waitFor();
+    // A team with nobody in it can be removed, after confirmation.
+    await page.getByTestId('team-add').click();
+    await page.getByTestId('team-name-input').fill(`${team} tmp`);
+    await page.getByTestId('team-modal-ok').click();
+    await toast(page, t.teamCreated);
+    await page.getByTestId(`team-delete-${await teamId(page, `${team} tmp`)}`).click();
+    await confirm(page);
+    await toast(page, t.deleted);
+    await expect.poll(() => page.getByText(`${team} tmp`).count()).toBe(0);
 
     await addUser(page, { account: `boss_${lang}`, role: t.teamAdmin, team });
     await expectPath(page, '/manage/user');
