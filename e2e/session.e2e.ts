@@ -172,7 +172,7 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.getByTestId('about-processing').evaluate((el) => el.setAttribute('data-e2e-mark', 'kept'));
     await page.getByTestId('sidebar-menu').getByText('用户管理').click();
     await expectPath(page, '/manage/user');
-    await page.getByTestId('not-built').waitFor();
+    await page.getByTestId('user-add').waitFor();
     await page.getByTestId('sidebar-menu').getByText('关于').click();
     await expectPath(page, '/about');
     expect(await page.getByTestId('about-processing').getAttribute('data-e2e-mark')).toBe('kept');

@@ -23,6 +23,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Full pages of antd in jsdom are slow on a busy two-core machine; the limits catch hangs, not slowness.
+    testTimeout: 30_000,
     // Node would pair the CJS 'react-router' with the ESM 'react-router/dom' (two router contexts); pin both to ESM.
     alias: [
       { find: /^react-router\/dom$/, replacement: fileURLToPath(import.meta.resolve('react-router/dom')) },

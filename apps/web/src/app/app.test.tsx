@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '@/i18n';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
+import { callsTo, mockServer, signIn, type FetchMock } from '@/test/mock-server';
 import { failEnvelope, okEnvelope, renderRoutes } from '@/test/render';
 import { appRouteObjects } from './router';
 
@@ -18,23 +19,9 @@ const USER_INFO = {
   demo: false,
 };
 
-type Handler = (url: URL, init: RequestInit | undefined) => Response | Promise<Response>;
-
-function mockServer(routes: Record<string, Handler>) {
-  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const handler = routes[url.pathname];
-    if (!handler) throw new TypeError(`unexpected fetch ${url.pathname}`);
-    return handler(url, init);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
-function signIn(role: string, demo = false) {
-  localStorage.setItem(STORAGE_KEYS.token, 'tok-1');
-  localStorage.setItem(STORAGE_KEYS.role, role);
-  if (demo) localStorage.setItem(STORAGE_KEYS.demo, '1');
+/** The first call to a path (start-up calls come first, in no fixed order). */
+function callTo(fetchMock: FetchMock, pathname: string) {
+  return callsTo(fetchMock, pathname)[0];
 }
 
 beforeEach(async () => {
@@ -72,10 +59,21 @@ describe('routing and guard', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
   });
 
-  it('lets an administrator open it, with an honest not-built notice', async () => {
-    mockServer({ '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role: 'administrator' }) });
+  it('lets an administrator open it', async () => {
+    mockServer({
+      '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role: 'administrator' }),
+      '/api/group/index': () => okEnvelope([]),
+    });
     signIn('administrator');
-    renderRoutes(appRouteObjects, ['/manage/group']);
+    const { router } = renderRoutes(appRouteObjects, ['/manage/group']);
+    expect(await screen.findByTestId('team-search')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/manage/group');
+  });
+
+  it('shows an honest not-built notice on screens later issues build', async () => {
+    mockServer({ '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO) });
+    signIn('user');
+    renderRoutes(appRouteObjects, ['/manage/ipp']);
     const notice = await screen.findByTestId('not-built');
     expect(within(notice).getByText('尚未实现 —— 此页面将在后续工作中提供。')).toBeTruthy();
   });
@@ -86,7 +84,7 @@ describe('routing and guard', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?id=5'));
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('link-token');
     expect(localStorage.getItem(STORAGE_KEYS.role)).toBe('user');
-    const headers = new Headers(fetchMock.mock.calls[0]?.[1]?.headers);
+    const headers = new Headers(callTo(fetchMock, '/api/wyrbac/login/user-info')?.init?.headers);
     expect(headers.get('X-Token')).toBe('link-token');
   });
 });
@@ -167,7 +165,7 @@ describe('login page', () => {
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('new-token');
     expect(localStorage.getItem(STORAGE_KEYS.role)).toBe('administrator');
     expect(localStorage.getItem(STORAGE_KEYS.demo)).toBe('1');
-    expect(fetchMock.mock.calls[0]?.[1]?.body).toBe('{"username":"bo","password":"secret-pw"}');
+    expect(callTo(fetchMock, '/api/wyrbac/login/login')?.init?.body).toBe('{"username":"bo","password":"secret-pw"}');
   });
 
   it('shows a failed sign-in inline, not as a toast', async () => {
@@ -192,7 +190,7 @@ describe('login page', () => {
     await user.type(screen.getByTestId('login-password'), 'secret-pw');
     await user.click(screen.getByTestId('login-submit'));
     await screen.findByTestId('login-error');
-    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('http://10.1.2.3:8080/api/wyrbac/login/login');
+    expect(callTo(fetchMock, '/api/wyrbac/login/login')?.url.href).toBe('http://10.1.2.3:8080/api/wyrbac/login/login');
     expect(localStorage.getItem(STORAGE_KEYS.apiHost)).toBe('http://10.1.2.3:8080');
   });
 });

@@ -8,12 +8,14 @@ import {
   TranslationOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import type { Role } from '@ipp/contracts';
+import type { ConsolePath } from '@ipp/contracts';
 import type { ComponentType } from 'react';
 import { lazyPage, type LazyPage } from '@/lib/lazy-with-retry';
 import type { MenuPlacement, PageProps, RouteMeta } from '@/lib/route-meta';
+import { ROUTE_TITLE_KEYS } from '@/lib/route-titles';
 
 export interface AppRoute extends RouteMeta {
+  path: ConsolePath;
   page: LazyPage<PageProps>;
   icon?: ComponentType;
 }
@@ -24,50 +26,57 @@ export interface MenuGroup {
   icon: ComponentType;
 }
 
-const ADMINS: readonly Role[] = ['superadmin', 'administrator'];
+type PageModule = Promise<{ default: ComponentType<PageProps> }>;
+const page = (load: () => PageModule) => lazyPage<PageProps>(load);
 
-const homePage = lazyPage<PageProps>(() => import('@/features/home/pages/home-page').then((m) => ({ default: m.HomePage })));
-const aboutPage = lazyPage<PageProps>(() => import('@/features/about/pages/about-page').then((m) => ({ default: m.AboutPage })));
-// Replaced route by route as later issues build the real screens.
-const pendingPage = lazyPage<PageProps>(() =>
-  import('@/features/pending/pages/pending-page').then((m) => ({ default: m.PendingPage })),
+const homePage = page(() => import('@/features/home/pages/home-page').then((m) => ({ default: m.HomePage })));
+const aboutPage = page(() => import('@/features/about/pages/about-page').then((m) => ({ default: m.AboutPage })));
+const teamsPage = page(() => import('@/features/teams/pages/teams-page').then((m) => ({ default: m.TeamsPage })));
+const usersPage = page(() => import('@/features/users/pages/users-page').then((m) => ({ default: m.UsersPage })));
+const userEditPage = page(() => import('@/features/users/pages/user-edit-page').then((m) => ({ default: m.UserEditPage })));
+const accountPage = page(() => import('@/features/account/pages/account-page').then((m) => ({ default: m.AccountPage })));
+const rolesPage = page(() => import('@/features/roles/pages/roles-page').then((m) => ({ default: m.RolesPage })));
+const settingsPage = page(() => import('@/features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+const interfacePage = page(() =>
+  import('@/features/translations/pages/interface-page').then((m) => ({ default: m.InterfacePage })),
 );
+// Replaced route by route as later issues build the real screens.
+const pendingPage = page(() => import('@/features/pending/pages/pending-page').then((m) => ({ default: m.PendingPage })));
 
 export const MENU_GROUPS: readonly MenuGroup[] = [
   { key: 'monitoring', titleKey: 'menu.monitoring', icon: EnvironmentOutlined },
   { key: 'system', titleKey: 'menu.system', icon: SettingOutlined },
 ];
 
+function route(path: ConsolePath, rest: Omit<AppRoute, 'path' | 'titleKey'>): AppRoute {
+  return { path, titleKey: ROUTE_TITLE_KEYS[path], ...rest };
+}
+
 /**
- * Every page inside the main layout, in menu order. The `roles` here are the defaults; a later
- * issue may load them from GET /setting/get-role. Menu visibility follows the guard: a role sees an
- * entry only if canAccess() lets it open that route.
+ * Every page inside the main layout, in menu order. Who may open each one is not declared here: the
+ * defaults are CONSOLE_ROUTES of '@ipp/contracts' (shared with the server) and the server's role table
+ * overrides them (see useRouteRoles). Menu visibility follows the guard through canAccess().
  */
 export const APP_ROUTES: readonly AppRoute[] = [
-  { path: '/home', titleKey: 'route.home', keepAlive: true, menu: 'root', icon: DashboardOutlined, page: homePage },
-  { path: '/manage/ipp', titleKey: 'route.ipps', menu: 'monitoring', page: pendingPage },
-  { path: '/ipp/ipp-view', titleKey: 'route.ippView', menu: 'monitoring', page: pendingPage },
-  { path: '/ipp/ipp-view-detail', titleKey: 'route.ippViewDetail', keepAlive: true, menu: 'monitoring', page: pendingPage },
-  { path: '/identify', titleKey: 'route.identify', menu: 'root', icon: AimOutlined, page: pendingPage },
-  { path: '/system/config', titleKey: 'route.systemConfig', roles: ADMINS, menu: 'system', page: pendingPage },
-  { path: '/system/account', titleKey: 'route.account', menu: 'system', page: pendingPage },
-  { path: '/system/role', titleKey: 'route.roles', roles: ADMINS, menu: 'system', page: pendingPage },
-  { path: '/manage/system', titleKey: 'route.gui', roles: ADMINS, menu: 'root', icon: TranslationOutlined, page: pendingPage },
-  { path: '/manage/group', titleKey: 'route.teams', roles: ADMINS, menu: 'root', icon: TeamOutlined, page: pendingPage },
-  { path: '/manage/user', titleKey: 'route.users', roles: ADMINS, menu: 'root', icon: UserOutlined, page: pendingPage },
-  { path: '/about', titleKey: 'route.about', keepAlive: true, menu: 'root', icon: InfoCircleOutlined, page: aboutPage },
-  { path: '/manage/user_edit', titleKey: 'route.userEdit', roles: ADMINS, activeMenu: '/manage/user', page: pendingPage },
-  { path: '/manage/ipp_edit', titleKey: 'route.ippEdit', activeMenu: '/manage/ipp', page: pendingPage },
-  { path: '/ipp/ipp-image-detail', titleKey: 'route.ippImageDetail', activeMenu: '/ipp/ipp-view', page: pendingPage },
+  route('/home', { keepAlive: true, menu: 'root', icon: DashboardOutlined, page: homePage }),
+  route('/manage/ipp', { menu: 'monitoring', page: pendingPage }),
+  route('/ipp/ipp-view', { menu: 'monitoring', page: pendingPage }),
+  route('/ipp/ipp-view-detail', { keepAlive: true, menu: 'monitoring', page: pendingPage }),
+  route('/identify', { menu: 'root', icon: AimOutlined, page: pendingPage }),
+  route('/system/config', { menu: 'system', page: settingsPage }),
+  route('/system/account', { menu: 'system', page: accountPage }),
+  route('/system/role', { menu: 'system', page: rolesPage }),
+  route('/manage/system', { menu: 'root', icon: TranslationOutlined, page: interfacePage }),
+  route('/manage/group', { menu: 'root', icon: TeamOutlined, page: teamsPage }),
+  route('/manage/user', { menu: 'root', icon: UserOutlined, page: usersPage }),
+  route('/about', { keepAlive: true, menu: 'root', icon: InfoCircleOutlined, page: aboutPage }),
+  route('/manage/user_edit', { activeMenu: '/manage/user', page: userEditPage }),
+  route('/manage/ipp_edit', { activeMenu: '/manage/ipp', page: pendingPage }),
+  route('/ipp/ipp-image-detail', { activeMenu: '/ipp/ipp-view', page: pendingPage }),
 ];
 
-const BY_PATH = new Map(APP_ROUTES.map((route) => [route.path, route]));
+const BY_PATH = new Map<string, AppRoute>(APP_ROUTES.map((r) => [r.path, r]));
 
 export function findRoute(path: string): AppRoute | undefined {
   return BY_PATH.get(path);
-}
-
-/** Role list of a route; the single place a later issue swaps for the server's role table. */
-export function routeRolesOf(path: string): readonly string[] | undefined {
-  return BY_PATH.get(path)?.roles;
 }

@@ -10,6 +10,9 @@ import zh from './zh.json';
 
 export const resources = { zh: { translation: zh }, en: { translation: en } } as const;
 
+// i18next extends the resource objects it is given in place; overrides must never reach the bundled originals.
+const pristine = structuredClone(resources);
+
 function isLang(value: string | null | undefined): value is Lang {
   return (LANGS as readonly (string | null | undefined)[]).includes(value);
 }
@@ -34,18 +37,69 @@ export async function setLanguage(lang: Lang): Promise<void> {
   await i18n.changeLanguage(lang);
 }
 
+/** The site's default language (system configuration) applies only until the user picks one. */
+export async function applySiteDefaultLanguage(lang: Lang): Promise<void> {
+  if (isLang(readStorage(STORAGE_KEYS.language)) || getLanguage() === lang) return;
+  await i18n.changeLanguage(lang);
+}
+
+type StringTree = { [key: string]: string | StringTree };
+
+/** Every leaf of a string tree as "a.b.c" → text: the keys the translation table lists. */
+export function flattenStrings(tree: StringTree, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out[path] = value;
+    else Object.assign(out, flattenStrings(value, path));
+  }
+  return out;
+}
+
+/** The strings shipped in this build, flattened, before any server override. */
+export const BUNDLED_STRINGS: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
+  zh: flattenStrings(zh),
+  en: flattenStrings(en),
+};
+
+function setPath(tree: StringTree, key: string, text: string): void {
+  const parts = key.split('.');
+  let node = tree;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (typeof next !== 'object') return;
+    node = next;
+  }
+  node[parts[parts.length - 1] ?? ''] = text;
+}
+
+/**
+ * Puts the server's overrides of one language over the bundled strings. The whole bundle is written
+ * again each time, so an override removed on the server falls back to the bundled text. Keys this build
+ * does not use are skipped: they could only clash with a group of keys of the same name.
+ */
+export function applyOverrides(lang: Lang, entries: readonly { key: string; text: string }[]): void {
+  const tree = structuredClone(pristine[lang].translation) as StringTree;
+  for (const { key, text } of entries) {
+    if (text !== '' && BUNDLED_STRINGS[lang][key] !== undefined) setPath(tree, key, text);
+  }
+  i18n.addResourceBundle(lang, 'translation', tree, true, true);
+}
+
 i18n.on('languageChanged', (lang) => {
   if (isLang(lang)) applyLanguage(lang);
 });
 
 void i18n.use(initReactI18next).init({
-  resources,
+  resources: structuredClone(resources),
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANG,
   supportedLngs: [...LANGS],
   interpolation: { escapeValue: false },
   initAsync: false,
   returnNull: false,
+  // Server overrides arrive after start (addResourceBundle); components re-render when they do.
+  react: { bindI18nStore: 'added' },
 });
 
 export { i18n };

@@ -1,5 +1,3 @@
-import type { Role } from '@ipp/contracts';
-
 export type MenuPlacement = 'root' | 'monitoring' | 'system';
 
 /** What every route in the main layout declares (spec §2). */
@@ -7,8 +5,6 @@ export interface RouteMeta {
   path: string;
   /** i18n key of the page title (menu, breadcrumb, document title). */
   titleKey: string;
-  /** Roles allowed besides superadmin/administrator; absent = everyone signed in. */
-  roles?: readonly Role[];
   /** Kept mounted while hidden so inputs, scroll and charts survive navigation. */
   keepAlive?: boolean;
   /** Where the route appears in the sidebar; absent = not in the menu. */

@@ -1,6 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import '@/i18n';
+
+// findBy*/waitFor: a lazily loaded page behind a guard can take seconds on a loaded CI machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks the layout APIs antd probes; these stand-ins only need to exist.
 if (!window.matchMedia) {

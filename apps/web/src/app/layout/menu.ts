@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
+import { defaultRolesOf, type RolesOf } from '@/lib/route-roles';
 import { canAccess } from '../guard';
-import { APP_ROUTES, MENU_GROUPS, routeRolesOf, type AppRoute, type MenuGroup } from '../routes';
+import { APP_ROUTES, MENU_GROUPS, type AppRoute, type MenuGroup } from '../routes';
 
 export interface MenuNode {
   key: string;
@@ -12,9 +13,9 @@ export interface MenuNode {
 /** Sidebar entries the role may open, in route order; a group appears where its first visible entry does. */
 export function buildMenu(
   role: string | null,
+  rolesOf: RolesOf = defaultRolesOf,
   routes: readonly AppRoute[] = APP_ROUTES,
   groups: readonly MenuGroup[] = MENU_GROUPS,
-  rolesOf: (path: string) => readonly string[] | undefined = routeRolesOf,
 ): MenuNode[] {
   const nodes: MenuNode[] = [];
   const groupNodes = new Map<string, MenuNode>();

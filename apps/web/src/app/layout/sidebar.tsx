@@ -3,7 +3,9 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '@/hooks/use-session';
+import { useSiteBranding } from '@/hooks/use-site-branding';
 import { useCurrentRoute } from '../use-current-route';
+import { useRouteRoles } from '../use-route-roles';
 import { buildMenu, groupKeyOf, type MenuNode } from './menu';
 
 type MenuItems = NonNullable<MenuProps['items']>;
@@ -21,8 +23,10 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { role } = useSession();
+  const { rolesOf } = useRouteRoles();
+  const { title, logo } = useSiteBranding();
   const route = useCurrentRoute();
-  const nodes = useMemo(() => buildMenu(role), [role]);
+  const nodes = useMemo(() => buildMenu(role, rolesOf), [role, rolesOf]);
   const selected = route?.activeMenu ?? route?.path;
   const [openKeys, setOpenKeys] = useState<string[]>(() => {
     const group = selected ? groupKeyOf(nodes, selected) : undefined;
@@ -31,8 +35,9 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
 
   return (
     <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} className="app-sider">
-      <div className="app-sider__brand" title={t('app.name')}>
-        {collapsed ? 'IPP' : t('app.name')}
+      <div className="app-sider__brand" title={title} data-testid="site-brand">
+        {logo && <img className="app-sider__logo" src={logo} alt="" />}
+        {!(collapsed && logo) && <span className="app-sider__title">{collapsed ? 'IPP' : title}</span>}
       </div>
       <Menu
         theme="dark"

@@ -30,6 +30,16 @@ describe('useIdleTimer', () => {
     expect(onIdle).toHaveBeenCalledOnce();
   });
 
+  it('follows the configured idle minutes', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const onIdle = vi.fn();
+    renderHook(() => useIdleTimer(onIdle, 5 * 60_000));
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(onIdle).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(IDLE_CHECK_INTERVAL_MS * 2);
+    expect(onIdle).toHaveBeenCalledOnce();
+  });
+
   it('stops checking when unmounted', async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const onIdle = vi.fn();

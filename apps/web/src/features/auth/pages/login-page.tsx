@@ -1,10 +1,11 @@
-import type { LoginResult } from '@ipp/contracts';
+import { DEFAULT_SETTINGS, type LoginResult } from '@ipp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Flex } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';
+import { useSiteBranding } from '@/hooks/use-site-branding';
 import { safeRedirect } from '@/lib/redirect';
 import { setSession } from '@/lib/session';
 import { LoginForm } from '../components/login-form';
@@ -17,10 +18,11 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
   const signedOut = location.state as SignedOutState | null;
+  const { title, logo } = useSiteBranding();
 
   useEffect(() => {
-    document.title = `${t('route.login')} · ${t('app.name')}`;
-  }, [t]);
+    document.title = `${t('route.login')} · ${title}`;
+  }, [t, title]);
 
   const onSignedIn = (result: LoginResult) => {
     // Nothing cached for the previous user may show for the next one.
@@ -36,14 +38,15 @@ export function LoginPage() {
       </Flex>
       {/* Plain markup rather than Card/Typography keeps tabs, menus and editors out of the sign-in bundle. */}
       <main className="login-page__card">
-        <h1 className="login-page__title">{t('app.name')}</h1>
+        {logo && <img className="login-page__logo" src={logo} alt="" />}
+        <h1 className="login-page__title">{title}</h1>
         <p className="login-page__tagline">{t('app.tagline')}</p>
         <h2 className="login-page__subtitle">{t('auth.title')}</h2>
         {signedOut?.reason === 'idle' && (
           <Alert
             type="warning"
             showIcon
-            title={t('auth.signedOutIdle')}
+            title={t('auth.signedOutIdle', { minutes: signedOut.minutes ?? DEFAULT_SETTINGS.idle_minutes })}
             data-testid="signed-out-notice"
             style={{ marginBottom: 16 }}
           />

@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { readStorage, writeStorage } from '@/lib/storage';
 
-/** Spec §4/§9: sign out after 30 minutes without movement, checked every second, stored at most every 300 ms. */
+/** Spec §4/§9: sign out after 30 minutes (the default; configurable) without movement, checked every second, stored at most every 300 ms. */
 export const IDLE_TIMEOUT_MS = 1_800_000;
 export const IDLE_CHECK_INTERVAL_MS = 1_000;
 export const ACTIVITY_WRITE_INTERVAL_MS = 300;
@@ -25,7 +25,11 @@ const localStore: IdleStore = {
  * The last-activity time lives in localStorage so every open tab measures idleness from the
  * latest movement in any of them.
  */
-export function createIdleTracker(store: IdleStore = localStore, now: () => number = Date.now): IdleTracker {
+export function createIdleTracker(
+  store: IdleStore = localStore,
+  now: () => number = Date.now,
+  timeoutMs: number = IDLE_TIMEOUT_MS,
+): IdleTracker {
   let lastWrite = Number.NEGATIVE_INFINITY;
 
   const stamp = (time: number) => {
@@ -46,7 +50,7 @@ export function createIdleTracker(store: IdleStore = localStore, now: () => numb
         stamp(now());
         return false;
       }
-      return now() - last > IDLE_TIMEOUT_MS;
+      return now() - last > timeoutMs;
     },
   };
 }

@@ -1,0 +1,35 @@
+import { Popconfirm, type ButtonProps } from 'antd';
+import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface ConfirmActionProps {
+  title: ReactNode;
+  description?: ReactNode;
+  okText?: string;
+  /** A returned promise keeps the OK button busy until it settles. */
+  onConfirm: () => Promise<unknown> | void;
+  children: ReactElement;
+}
+
+// The e2e suite clicks every confirmation through this one test id.
+const okButtonProps = { danger: true, 'data-testid': 'confirm-ok' } as ButtonProps;
+
+/** Spec §8: deleting and removing ask first. */
+export function ConfirmAction({ title, description, okText, onConfirm, children }: ConfirmActionProps) {
+  const { t } = useTranslation();
+  return (
+    <Popconfirm
+      title={title}
+      description={description}
+      okText={okText ?? t('common.delete')}
+      cancelText={t('common.cancel')}
+      okButtonProps={okButtonProps}
+      onConfirm={async () => {
+        // A refusal is already shown by the API client; the popup just closes.
+        await Promise.resolve(onConfirm()).catch(() => undefined);
+      }}
+    >
+      {children}
+    </Popconfirm>
+  );
+}

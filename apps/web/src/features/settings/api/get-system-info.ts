@@ -1,0 +1,15 @@
+import { SystemInfoSchema, type SystemInfo } from '@ipp/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, parseData } from '@/api/client';
+
+export async function getSystemInfo(options: { signal?: AbortSignal } = {}): Promise<SystemInfo> {
+  return parseData(SystemInfoSchema, await api.get<unknown>('/spi-info/index', options));
+}
+
+export function systemInfoQueryOptions() {
+  return queryOptions({ queryKey: ['settings', 'system-info'], queryFn: ({ signal }) => getSystemInfo({ signal }) });
+}
+
+export function useSystemInfo(options: { enabled?: boolean } = {}) {
+  return useQuery({ ...systemInfoQueryOptions(), enabled: options.enabled ?? true });
+}

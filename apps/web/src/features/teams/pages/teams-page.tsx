@@ -1,0 +1,141 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import type { Team } from '@ipp/contracts';
+import { App, Button, Card, Flex, Input, Space, Table, type TableColumnsType } from 'antd';
+import { useState, type HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useTeams } from '@/api/get-teams';
+import { ConfirmAction } from '@/components/confirm-action';
+import { LoadFailed } from '@/components/load-failed';
+import { useSession } from '@/hooks/use-session';
+import { formatTime } from '@/lib/format';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { useDeleteTeam } from '../api/delete-team';
+import { TeamFormModal } from '../components/team-form-modal';
+
+type Editing = { kind: 'add' } | { kind: 'rename'; team: Team } | null;
+
+export function TeamsPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { role } = useSession();
+  // Spec: only a superadmin adds, renames and removes; an administrator sees its own team read-only.
+  const canManage = role === 'superadmin';
+  const [name, setName] = useState('');
+  const [nameDraft, setNameDraft] = useState('');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
+  const [editing, setEditing] = useState<Editing>(null);
+  const teams = useTeams({ name: name || undefined, page, limit });
+  const deleteTeam = useDeleteTeam();
+
+  const applySearch = (value: string) => {
+    setName(value.trim());
+    setPage(1);
+  };
+
+  const remove = async (team: Team) => {
+    await deleteTeam.mutateAsync({ id: team.id });
+    void message.success(t('messages.deleteSuccess'));
+    // Removing the last row of a page shows the page before it, not an empty one.
+    if (teams.data?.items.length === 1 && page > 1) setPage(page - 1);
+  };
+
+  const columns: TableColumnsType<Team> = [
+    { title: t('teams.id'), dataIndex: 'id', width: 90 },
+    { title: t('teams.name'), dataIndex: 'name' },
+    { title: t('teams.adminAccount'), dataIndex: 'admin_account', render: (value: string | null) => value ?? '—' },
+    { title: t('teams.adminName'), dataIndex: 'admin_name', render: (value: string | null) => value ?? '—' },
+    { title: t('teams.superadminCount'), dataIndex: 'superadmin_count', align: 'right' },
+    { title: t('teams.adminCount'), dataIndex: 'admin_count', align: 'right' },
+    { title: t('teams.userCount'), dataIndex: 'user_count', align: 'right' },
+    { title: t('common.createdAt'), dataIndex: 'created_at', render: (value: number) => formatTime(value) },
+  ];
+  if (canManage) {
+    columns.push({
+      title: t('common.actions'),
+      key: 'actions',
+      render: (_, team) => (
+        <Space size="small">
+          <Button
+            size="small"
+            icon={<EditOutlined />}
+            onClick={() => setEditing({ kind: 'rename', team })}
+            data-testid={`team-rename-${team.id}`}
+          >
+            {t('teams.rename')}
+          </Button>
+          <ConfirmAction title={t('teams.deleteConfirm', { name: team.name })} onConfirm={() => remove(team)}>
+            <Button size="small" danger icon={<DeleteOutlined />} data-testid={`team-delete-${team.id}`}>
+              {t('common.delete')}
+            </Button>
+          </ConfirmAction>
+        </Space>
+      ),
+    });
+  }
+
+  return (
+    <Card
+      title={t('route.teams')}
+      extra={
+        canManage && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ kind: 'add' })} data-testid="team-add">
+            {t('teams.add')}
+          </Button>
+        )
+      }
+    >
+      <Flex vertical gap="middle">
+        <Space.Compact style={{ maxWidth: 360 }}>
+          <Input
+            type="search"
+            allowClear
+            value={nameDraft}
+            placeholder={t('teams.searchPlaceholder')}
+            aria-label={t('teams.searchPlaceholder')}
+            onChange={(event) => {
+              setNameDraft(event.target.value);
+              // Clearing the box shows every team again.
+              if (event.target.value === '') applySearch('');
+            }}
+            onPressEnter={() => applySearch(nameDraft)}
+            data-testid="team-search"
+          />
+          <Button
+            type="primary"
+            icon={<SearchOutlined />}
+            onClick={() => applySearch(nameDraft)}
+            data-testid="team-search-submit"
+          >
+            {t('common.search')}
+          </Button>
+        </Space.Compact>
+        {teams.isError && !teams.data ? (
+          <LoadFailed error={teams.error} onRetry={() => void teams.refetch()} />
+        ) : (
+          <Table<Team>
+            rowKey="id"
+            columns={columns}
+            dataSource={teams.data?.items}
+            loading={teams.isFetching}
+            scroll={{ x: 'max-content' }}
+            onRow={(team) => ({ 'data-testid': `team-row-${team.name}` }) as HTMLAttributes<HTMLElement>}
+            pagination={{
+              current: page,
+              pageSize: limit,
+              total: teams.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZE_OPTIONS,
+              showTotal: (total) => t('common.total', { count: total }),
+              onChange: (nextPage, nextLimit) => {
+                setPage(nextLimit === limit ? nextPage : 1);
+                setLimit(nextLimit);
+              },
+            }}
+          />
+        )}
+      </Flex>
+      {editing && <TeamFormModal team={editing.kind === 'rename' ? editing.team : undefined} onClose={() => setEditing(null)} />}
+    </Card>
+  );
+}

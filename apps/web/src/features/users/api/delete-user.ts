@@ -1,0 +1,23 @@
+import type { IdBody } from '@ipp/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/api/client';
+import { teamsQueryKey } from '@/api/get-teams';
+import { usersQueryKey } from '@/api/query-keys';
+
+/** Nobody deletes themselves or the last superadmin: the server refuses (1001) and the client shows why. */
+export async function deleteUser(body: IdBody): Promise<void> {
+  await api.post<unknown>('/user/delete', body);
+}
+
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteUser,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+        queryClient.invalidateQueries({ queryKey: teamsQueryKey }),
+      ]);
+    },
+  });
+}

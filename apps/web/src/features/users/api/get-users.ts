@@ -1,0 +1,22 @@
+import { UserSchema, type User, type UserIndexQuery } from '@ipp/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getPage, type Page } from '@/api/get-page';
+import { usersQueryKey } from '@/api/query-keys';
+
+const UserListSchema = UserSchema.array();
+
+export function getUsers(query: Partial<UserIndexQuery>, options: { signal?: AbortSignal } = {}): Promise<Page<User>> {
+  return getPage('/user/index', UserListSchema, query, options);
+}
+
+export function usersQueryOptions(query: Partial<UserIndexQuery>) {
+  return queryOptions({
+    queryKey: [...usersQueryKey, 'list', query],
+    queryFn: ({ signal }) => getUsers(query, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useUsers(query: Partial<UserIndexQuery>) {
+  return useQuery(usersQueryOptions(query));
+}
