@@ -159,6 +159,14 @@ describe('api client: error catalogue', () => {
     expect(notifier.error).toHaveBeenLastCalledWith('This account signed in elsewhere. Please sign in again.', 'session-ended');
   });
 
+  it('says why the session ended even when the 1010 answers a silent call', async () => {
+    signIn();
+    fetchMock.mockImplementation(async () => failure(ResultCode.TOKEN, TOKEN_MESSAGES.displaced, 401));
+    await rejection(api.get('/setting/get-role', { silent: true }));
+    expect(notifier.signedOut).toHaveBeenCalledOnce();
+    expect(notifier.error).toHaveBeenCalledWith('该账号异地登录，请重新登录', 'session-ended');
+  });
+
   it('toasts the data string of any other failure and rejects with code and field', async () => {
     fetchMock.mockImplementation(async () => failure(ResultCode.BAD_PARAM, 'Bad parameter: limit', 400, 'limit'));
     const error = await rejection(api.get('/user/index'));

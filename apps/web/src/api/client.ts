@@ -102,8 +102,9 @@ function failEnvelope(envelope: Envelope<unknown>, status: number, silent: boole
     if (serverMessage === TOKEN_MESSAGES.displaced) message = i18n.t('api.displaced');
     clearSession();
     notifier.signedOut();
+    // Said even on a silent call (start-up calls are silent): the user must learn why the session ended.
     // One toast however many requests fail with the same expired token.
-    if (!silent) notifier.error(message, 'session-ended');
+    notifier.error(message, 'session-ended');
   } else if (!silent) {
     notifier.error(message);
   }
