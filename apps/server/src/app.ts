@@ -26,6 +26,10 @@ import { TeamsService } from './modules/teams/teams.service.ts';
 import { translationsRoutes } from './modules/translations/translations.routes.ts';
 import { TranslationsService } from './modules/translations/translations.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { groupViewRoutes } from './modules/group-view/group-view.routes.ts';
+import { GroupViewService } from './modules/group-view/group-view.service.ts';
+import { ippsRoutes } from './modules/ipps/ipps.routes.ts';
+import { IppsService } from './modules/ipps/ipps.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
 
 export interface BuildOptions {
@@ -91,6 +95,8 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
       await api.register(settingsRoutes(settings, new SystemInfoService(db, clock()), config.DATA_DIR));
       await api.register(rolesRoutes(new RolesService(settings)));
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
+      await api.register(ippsRoutes(new IppsService(db, clock, settings)));
+      await api.register(groupViewRoutes(new GroupViewService(db, clock)));
     },
     { prefix: '/api' },
   );

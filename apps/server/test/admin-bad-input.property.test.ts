@@ -29,8 +29,23 @@ const ROUTES: Array<{ url: string; fields: string[] }> = [
   { url: '/api/setting/save-role', fields: ['routes'] },
   { url: '/api/get-lang/save', fields: ['items'] },
   { url: '/api/account/change-pass-wd', fields: ['password', 'newpassword'] },
+  {
+    url: '/api/ipp/save',
+    fields: ['id', 'dev_id', 'site_name', 'country', 'longitude', 'latitude', 'group_id', 'serial_number', 'config'],
+  },
+  { url: '/api/ipp/delete', fields: ['id'] },
+  { url: '/api/ipp/rotate-key', fields: ['id'] },
+  { url: '/api/site/ipp-one', fields: ['id'] },
+  { url: '/api/setting/set-group-view', fields: ['group_id', 'ids'] },
 ];
-const QUERIES = ['/api/group/index', '/api/user/index', '/api/user/view', '/api/get-lang/lang'];
+const QUERIES = [
+  '/api/group/index',
+  '/api/user/index',
+  '/api/user/view',
+  '/api/get-lang/lang',
+  '/api/ipp/index',
+  '/api/setting/get-group-view',
+];
 
 describe('bad input to the administration calls', () => {
   let env: TestEnv;
@@ -44,7 +59,9 @@ describe('bad input to the administration calls', () => {
   const snapshot = async () =>
     JSON.stringify(
       await Promise.all(
-        (['teams', 'users', 'settings', 'translations'] as const).map((t) => env.db.kysely.selectFrom(t).selectAll().execute()),
+        (['teams', 'users', 'settings', 'translations', 'ipps', 'user_views'] as const).map((t) =>
+          env.db.kysely.selectFrom(t).selectAll().execute(),
+        ),
       ),
     );
 
@@ -74,7 +91,7 @@ describe('bad input to the administration calls', () => {
     const queryArb = fc.tuple(
       fc.constantFrom(...QUERIES),
       fc.dictionary(
-        fc.constantFrom('page', 'limit', 'id', 'name', 'account', 'email', 'phone', 'group_id', 'language'),
+        fc.constantFrom('page', 'limit', 'id', 'name', 'account', 'email', 'phone', 'group_id', 'language', 'keyword'),
         fc.string({ maxLength: 40 }),
         { maxKeys: 5 },
       ),

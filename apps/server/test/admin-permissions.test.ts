@@ -1,3 +1,4 @@
+import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
 import { ACTORS, buildWorld, call, type Actor, type World } from './helpers/actors.ts';
@@ -28,6 +29,25 @@ const freshUserInA = async (env: TestEnv, w: World) => {
     .execute();
   return createUser(env, `target${++serial}`, 'user', { groupId: w.teamA });
 };
+
+const ippForm = (groupId: number, devId: string) => ({
+  dev_id: devId,
+  site_name: devId,
+  country: '',
+  longitude: null,
+  latitude: null,
+  group_id: groupId,
+  serial_number: '',
+  config: DEFAULT_IPP_CONFIG,
+});
+const ippRow = (groupId: number) => ({
+  ...ippForm(groupId, ''),
+  config: JSON.stringify(DEFAULT_IPP_CONFIG),
+  created_at: 0,
+  updated_at: 0,
+});
+const ippOf = async (env: TestEnv, devId: string) =>
+  (await env.db.kysely.selectFrom('ipps').select('id').where('dev_id', '=', devId).executeTakeFirstOrThrow()).id;
 
 const CASES: Case[] = [
   {
@@ -125,6 +145,53 @@ const CASES: Case[] = [
     expect: ADMINS_ONLY_SUPER,
   },
   {
+    name: 'GET /ipp/index',
+    request: async () => ({ method: 'GET', url: '/api/ipp/index' }),
+    expect: SIGNED_IN,
+    hides: { ownAdmin: ['B-1'], otherAdmin: ['A-1'], user: ['B-1'] },
+  },
+  {
+    name: 'POST /site/ipp-one (A)',
+    request: async (env) => ({ method: 'POST', url: '/api/site/ipp-one', payload: { id: await ippOf(env, 'A-1') } }),
+    expect: { ...TEAM_A_OBJECT, user: 1000 },
+  },
+  {
+    name: 'POST /ipp/save (configure A)',
+    request: async (env, w) => ({
+      method: 'POST',
+      url: '/api/ipp/save',
+      payload: { ...ippForm(w.teamA, 'A-1'), id: await ippOf(env, 'A-1') },
+    }),
+    expect: { ...TEAM_A_OBJECT, otherAdmin: 1011 },
+  },
+  {
+    name: 'POST /ipp/rotate-key (A)',
+    request: async (env) => ({ method: 'POST', url: '/api/ipp/rotate-key', payload: { id: await ippOf(env, 'A-1') } }),
+    expect: TEAM_A_OBJECT,
+  },
+  {
+    name: 'POST /ipp/delete (A)',
+    request: async (env, w) => {
+      const id = await env.db.kysely
+        .insertInto('ipps')
+        .values({ ...ippRow(w.teamA), dev_id: `A-x${++serial}`, device_key_hash: `${serial}`.padStart(64, '0') })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { method: 'POST', url: '/api/ipp/delete', payload: { id: id.id } };
+    },
+    expect: TEAM_A_OBJECT,
+  },
+  {
+    name: 'GET /setting/get-group-view',
+    request: async () => ({ method: 'GET', url: '/api/setting/get-group-view' }),
+    expect: SIGNED_IN,
+  },
+  {
+    name: 'POST /setting/set-group-view',
+    request: async () => ({ method: 'POST', url: '/api/setting/set-group-view', payload: { group_id: null, ids: [] } }),
+    expect: SIGNED_IN,
+  },
+  {
     name: 'GET /wyrbac/login/user-info',
     request: async () => ({ method: 'GET', url: '/api/wyrbac/login/user-info' }),
     expect: SIGNED_IN,
@@ -137,6 +204,15 @@ describe.each(dialects)('permission matrix of the administration calls on %s', (
   beforeAll(async () => {
     env = await buildTestApp(dialect);
     w = await buildWorld(env);
+    for (const [team, devId] of [
+      [w.teamA, 'A-1'],
+      [w.teamB, 'B-1'],
+    ] as const) {
+      await env.db.kysely
+        .insertInto('ipps')
+        .values({ ...ippRow(team), dev_id: devId, device_key_hash: devId.padStart(64, '0') })
+        .execute();
+    }
   });
   afterAll(() => env.close());
 

@@ -68,7 +68,10 @@ describe.each(dialects)('teams on %s', (dialect) => {
 
   it('refuses to remove a team that still has users, and says how many', async () => {
     const refused = body(await call(env, w.tokens.superadmin, 'POST', '/api/group/delete', { id: w.teamA }));
-    expect(refused).toMatchObject({ code: 1001, msg: 'The team still has 2 user(s); remove or move them first' });
+    expect(refused).toMatchObject({
+      code: 1001,
+      msg: 'The team still has 2 user(s) and 0 instrument(s); remove or move them first',
+    });
     expect(body(await call(env, w.tokens.superadmin, 'GET', '/api/group/index')).count).toBe(2);
     const empty = body(await call(env, w.tokens.superadmin, 'POST', '/api/group/save', { name: 'Empty' }));
     const id = (empty.data as { id: number }).id;

@@ -1,4 +1,5 @@
 export * from './envelope.ts';
+export * from './ipps.ts';
 export * from './paging.ts';
 export * from './routes.ts';
 export * from './session.ts';

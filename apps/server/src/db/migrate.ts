@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Db } from './database.ts';
 import { sessionMigration } from './migrations/0001-session.ts';
 import { adminMigration } from './migrations/0002-admin.ts';
+import { ippsMigration } from './migrations/0003-ipps.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
     '0001-session': sessionMigration(db.dialect),
     '0002-admin': adminMigration,
+    '0003-ipps': ippsMigration(db.dialect),
   };
 }
 

@@ -56,6 +56,34 @@ export interface TranslationsTable {
   updated_at: number;
 }
 
+export interface IppsTable {
+  id: Generated<number>;
+  /** Site ID; the instrument's identity on the device protocol. */
+  dev_id: string;
+  site_name: string;
+  country: string;
+  longitude: number | null;
+  latitude: number | null;
+  group_id: number;
+  serial_number: string;
+  /** JSON of the desired configuration (IppConfig). */
+  config: string;
+  /** sha256 of the device key; the key itself is shown once and never stored. */
+  device_key_hash: string;
+  last_online_at: number | null;
+  wiper_status: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserViewsTable {
+  user_id: number;
+  group_id: number | null;
+  /** JSON array of followed instrument ids, in the user's order. */
+  ipp_ids: string;
+  updated_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -63,4 +91,6 @@ export interface Database {
   login_failures: LoginFailuresTable;
   settings: SettingsTable;
   translations: TranslationsTable;
+  ipps: IppsTable;
+  user_views: UserViewsTable;
 }

@@ -23,8 +23,8 @@ const MESSAGES = {
   userNotFound: { zh: '用户不存在', en: 'The user does not exist' },
   teamNotFound: { zh: '团队不存在', en: 'The team does not exist' },
   teamHasMembers: {
-    zh: '团队中还有 {users} 个用户，请先删除或移出这些用户',
-    en: 'The team still has {users} user(s); remove or move them first',
+    zh: '团队中还有 {users} 个用户和 {ipps} 台仪器，请先删除或移出',
+    en: 'The team still has {users} user(s) and {ipps} instrument(s); remove or move them first',
   },
   teamLimit: {
     zh: '每个团队最多 {admins} 个管理员和 {users} 个用户',
@@ -42,6 +42,8 @@ const MESSAGES = {
   fileMissing: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
   badFile: { zh: '文件格式错误：{detail}', en: 'Malformed file: {detail}' },
   teamRequired: { zh: '请选择团队！', en: 'Please select a Team!' },
+  ippNotFound: { zh: '仪器不存在', en: 'The instrument does not exist' },
+  ippOwnTeamOnly: { zh: '团队管理员只能管理本团队的仪器', en: "A Team Admin may only manage their own team's instruments" },
   noLogo: { zh: '尚未上传标志', en: 'No logo has been uploaded' },
   // Reasons used inside badParam.
   'reason.taken': { zh: '已存在', en: 'is already taken' },

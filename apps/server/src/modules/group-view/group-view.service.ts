@@ -1,0 +1,42 @@
+import { ResultCode, type GroupView, type GroupViewSaveBody } from '@ipp/contracts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError, badParam } from '../../http/app-error.ts';
+import { ippsOfTeamAmong } from '../ipps/ipps.repository.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { readUserView, writeUserView } from './group-view.repository.ts';
+
+/** The user config of spec §3: the team a user looks at and the stations they follow, in their order. */
+export class GroupViewService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(actor: UserRow, requestedGroup?: number): Promise<GroupView> {
+    const stored = await readUserView(this.db.kysely, actor.id);
+    const groupId = actor.role === 'superadmin' ? (requestedGroup ?? stored?.group_id ?? null) : actor.group_id;
+    if (groupId === null || !stored) return { group_id: groupId, loc: [] };
+    // Instruments deleted or moved to another team since drop out of the list.
+    const present = new Map((await ippsOfTeamAmong(this.db.kysely, groupId, stored.ids)).map((r) => [r.id, r.dev_id]));
+    return {
+      group_id: groupId,
+      loc: stored.ids.filter((id) => present.has(id)).map((id) => ({ id, dev_id: present.get(id) ?? '' })),
+    };
+  }
+
+  async set(actor: UserRow, body: GroupViewSaveBody): Promise<GroupView> {
+    const groupId = actor.role === 'superadmin' ? body.group_id : actor.group_id;
+    if (actor.role !== 'superadmin' && body.group_id !== null && body.group_id !== actor.group_id) {
+      throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+    }
+    const ids = [...new Set(body.ids)];
+    if (groupId === null && ids.length > 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+    if (groupId !== null) {
+      const found = await ippsOfTeamAmong(this.db.kysely, groupId, ids);
+      if (found.length !== ids.length) throw badParam('ids', 'reason.invalid');
+    }
+    await writeUserView(this.db.kysely, actor.id, groupId, ids, this.clock());
+    return this.get(actor, groupId ?? undefined);
+  }
+}

@@ -1,0 +1,79 @@
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import type { Database, IppsTable } from '../../db/schema.ts';
+import { escapeLike } from '../teams/teams.repository.ts';
+
+export interface IppFilter {
+  keyword?: string;
+  groupId?: number;
+}
+
+const COLUMNS = [
+  'i.id',
+  'i.dev_id',
+  'i.site_name',
+  'i.country',
+  'i.longitude',
+  'i.latitude',
+  'i.group_id',
+  't.name as group_name',
+  'i.serial_number',
+  'i.config',
+  'i.last_online_at',
+  'i.wiper_status',
+  'i.created_at',
+] as const;
+
+function filtered(db: Kysely<Database>, filter: IppFilter) {
+  let query = db.selectFrom('ipps as i').leftJoin('teams as t', 't.id', 'i.group_id');
+  if (filter.groupId !== undefined) query = query.where('i.group_id', '=', filter.groupId);
+  if (filter.keyword) {
+    const pattern = `%${escapeLike(filter.keyword.toLowerCase())}%`;
+    query = query.where((eb) =>
+      eb.or(
+        ['i.site_name', 'i.dev_id', 'i.serial_number'].map(
+          (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+        ),
+      ),
+    );
+  }
+  return query;
+}
+
+export async function countIpps(db: Kysely<Database>, filter: IppFilter): Promise<number> {
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function listIpps(db: Kysely<Database>, filter: IppFilter, offset: number, limit: number) {
+  return filtered(db, filter).select(COLUMNS).orderBy('i.id').offset(offset).limit(limit).execute();
+}
+
+export type IppSelection = Awaited<ReturnType<typeof listIpps>>[number];
+
+export function findIpp(db: Kysely<Database>, id: number) {
+  return filtered(db, {}).select(COLUMNS).where('i.id', '=', id).executeTakeFirst();
+}
+
+export function findIppIdByDevId(db: Kysely<Database>, devId: string) {
+  return db.selectFrom('ipps').select('id').where('dev_id', '=', devId).executeTakeFirst();
+}
+
+export async function insertIpp(db: Kysely<Database>, row: Insertable<IppsTable>): Promise<number> {
+  return (await db.insertInto('ipps').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateIpp(db: Kysely<Database>, id: number, changes: Updateable<IppsTable>) {
+  await db.updateTable('ipps').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteIpp(db: Kysely<Database>, id: number) {
+  await db.deleteFrom('ipps').where('id', '=', id).execute();
+}
+
+/** The ids among `ids` that are instruments of the team, with their dev_id. */
+export function ippsOfTeamAmong(db: Kysely<Database>, groupId: number, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('ipps').select(['id', 'dev_id']).where('group_id', '=', groupId).where('id', 'in', ids).execute();
+}

@@ -1,0 +1,88 @@
+import { IdBodySchema, IppIndexQuerySchema, IppSaveBodySchema, IppSchema, envelopeOf } from '@ipp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/access.ts';
+import { ok } from '../../http/envelope.ts';
+import type { IppsService } from './ipps.service.ts';
+
+const ADMINS = ['superadmin', 'administrator'] as const;
+const WithKeySchema = z.object({ ipp: IppSchema, device_key: z.string().nullable() });
+
+export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
+  async function (app) {
+    app.get(
+      '/ipp/index',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['instruments'],
+          summary: "Instrument list: search by site, site ID or serial (others than superadmin see their team's)",
+          querystring: IppIndexQuerySchema,
+          response: { 200: envelopeOf(z.array(IppSchema)) },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await service.list(requireAuth(request).user, request.query);
+        return ok(rows, { count: total });
+      },
+    );
+
+    app.post(
+      '/site/ipp-one',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['instruments'],
+          summary: 'One instrument',
+          body: IdBodySchema,
+          response: { 200: envelopeOf(IppSchema) },
+        },
+      },
+      async (request) => ok(await service.one(requireAuth(request).user, request.body.id)),
+    );
+
+    app.post(
+      '/ipp/save',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['instruments'],
+          summary: 'Register (no id: the answer carries the device key once) or configure an instrument',
+          body: IppSaveBodySchema,
+          response: { 200: envelopeOf(WithKeySchema) },
+        },
+      },
+      async (request) => ok(await service.save(requireAuth(request).user, request.body)),
+    );
+
+    app.post(
+      '/ipp/delete',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['instruments'],
+          summary: 'Remove an instrument',
+          body: IdBodySchema,
+          response: { 200: envelopeOf(z.object({ ok: z.literal(true) })) },
+        },
+      },
+      async (request) => {
+        await service.remove(requireAuth(request).user, request.body.id);
+        return ok({ ok: true as const });
+      },
+    );
+
+    app.post(
+      '/ipp/rotate-key',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['instruments'],
+          summary: 'Issue a new device key (the old one stops working)',
+          body: IdBodySchema,
+          response: { 200: envelopeOf(WithKeySchema) },
+        },
+      },
+      async (request) => ok(await service.rotateKey(requireAuth(request).user, request.body.id)),
+    );
+  };

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { PagingQuerySchema } from './paging.ts';
+
+/**
+ * The configuration a console user sets for an instrument (spec §3 Camera, Preprocessing, Wiper, UV-C LED),
+ * with the hard limits the server enforces. Recommended ranges (spec §5 hints) are in IPP_CONFIG_HINTS: they
+ * are shown at the field, not enforced.
+ */
+export const IppConfigSchema = z.object({
+  exposure_us: z.number().int().min(1).max(100_000),
+  frame_rate: z.number().min(0.1).max(29),
+  gain: z.number().min(0).max(48),
+  focus_threshold: z.number().int().min(0).max(10_000),
+  size_filter_px: z.number().int().min(0).max(1_000_000),
+  binarization_threshold: z.number().int().min(1).max(255),
+  background_count: z.number().int().min(50).max(1000),
+  background_interval_s: z.number().int().min(1).max(86_400),
+  wiper_interval_min: z.number().int().min(1).max(1440),
+  wiper_strokes: z.number().int().min(1).max(10),
+  uvc_port_frequency_hz: z.number().min(0).max(100_000),
+  uvc_port_duty_pct: z.number().min(0).max(100),
+  uvc_illuminator_frequency_hz: z.number().min(0).max(100_000),
+  uvc_illuminator_duty_pct: z.number().min(0).max(100),
+});
+export type IppConfig = z.infer<typeof IppConfigSchema>;
+export type IppConfigKey = keyof IppConfig;
+
+/** Defaults of spec §5 (where the spec gives two, the first). */
+export const DEFAULT_IPP_CONFIG: IppConfig = {
+  exposure_us: 80,
+  frame_rate: 3,
+  gain: 1,
+  focus_threshold: 700,
+  size_filter_px: 2000,
+  binarization_threshold: 3,
+  background_count: 50,
+  background_interval_s: 720,
+  wiper_interval_min: 30,
+  wiper_strokes: 2,
+  uvc_port_frequency_hz: 1000,
+  uvc_port_duty_pct: 50,
+  uvc_illuminator_frequency_hz: 1000,
+  uvc_illuminator_duty_pct: 50,
+};
+
+/** Recommended values shown at each field (spec §5). */
+export const IPP_CONFIG_HINTS: Partial<Record<IppConfigKey, { min?: number; max?: number; values?: number[] }>> = {
+  exposure_us: { min: 80, max: 120 },
+  frame_rate: { min: 1, max: 7 },
+  focus_threshold: { values: [700, 800] },
+  size_filter_px: { min: 2000, max: 3000 },
+  binarization_threshold: { values: [3, 5] },
+  wiper_interval_min: { values: [30, 60] },
+  wiper_strokes: { values: [2] },
+};
+
+export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
+
+/** The registry fields a user edits (spec §3 General). */
+export const IppSaveBodySchema = z.object({
+  id: z.number().int().positive().optional(),
+  /** Site ID (spec: required, e.g. 21005); the instrument's identity on the device protocol. */
+  dev_id: z.string().trim().min(1).max(32).regex(/^[A-Za-z0-9_-]+$/),
+  site_name: z.string().trim().max(64),
+  /** ISO 3166-1 alpha-2; '' = Others. */
+  country: z.union([z.literal(''), z.string().regex(COUNTRY_CODE_PATTERN)]),
+  longitude: z.number().min(-180).max(180).nullable(),
+  latitude: z.number().min(-90).max(90).nullable(),
+  group_id: z.number().int().positive(),
+  serial_number: z.string().trim().max(64),
+  config: IppConfigSchema,
+});
+export type IppSaveBody = z.infer<typeof IppSaveBodySchema>;
+
+/** An instrument as the console shows it. Measured values arrive with telemetry (null until then). */
+export const IppSchema = z.object({
+  id: z.number().int(),
+  dev_id: z.string(),
+  site_name: z.string(),
+  country: z.string(),
+  longitude: z.number().nullable(),
+  latitude: z.number().nullable(),
+  group_id: z.number().int(),
+  group_name: z.string().nullable(),
+  serial_number: z.string(),
+  online: z.boolean(),
+  last_online_at: z.number().int().nullable(),
+  wiper_status: z.string().nullable(),
+  config: IppConfigSchema,
+  created_at: z.number().int(),
+});
+export type Ipp = z.infer<typeof IppSchema>;
+
+export const IppIndexQuerySchema = PagingQuerySchema.extend({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Matches site name, site ID (dev_id) or serial number. */
+  keyword: z.string().trim().max(64).optional(),
+  group_id: z.coerce.number().int().positive().optional(),
+});
+export type IppIndexQuery = z.infer<typeof IppIndexQuerySchema>;
+
+/** Creation and key rotation answer the device key once; only its hash is kept. */
+export const IppWithKeySchema = z.object({ ipp: IppSchema, device_key: z.string() });
+export type IppWithKey = z.infer<typeof IppWithKeySchema>;
+
+/** User config of spec §3: the team and the stations a user follows (shown first on overview pages). */
+export const GroupViewSchema = z.object({
+  group_id: z.number().int().nullable(),
+  loc: z.array(z.object({ id: z.number().int(), dev_id: z.string() })),
+});
+export type GroupView = z.infer<typeof GroupViewSchema>;
+
+export const GroupViewSaveBodySchema = z.object({
+  group_id: z.number().int().positive().nullable(),
+  ids: z.array(z.number().int().positive()).max(500),
+});
+export type GroupViewSaveBody = z.infer<typeof GroupViewSaveBodySchema>;
