@@ -1,0 +1,99 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { choose, confirm, setLanguage, toast } from './support/antd.ts';
+import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
+import { expectPath, signIn } from './support/console.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+
+const T = {
+  zh: { saved: '保存成功', deleted: '删除成功', offline: '离线', country: '中国' },
+  en: { saved: 'Save successful', deleted: 'Delete successful', offline: 'Offline', country: 'China' },
+} as const;
+
+describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)(
+  'instrument registry and followed stations in Chromium (%s)',
+  (lang) => {
+    let server: RunningServer;
+    let browser: Browser;
+    const t = T[lang];
+    const devId = `210${lang === 'zh' ? '05' : '06'}`;
+    beforeAll(async () => {
+      server = await startServer();
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    it('a team administrator registers an instrument: limits at the field, the device key shown once', async () => {
+      const { context, page } = await newPage(browser, server.url);
+      await page.goto('/login');
+      await setLanguage(page, lang);
+      await signIn(page, 'demo_admin', 'demo123');
+      await page.goto('/manage/ipp');
+      await page.getByTestId('ipp-add').click();
+      await expectPath(page, '/manage/ipp_edit');
+      await page.getByTestId('ipp-dev_id').fill(devId);
+      await page.getByTestId('ipp-site_name').fill('Yellow Sea buoy');
+      await choose(page, 'ipp-country', t.country);
+      await page.getByTestId('ipp-longitude').fill('121.5');
+      await page.getByTestId('ipp-latitude').fill('36.1');
+      await page.getByTestId('ipp-serial_number').fill('SN-0001');
+      // Frame rate above the limit of 29 is refused at the field, before anything is sent.
+      await page.getByTestId('ipp-config-frame_rate').fill('30');
+      await page.getByTestId('ipp-submit').click();
+      await page
+        .getByText(lang === 'zh' ? /29/ : /at most 29/)
+        .first()
+        .waitFor();
+      await page.getByTestId('ipp-config-frame_rate').fill('5');
+      await page.getByTestId('ipp-submit').click();
+      const key = page.getByTestId('ipp-device-key');
+      await key.waitFor();
+      expect(await key.textContent()).toMatch(/ippk_[\w-]{43}/);
+      await page.getByTestId('ipp-key-close').click();
+      await expectPath(page, '/manage/ipp');
+      const row = page.getByTestId(`ipp-row-${devId}`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain(t.country);
+      expect(await page.getByTestId(`ipp-status-${devId}`).textContent()).toContain(t.offline);
+      await context.close();
+    });
+
+    it('a user sees the team instruments without admin actions; the administrator follows one, then removes one', async () => {
+      const { context, page } = await newPage(browser, server.url);
+      await page.goto('/login');
+      await setLanguage(page, lang);
+      await signIn(page, 'demo_user', 'demo123');
+      await page.goto('/manage/ipp');
+      await page.getByTestId(`ipp-row-${devId}`).waitFor();
+      expect(await page.getByTestId('ipp-add').count()).toBe(0);
+      await context.close();
+
+      const admin = await newPage(browser, server.url);
+      await admin.page.goto('/login');
+      await setLanguage(admin.page, lang);
+      await signIn(admin.page, 'demo_admin', 'demo123');
+      await admin.page.goto('/manage/system');
+      await admin.page.getByRole('tab', { name: /IPP/ }).click();
+      await admin.page.getByTestId(`group-view-item-${devId}`).check();
+      await admin.page.getByTestId('group-view-save').click();
+      await toast(admin.page, t.saved);
+      await admin.page.reload();
+      await admin.page.getByRole('tab', { name: /IPP/ }).click();
+      await expect.poll(() => admin.page.getByTestId(`group-view-item-${devId}`).isChecked()).toBe(true);
+      // And the instrument can be removed after confirmation.
+      await admin.page.goto('/manage/ipp');
+      const id = await admin.page.evaluate(async (dev) => {
+        const res = await fetch(`/api/ipp/index?keyword=${dev}`, { headers: { 'x-token': localStorage.getItem('token') ?? '' } });
+        return ((await res.json()).data as { id: number }[])[0]?.id;
+      }, devId);
+      await admin.page.getByTestId(`ipp-delete-${id}`).click();
+      await confirm(admin.page);
+      await toast(admin.page, t.deleted);
+      await expect.poll(() => admin.page.getByTestId(`ipp-row-${devId}`).count()).toBe(0);
+      await admin.context.close();
+    });
+  },
+);
