@@ -4,7 +4,8 @@ import { isApiError } from '@/api/api-error';
 
 /**
  * Reports a failed form submission (sent with `silent`): a server 1002 that names one of the form's
- * fields puts the message under that field; anything else becomes one error toast.
+ * fields puts the message under that field; anything else becomes one error toast. A dotted field
+ * ("config.frame_rate") names a nested form field.
  */
 export function useFormError<T>(form: FormInstance<T>, fields: readonly string[]) {
   const { message } = App.useApp();
@@ -12,8 +13,9 @@ export function useFormError<T>(form: FormInstance<T>, fields: readonly string[]
     (error: unknown) => {
       if (isApiError(error) && error.kind === 'aborted') return;
       if (isApiError(error) && error.field && fields.includes(error.field)) {
-        form.setFields([{ name: error.field as never, errors: [error.message] }]);
-        form.scrollToField(error.field as never);
+        const name = error.field.split('.');
+        form.setFields([{ name: name as never, errors: [error.message] }]);
+        form.scrollToField(name as never);
         return;
       }
       void message.error(error instanceof Error ? error.message : String(error));

@@ -4,3 +4,23 @@ import dayjs from 'dayjs';
 export function formatTime(ms: number | null | undefined): string {
   return ms ? dayjs(ms).format('YYYY-MM-DD HH:mm:ss') : '—';
 }
+
+/** Spec §9: counts of 10000 or more are shown in units of 10,000 with two decimals. */
+export const COUNT_UNIT = 10_000;
+
+/**
+ * A count as the spec shows it: below 10000 as is, otherwise divided by 10000 with two decimals and
+ * passed to `inTenThousands` so the caller adds the unit in its language ("1.23 万", "1.23 × 10⁴").
+ */
+export function formatCount(count: number, inTenThousands: (value: string) => string = (value) => value): string {
+  if (count < COUNT_UNIT) return String(count);
+  return inTenThousands((count / COUNT_UNIT).toFixed(2));
+}
+
+/** Spec §9: sizes above 1,224,000 bytes are shown in MB, the others in KB. */
+export const FILE_SIZE_MB_ABOVE = 1_224_000;
+
+export function formatFileSize(bytes: number): string {
+  if (bytes > FILE_SIZE_MB_ABOVE) return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  return `${(bytes / 1024).toFixed(2)} KB`;
+}

@@ -81,6 +81,8 @@ export function UsersPage() {
     {
       title: t('common.actions'),
       key: 'actions',
+      // Kept in view when the table scrolls sideways on narrow screens.
+      fixed: 'right',
       render: (_, user) => {
         if (!canChange(role, me?.id, user)) return null;
         const self = user.id === me?.id;
