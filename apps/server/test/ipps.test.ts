@@ -1,7 +1,7 @@
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/modules/auth/password.ts';
-import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
+import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { dialects } from './helpers/dialects.ts';
 
@@ -131,6 +131,14 @@ describe.each(dialects)('instrument registry on %s', (dialect) => {
       dev_id: 'B-9',
     });
     expect(await env.db.kysely.selectFrom('ipps').select('dev_id').execute()).toEqual([{ dev_id: 'B-9' }]);
+  });
+
+  it('lets the read-only demo account read an instrument (a POST read) but not change it', async () => {
+    const ipp = (await register('superadmin', form(w.teamA, { dev_id: 'D-1' }))).ipp;
+    await createUser(env, 'demo_ro', 'user', { groupId: w.teamA, demo: true });
+    const token = await login(env, 'demo_ro');
+    expect(body(await call(env, token, 'POST', '/api/site/ipp-one', { id: ipp.id })).data).toMatchObject({ dev_id: 'D-1' });
+    expect(body(await call(env, token, 'POST', '/api/setting/set-group-view', { group_id: null, ids: [ipp.id] })).code).toBe(1011);
   });
 
   it('refuses to remove a team that still has instruments', async () => {

@@ -60,7 +60,12 @@ export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
 export const IppSaveBodySchema = z.object({
   id: z.number().int().positive().optional(),
   /** Site ID (spec: required, e.g. 21005); the instrument's identity on the device protocol. */
-  dev_id: z.string().trim().min(1).max(32).regex(/^[A-Za-z0-9_-]+$/),
+  dev_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[A-Za-z0-9_-]+$/),
   site_name: z.string().trim().max(64),
   /** ISO 3166-1 alpha-2; '' = Others. */
   country: z.union([z.literal(''), z.string().regex(COUNTRY_CODE_PATTERN)]),
@@ -102,6 +107,10 @@ export type IppIndexQuery = z.infer<typeof IppIndexQuerySchema>;
 /** Creation and key rotation answer the device key once; only its hash is kept. */
 export const IppWithKeySchema = z.object({ ipp: IppSchema, device_key: z.string() });
 export type IppWithKey = z.infer<typeof IppWithKeySchema>;
+
+/** POST /ipp/save: the device key on creation, null on a configuration change. */
+export const IppSaveResultSchema = z.object({ ipp: IppSchema, device_key: z.string().nullable() });
+export type IppSaveResult = z.infer<typeof IppSaveResultSchema>;
 
 /** User config of spec §3: the team and the stations a user follows (shown first on overview pages). */
 export const GroupViewSchema = z.object({

@@ -37,9 +37,9 @@ const userEditPage = page(() => import('@/features/users/pages/user-edit-page').
 const accountPage = page(() => import('@/features/account/pages/account-page').then((m) => ({ default: m.AccountPage })));
 const rolesPage = page(() => import('@/features/roles/pages/roles-page').then((m) => ({ default: m.RolesPage })));
 const settingsPage = page(() => import('@/features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })));
-const interfacePage = page(() =>
-  import('@/features/translations/pages/interface-page').then((m) => ({ default: m.InterfacePage })),
-);
+const interfacePage = page(() => import('./pages/interface-page').then((m) => ({ default: m.InterfacePage })));
+const ippsPage = page(() => import('@/features/ipps/pages/ipps-page').then((m) => ({ default: m.IppsPage })));
+const ippEditPage = page(() => import('@/features/ipps/pages/ipp-edit-page').then((m) => ({ default: m.IppEditPage })));
 // Replaced route by route as later issues build the real screens.
 const pendingPage = page(() => import('@/features/pending/pages/pending-page').then((m) => ({ default: m.PendingPage })));
 
@@ -59,7 +59,7 @@ function route(path: ConsolePath, rest: Omit<AppRoute, 'path' | 'titleKey'>): Ap
  */
 export const APP_ROUTES: readonly AppRoute[] = [
   route('/home', { keepAlive: true, menu: 'root', icon: DashboardOutlined, page: homePage }),
-  route('/manage/ipp', { menu: 'monitoring', page: pendingPage }),
+  route('/manage/ipp', { menu: 'monitoring', page: ippsPage }),
   route('/ipp/ipp-view', { menu: 'monitoring', page: pendingPage }),
   route('/ipp/ipp-view-detail', { keepAlive: true, menu: 'monitoring', page: pendingPage }),
   route('/identify', { menu: 'root', icon: AimOutlined, page: pendingPage }),
@@ -71,7 +71,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/manage/user', { menu: 'root', icon: UserOutlined, page: usersPage }),
   route('/about', { keepAlive: true, menu: 'root', icon: InfoCircleOutlined, page: aboutPage }),
   route('/manage/user_edit', { activeMenu: '/manage/user', page: userEditPage }),
-  route('/manage/ipp_edit', { activeMenu: '/manage/ipp', page: pendingPage }),
+  route('/manage/ipp_edit', { activeMenu: '/manage/ipp', page: ippEditPage }),
   route('/ipp/ipp-image-detail', { activeMenu: '/ipp/ipp-view', page: pendingPage }),
 ];
 

@@ -1,4 +1,12 @@
-import { IdBodySchema, IppIndexQuerySchema, IppSaveBodySchema, IppSchema, envelopeOf } from '@ipp/contracts';
+import {
+  IdBodySchema,
+  IppIndexQuerySchema,
+  IppSaveBodySchema,
+  IppSaveResultSchema,
+  IppSchema,
+  IppWithKeySchema,
+  envelopeOf,
+} from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
@@ -6,7 +14,6 @@ import { ok } from '../../http/envelope.ts';
 import type { IppsService } from './ipps.service.ts';
 
 const ADMINS = ['superadmin', 'administrator'] as const;
-const WithKeySchema = z.object({ ipp: IppSchema, device_key: z.string().nullable() });
 
 export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
   async function (app) {
@@ -30,7 +37,8 @@ export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
     app.post(
       '/site/ipp-one',
       {
-        config: { access: 'signed-in' },
+        // A read sent as POST (spec §7), so the read-only demo account may call it.
+        config: { access: 'signed-in', demoAllowed: true },
         schema: {
           tags: ['instruments'],
           summary: 'One instrument',
@@ -49,7 +57,7 @@ export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
           tags: ['instruments'],
           summary: 'Register (no id: the answer carries the device key once) or configure an instrument',
           body: IppSaveBodySchema,
-          response: { 200: envelopeOf(WithKeySchema) },
+          response: { 200: envelopeOf(IppSaveResultSchema) },
         },
       },
       async (request) => ok(await service.save(requireAuth(request).user, request.body)),
@@ -80,7 +88,7 @@ export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
           tags: ['instruments'],
           summary: 'Issue a new device key (the old one stops working)',
           body: IdBodySchema,
-          response: { 200: envelopeOf(WithKeySchema) },
+          response: { 200: envelopeOf(IppWithKeySchema) },
         },
       },
       async (request) => ok(await service.rotateKey(requireAuth(request).user, request.body.id)),

@@ -7,6 +7,7 @@ import {
   type IppConfig,
   type IppIndexQuery,
   type IppSaveBody,
+  type IppSaveResult,
   type IppWithKey,
 } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
@@ -47,7 +48,7 @@ export class IppsService {
     return (await this.present([row]))[0] as Ipp;
   }
 
-  async save(actor: UserRow, body: IppSaveBody): Promise<IppWithKey | { ipp: Ipp; device_key: null }> {
+  async save(actor: UserRow, body: IppSaveBody): Promise<IppSaveResult> {
     if (actor.role !== 'superadmin' && body.group_id !== actor.group_id)
       throw new AppError(ResultCode.FORBIDDEN, 'ippOwnTeamOnly');
     if (body.id !== undefined) await this.visible(actor, body.id);
@@ -74,7 +75,7 @@ export class IppsService {
       }
       return repo.insertIpp(trx, { ...fields, device_key_hash: hashToken(key ?? ''), created_at: now });
     });
-    return { ipp: await this.one(actor, id), device_key: key } as IppWithKey | { ipp: Ipp; device_key: null };
+    return { ipp: await this.one(actor, id), device_key: key };
   }
 
   async remove(actor: UserRow, id: number) {

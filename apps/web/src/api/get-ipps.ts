@@ -1,0 +1,26 @@
+import { IppSchema, type Ipp, type IppIndexQuery } from '@ipp/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getPage, type Page } from './get-page';
+import { ippsQueryKey } from './query-keys';
+
+// The instrument list pages through these; "Select IPP" lists a team's stations from them.
+const IppListSchema = IppSchema.array();
+
+/** The largest page the server gives: every station of a team in one pick list. */
+export const ALL_IPPS_LIMIT = 1000;
+
+export function getIpps(query: Partial<IppIndexQuery>, options: { signal?: AbortSignal } = {}): Promise<Page<Ipp>> {
+  return getPage('/ipp/index', IppListSchema, query, options);
+}
+
+export function ippsQueryOptions(query: Partial<IppIndexQuery>) {
+  return queryOptions({
+    queryKey: [...ippsQueryKey, 'list', query],
+    queryFn: ({ signal }) => getIpps(query, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useIpps(query: Partial<IppIndexQuery>, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...ippsQueryOptions(query), enabled: options.enabled ?? true });
+}

@@ -1,0 +1,21 @@
+import { IppSchema, type Ipp } from '@ipp/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, parseData } from '@/api/client';
+import { ippsQueryKey } from '@/api/query-keys';
+
+export async function getIpp(id: number, options: { signal?: AbortSignal } = {}): Promise<Ipp> {
+  return parseData(IppSchema, await api.post<unknown>('/site/ipp-one', { id }, { signal: options.signal }));
+}
+
+export function ippQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: [...ippsQueryKey, 'one', id],
+    queryFn: ({ signal }) => getIpp(id, { signal }),
+    // The form starts from what the server holds now, not from a copy cached minutes ago.
+    staleTime: 0,
+  });
+}
+
+export function useIpp(id: number | null) {
+  return useQuery({ ...ippQueryOptions(id ?? 0), enabled: id !== null });
+}

@@ -1,0 +1,208 @@
+import { DeleteOutlined, EyeOutlined, PlusOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import type { Ipp, IppIndexQuery } from '@ipp/contracts';
+import { App, Button, Card, Empty, Flex, Input, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { useState, type HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useIpps } from '@/api/get-ipps';
+import { ALL_TEAMS, useTeams } from '@/api/get-teams';
+import { ConfirmAction } from '@/components/confirm-action';
+import { LoadFailed } from '@/components/load-failed';
+import { useCountries } from '@/hooks/use-countries';
+import { useSession } from '@/hooks/use-session';
+import { IPP_PAGE_SIZE, IPP_PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { useDeleteIpp } from '../api/delete-ipp';
+import { IppStatusBadge } from '../components/ipp-status-badge';
+import { canManageIpps } from '../utils/ipp-rules';
+import { formatCoordinates } from '../utils/location';
+
+const EDIT_PATH = '/manage/ipp_edit';
+const VIEW_PATH = '/ipp/ipp-view';
+const NONE = '—';
+
+export function IppsPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { role } = useSession();
+  const countries = useCountries();
+  const isSuperadmin = role === 'superadmin';
+  const canManage = canManageIpps(role);
+  const [keywordDraft, setKeywordDraft] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [groupId, setGroupId] = useState<number | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(IPP_PAGE_SIZE);
+  const query: Partial<IppIndexQuery> = { keyword: keyword || undefined, group_id: groupId, page, limit };
+  const ipps = useIpps(query);
+  const teams = useTeams(ALL_TEAMS, { enabled: isSuperadmin });
+  const deleteIpp = useDeleteIpp();
+  const filtered = keyword !== '' || groupId !== undefined;
+
+  const applySearch = (value: string) => {
+    setKeyword(value.trim());
+    setPage(1);
+  };
+
+  const remove = async (ipp: Ipp) => {
+    await deleteIpp.mutateAsync({ id: ipp.id });
+    void message.success(t('messages.deleteSuccess'));
+    // Removing the last row of a page shows the page before it, not an empty one.
+    if (ipps.data?.items.length === 1 && page > 1) setPage(page - 1);
+  };
+
+  const columns: TableColumnsType<Ipp> = [
+    { title: t('ipps.status'), key: 'status', render: (_, ipp) => <IppStatusBadge ipp={ipp} /> },
+    {
+      title: t('ipps.location'),
+      key: 'location',
+      render: (_, ipp) => (
+        <Flex vertical>
+          <span>{countries.name(ipp.country)}</span>
+          <Typography.Text type="secondary">
+            {formatCoordinates(ipp.longitude, ipp.latitude) ?? t('ipps.noCoordinates')}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: t('ipps.site'), dataIndex: 'site_name', render: (value: string) => value || NONE },
+    { title: t('ipps.devId'), dataIndex: 'dev_id' },
+    { title: t('ipps.serialNumber'), dataIndex: 'serial_number', render: (value: string) => value || NONE },
+  ];
+  if (isSuperadmin) {
+    columns.push({ title: t('ipps.team'), dataIndex: 'group_name', render: (value: string | null) => value ?? NONE });
+  }
+  columns.push(
+    { title: t('ipps.wiperStatus'), dataIndex: 'wiper_status', render: (value: string | null) => value || NONE },
+    {
+      title: t('common.actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_, ipp) => (
+        <Space size="small">
+          <Button
+            size="small"
+            icon={<SettingOutlined />}
+            onClick={() => void navigate(`${EDIT_PATH}?id=${ipp.id}`)}
+            data-testid={`ipp-edit-${ipp.id}`}
+          >
+            {t('ipps.configure')}
+          </Button>
+          <Button
+            size="small"
+            icon={<EyeOutlined />}
+            onClick={() => void navigate(`${VIEW_PATH}?id=${ipp.id}`)}
+            data-testid={`ipp-view-${ipp.id}`}
+          >
+            {t('ipps.view')}
+          </Button>
+          {canManage && (
+            <ConfirmAction
+              title={t('ipps.deleteConfirm', { site: ipp.site_name || ipp.dev_id, devId: ipp.dev_id })}
+              onConfirm={() => remove(ipp)}
+            >
+              <Button size="small" danger icon={<DeleteOutlined />} data-testid={`ipp-delete-${ipp.id}`}>
+                {t('common.delete')}
+              </Button>
+            </ConfirmAction>
+          )}
+        </Space>
+      ),
+    },
+  );
+
+  return (
+    <Card
+      title={t('route.ipps')}
+      extra={
+        canManage && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(EDIT_PATH)} data-testid="ipp-add">
+            {t('ipps.add')}
+          </Button>
+        )
+      }
+    >
+      <Flex vertical gap="middle">
+        <Flex wrap gap="small">
+          <Space.Compact style={{ width: 420, maxWidth: '100%' }}>
+            <Input
+              type="search"
+              allowClear
+              value={keywordDraft}
+              placeholder={t('ipps.searchPlaceholder')}
+              aria-label={t('ipps.searchPlaceholder')}
+              onChange={(event) => {
+                setKeywordDraft(event.target.value);
+                // Clearing the box shows every instrument again.
+                if (event.target.value === '') applySearch('');
+              }}
+              onPressEnter={() => applySearch(keywordDraft)}
+              data-testid="ipp-search"
+            />
+            <Button
+              type="primary"
+              icon={<SearchOutlined />}
+              onClick={() => applySearch(keywordDraft)}
+              data-testid="ipp-search-submit"
+            >
+              {t('common.search')}
+            </Button>
+          </Space.Compact>
+          {isSuperadmin && (
+            <Select<number>
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ minWidth: 200 }}
+              placeholder={t('ipps.allTeams')}
+              aria-label={t('ipps.team')}
+              loading={teams.isPending}
+              value={groupId}
+              onChange={(value) => {
+                setGroupId(value ?? undefined);
+                setPage(1);
+              }}
+              options={teams.data?.items.map((team) => ({ value: team.id, label: team.name }))}
+              data-testid="ipp-search-team"
+            />
+          )}
+        </Flex>
+        {ipps.isError && !ipps.data ? (
+          <LoadFailed error={ipps.error} onRetry={() => void ipps.refetch()} />
+        ) : (
+          <Table<Ipp>
+            rowKey="id"
+            columns={columns}
+            dataSource={ipps.data?.items}
+            loading={ipps.isFetching}
+            scroll={{ x: 'max-content' }}
+            onRow={(ipp) => ({ 'data-testid': `ipp-row-${ipp.dev_id}` }) as HTMLAttributes<HTMLElement>}
+            locale={{
+              // While the first page loads the spinner says enough.
+              emptyText: ipps.isPending ? (
+                ' '
+              ) : (
+                <Empty
+                  image={Empty.PRESENTED_IMAGE_SIMPLE}
+                  description={filtered ? t('ipps.emptySearch') : t('ipps.empty')}
+                  data-testid="ipp-empty"
+                />
+              ),
+            }}
+            pagination={{
+              current: page,
+              pageSize: limit,
+              total: ipps.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: IPP_PAGE_SIZE_OPTIONS,
+              showTotal: (total) => t('common.total', { count: total }),
+              onChange: (nextPage, nextLimit) => {
+                setPage(nextLimit === limit ? nextPage : 1);
+                setLimit(nextLimit);
+              },
+            }}
+          />
+        )}
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,22 @@
+import { DEFAULT_IPP_CONFIG, type Ipp } from '@ipp/contracts';
+
+/** An instrument as the server answers it; override what a test is about. */
+export function ippFixture(overrides: Partial<Ipp> = {}): Ipp {
+  return {
+    id: 7,
+    dev_id: '21005',
+    site_name: 'Yellow Sea buoy',
+    country: 'CN',
+    longitude: 121.5,
+    latitude: 36.1,
+    group_id: 4,
+    group_name: 'North',
+    serial_number: 'SN-0001',
+    online: false,
+    last_online_at: null,
+    wiper_status: null,
+    config: { ...DEFAULT_IPP_CONFIG },
+    created_at: 1,
+    ...overrides,
+  };
+}
