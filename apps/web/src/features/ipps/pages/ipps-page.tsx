@@ -1,8 +1,9 @@
-import { DeleteOutlined, EyeOutlined, PlusOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EyeOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { Ipp, IppIndexQuery } from '@ipp/contracts';
-import { App, Button, Card, Empty, Flex, Input, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Card, Empty, Flex, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchBox } from '@/components/search-box';
 import { useNavigate } from 'react-router';
 import { useIpps } from '@/api/get-ipps';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
@@ -28,7 +29,6 @@ export function IppsPage() {
   const countries = useCountries();
   const isSuperadmin = role === 'superadmin';
   const canManage = canManageIpps(role);
-  const [keywordDraft, setKeywordDraft] = useState('');
   const [keyword, setKeyword] = useState('');
   const [groupId, setGroupId] = useState<number | undefined>(undefined);
   const [page, setPage] = useState(1);
@@ -124,30 +124,12 @@ export function IppsPage() {
     >
       <Flex vertical gap="middle">
         <Flex wrap gap="small">
-          <Space.Compact style={{ width: 420, maxWidth: '100%' }}>
-            <Input
-              type="search"
-              allowClear
-              value={keywordDraft}
-              placeholder={t('ipps.searchPlaceholder')}
-              aria-label={t('ipps.searchPlaceholder')}
-              onChange={(event) => {
-                setKeywordDraft(event.target.value);
-                // Clearing the box shows every instrument again.
-                if (event.target.value === '') applySearch('');
-              }}
-              onPressEnter={() => applySearch(keywordDraft)}
-              data-testid="ipp-search"
-            />
-            <Button
-              type="primary"
-              icon={<SearchOutlined />}
-              onClick={() => applySearch(keywordDraft)}
-              data-testid="ipp-search-submit"
-            >
-              {t('common.search')}
-            </Button>
-          </Space.Compact>
+          <SearchBox
+            placeholder={t('ipps.searchPlaceholder')}
+            testId="ipp-search"
+            onSearch={applySearch}
+            style={{ width: 420, maxWidth: '100%' }}
+          />
           {isSuperadmin && (
             <Select<number>
               allowClear

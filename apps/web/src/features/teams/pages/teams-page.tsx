@@ -1,8 +1,9 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Team } from '@ipp/contracts';
-import { App, Button, Card, Flex, Input, Space, Table, type TableColumnsType } from 'antd';
+import { App, Button, Card, Flex, Space, Table, type TableColumnsType } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchBox } from '@/components/search-box';
 import { useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
@@ -21,7 +22,6 @@ export function TeamsPage() {
   // Spec: only a superadmin adds, renames and removes; an administrator sees its own team read-only.
   const canManage = role === 'superadmin';
   const [name, setName] = useState('');
-  const [nameDraft, setNameDraft] = useState('');
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
   const [editing, setEditing] = useState<Editing>(null);
@@ -86,30 +86,12 @@ export function TeamsPage() {
       }
     >
       <Flex vertical gap="middle">
-        <Space.Compact style={{ maxWidth: 360 }}>
-          <Input
-            type="search"
-            allowClear
-            value={nameDraft}
-            placeholder={t('teams.searchPlaceholder')}
-            aria-label={t('teams.searchPlaceholder')}
-            onChange={(event) => {
-              setNameDraft(event.target.value);
-              // Clearing the box shows every team again.
-              if (event.target.value === '') applySearch('');
-            }}
-            onPressEnter={() => applySearch(nameDraft)}
-            data-testid="team-search"
-          />
-          <Button
-            type="primary"
-            icon={<SearchOutlined />}
-            onClick={() => applySearch(nameDraft)}
-            data-testid="team-search-submit"
-          >
-            {t('common.search')}
-          </Button>
-        </Space.Compact>
+        <SearchBox
+          placeholder={t('teams.searchPlaceholder')}
+          testId="team-search"
+          onSearch={applySearch}
+          style={{ maxWidth: 360 }}
+        />
         {teams.isError && !teams.data ? (
           <LoadFailed error={teams.error} onRetry={() => void teams.refetch()} />
         ) : (
