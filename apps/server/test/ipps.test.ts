@@ -138,7 +138,9 @@ describe.each(dialects)('instrument registry on %s', (dialect) => {
     await createUser(env, 'demo_ro', 'user', { groupId: w.teamA, demo: true });
     const token = await login(env, 'demo_ro');
     expect(body(await call(env, token, 'POST', '/api/site/ipp-one', { id: ipp.id })).data).toMatchObject({ dev_id: 'D-1' });
-    expect(body(await call(env, token, 'POST', '/api/setting/set-group-view', { group_id: null, ids: [ipp.id] })).code).toBe(1011);
+    expect(body(await call(env, token, 'POST', '/api/setting/set-group-view', { group_id: null, ids: [ipp.id] })).code).toBe(
+      1011,
+    );
   });
 
   it('refuses to remove a team that still has instruments', async () => {
