@@ -1,5 +1,6 @@
 export * from './envelope.ts';
 export * from './ipps.ts';
+export * from './measured.ts';
 export * from './paging.ts';
 export * from './routes.ts';
 export * from './session.ts';
@@ -7,3 +8,6 @@ export * from './settings.ts';
 export * from './teams.ts';
 export * from './translations.ts';
 export * from './users.ts';
+export * from './classes.ts';
+export * from './device.ts';
+export * from './views.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MeasuredSchema } from './measured.ts';
 import { PagingQuerySchema } from './paging.ts';
 
 /**
@@ -91,7 +92,23 @@ export const IppSchema = z.object({
   online: z.boolean(),
   last_online_at: z.number().int().nullable(),
   wiper_status: z.string().nullable(),
+  /** The desired configuration (what the console asks for). */
   config: IppConfigSchema,
+  /** Increases at every configuration change; devices compare it with their copy. */
+  config_version: z.number().int(),
+  /** The configuration the device last reported running; null until it reports. */
+  applied_config: IppConfigSchema.partial().nullable(),
+  /** Settings whose desired value the device has not reported applying yet. */
+  pending: z.array(z.string()),
+  /** Latest telemetry (the form's measured values); null until the first sample. */
+  measured: MeasuredSchema.nullable(),
+  /** Hours online in total, summed from telemetry gaps no longer than the offline threshold. */
+  online_hours: z.number(),
+  /** Data summary: images captured since the server's local midnight, in total, and the latest one. */
+  today_images: z.number().int(),
+  total_images: z.number().int(),
+  last_image_at: z.number().int().nullable(),
+  latest_roi: z.object({ id: z.number().int(), thumb_url: z.string() }).nullable(),
   created_at: z.number().int(),
 });
 export type Ipp = z.infer<typeof IppSchema>;

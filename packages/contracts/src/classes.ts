@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/**
+ * Classes (spec §3 Class). Names start with three digits (spec §9). The system classes below are seeded by the
+ * server with the on-device label index an instrument sends for them; system classes cannot be deleted.
+ */
+export const SYSTEM_CLASSES = [
+  { label_index: 1, name: '001 Copepod' },
+  { label_index: 2, name: '002 Diatom chain' },
+  { label_index: 3, name: '003 Dinoflagellate' },
+  { label_index: 4, name: '004 Appendicularian' },
+  { label_index: 5, name: '005 Chaetognath' },
+  { label_index: 6, name: '006 Medusa' },
+  { label_index: 7, name: '007 Detritus' },
+  { label_index: 8, name: '008 Bubble' },
+] as const;
+
+export const CLASS_NAME_PATTERN = /^\d{3}\s?\S.*$/;
+
+export const ClassSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  label_index: z.number().int().nullable(),
+  system: z.boolean(),
+  visible: z.boolean(),
+});
+export type PlanktonClass = z.infer<typeof ClassSchema>;
