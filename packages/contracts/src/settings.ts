@@ -16,6 +16,19 @@ export const SettingsSchema = z.object({
   recycle_retention_days: z.number().int().min(1).max(3650),
   /** Most ROIs the favourites wall shows before it warns. */
   wall_max: z.number().int().min(1).max(1000),
+  /**
+   * Map tiles for the station map, a URL template with {z}, {x} and {y} ('' = none). The map always draws a
+   * packaged vector world outline underneath, so it stays readable without network.
+   */
+  map_tile_url: z.union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .max(256)
+      .regex(/^https?:\/\/\S+$/)
+      .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), 'needs {z}, {x} and {y}'),
+  ]),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -29,6 +42,7 @@ export const DEFAULT_SETTINGS: Settings = {
   offline_minutes: 10,
   recycle_retention_days: 30,
   wall_max: 100,
+  map_tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
 };
 
 /** POST /setting/save: any subset; the logo is set by its own upload. */
@@ -41,6 +55,8 @@ export const SettingsInitSchema = SettingsSchema.pick({
   logo: true,
   default_language: true,
   idle_minutes: true,
+  map_tile_url: true,
+  wall_max: true,
 });
 export type SettingsInit = z.infer<typeof SettingsInitSchema>;
 

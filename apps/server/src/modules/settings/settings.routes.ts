@@ -43,13 +43,13 @@ export const settingsRoutes = (
         config: { access: 'public' },
         schema: {
           tags: ['settings'],
-          summary: 'What the console needs at start: title, logo, language, idle minutes',
+          summary: 'What the console needs at start: title, logo, language, idle minutes, map tiles, wall maximum',
           response: { 200: envelopeOf(SettingsInitSchema) },
         },
       },
       async () => {
-        const { site_title, logo, default_language, idle_minutes } = await settings.get();
-        return ok({ site_title, logo, default_language, idle_minutes });
+        const { site_title, logo, default_language, idle_minutes, map_tile_url, wall_max } = await settings.get();
+        return ok({ site_title, logo, default_language, idle_minutes, map_tile_url, wall_max });
       },
     );
 
