@@ -31,6 +31,24 @@ import { GroupViewService } from './modules/group-view/group-view.service.ts';
 import { ippsRoutes } from './modules/ipps/ipps.routes.ts';
 import { IppsService } from './modules/ipps/ipps.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
+import path from 'node:path';
+import { deviceRoutes } from './modules/device/device.routes.ts';
+import { DeviceService, configDocument } from './modules/device/device.service.ts';
+import { allDeviceConfigs } from './modules/device/device.repository.ts';
+import { MqttBridge } from './modules/mqtt/mqtt-bridge.ts';
+import { roisRoutes } from './modules/rois/rois.routes.ts';
+import { RoisService } from './modules/rois/rois.service.ts';
+import { viewsRoutes } from './modules/views/views.routes.ts';
+import { ViewsService } from './modules/views/views.service.ts';
+import { FileBlobStore } from './storage/blobs.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The MQTT bridge when MQTT_URL is set (tests wait for it to be ready). */
+    mqtt: MqttBridge | null;
+    rois: RoisService;
+  }
+}
 
 export interface BuildOptions {
   config: Config;
@@ -60,7 +78,12 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
     maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000,
     decoyHash: await hashPassword(crypto.randomBytes(16).toString('hex'), config.SCRYPT_LOG_N),
   });
-  registerAccessControl(app, auth);
+  const blobs = new FileBlobStore(path.join(config.DATA_DIR, 'blobs'));
+  const rois = new RoisService(db, clock, blobs);
+  const devices = new DeviceService(db, clock, settings, rois);
+  const ipps = new IppsService(db, clock, settings);
+  const views = new ViewsService(db, clock, settings);
+  registerAccessControl(app, auth, devices.authenticate);
 
   const origins = config.CORS_ORIGINS.split(',')
     .map((o) => o.trim())
@@ -78,7 +101,12 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
         version: '0.1.0',
         description: 'Every call of the console. Envelope {code, data, model, count, index}; success code 1000.',
       },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'X-Token' },
+          deviceKey: { type: 'apiKey', in: 'header', name: 'X-Device-Key' },
+        },
+      },
       security: [{ token: [] }],
     },
     transform: jsonSchemaTransform,
@@ -95,11 +123,24 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
       await api.register(settingsRoutes(settings, new SystemInfoService(db, clock()), config.DATA_DIR));
       await api.register(rolesRoutes(new RolesService(settings)));
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
-      await api.register(ippsRoutes(new IppsService(db, clock, settings)));
+      await api.register(ippsRoutes(ipps));
+      await api.register(deviceRoutes(devices));
+      await api.register(viewsRoutes(views));
+      await api.register(roisRoutes(views, blobs));
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
     },
     { prefix: '/api' },
   );
+
+  const bridge = config.MQTT_URL
+    ? new MqttBridge(config.MQTT_URL, devices, async () => (await allDeviceConfigs(db.kysely)).map(configDocument), app.log)
+    : null;
+  if (bridge) {
+    ipps.usePublisher(bridge);
+    app.addHook('onClose', () => bridge.close());
+  }
+  app.decorate('mqtt', bridge);
+  app.decorate('rois', rois);
 
   const webServed = serveWeb ? await registerWebApp(app, config.WEB_DIST) : false;
   registerNotFound(app, webServed);

@@ -8,7 +8,9 @@ import type { AuthService } from '../src/modules/auth/auth.service.ts';
 describe('every API route must declare who may call it', () => {
   it('refuses to add an undeclared route', () => {
     const app = Fastify();
-    registerAccessControl(app, {} as AuthService);
+    registerAccessControl(app, {} as AuthService, async () => {
+      throw new Error('no devices here');
+    });
     expect(() => app.get('/api/undeclared', async () => 'x')).toThrow(/GET \/api\/undeclared declares no access/);
     expect(() => app.get('/api/declared', { config: { access: 'public' } }, async () => 'x')).not.toThrow();
   });

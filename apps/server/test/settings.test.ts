@@ -30,13 +30,21 @@ describe.each(dialects)('system settings on %s', (dialect) => {
       offline_minutes: 10,
       recycle_retention_days: 30,
       wall_max: 100,
+      map_tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     });
     const saved = body(
       await call(env, w.tokens.superadmin, 'POST', '/api/setting/save', { site_title: 'Bohai IPP', offline_minutes: 15 }),
     );
     expect(saved.data).toMatchObject({ site_title: 'Bohai IPP', offline_minutes: 15, idle_minutes: 30 });
     const init = body(await get(env, '/api/setting/get-set-init'));
-    expect(init.data).toEqual({ site_title: 'Bohai IPP', logo: '', default_language: 'zh', idle_minutes: 30 });
+    expect(init.data).toEqual({
+      site_title: 'Bohai IPP',
+      logo: '',
+      default_language: 'zh',
+      idle_minutes: 30,
+      map_tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      wall_max: 100,
+    });
   });
 
   it('refuses out-of-range values and unknown keys, naming them, and writes nothing', async () => {
@@ -44,6 +52,8 @@ describe.each(dialects)('system settings on %s', (dialect) => {
       [{ idle_minutes: 0 }, 'idle_minutes'],
       [{ team_max_users: 'three' }, 'team_max_users'],
       [{ default_language: 'fr' }, 'default_language'],
+      [{ map_tile_url: 'ftp://tiles/{z}/{x}/{y}.png' }, 'map_tile_url'],
+      [{ map_tile_url: 'https://tiles.example/{z}/{x}.png' }, 'map_tile_url'],
       [{ logo: 'http://evil' }, 'logo'],
       [{ colour: 'red' }, 'colour'],
     ] as const) {

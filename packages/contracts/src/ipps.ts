@@ -25,6 +25,7 @@ export const IppConfigSchema = z.object({
 });
 export type IppConfig = z.infer<typeof IppConfigSchema>;
 export type IppConfigKey = keyof IppConfig;
+export const IPP_CONFIG_KEYS = Object.keys(IppConfigSchema.shape) as IppConfigKey[];
 
 /** Defaults of spec §5 (where the spec gives two, the first). */
 export const DEFAULT_IPP_CONFIG: IppConfig = {
@@ -99,7 +100,7 @@ export const IppSchema = z.object({
   /** The configuration the device last reported running; null until it reports. */
   applied_config: IppConfigSchema.partial().nullable(),
   /** Settings whose desired value the device has not reported applying yet. */
-  pending: z.array(z.string()),
+  pending: z.array(z.enum(Object.keys(IppConfigSchema.shape) as [IppConfigKey, ...IppConfigKey[]])),
   /** Latest telemetry (the form's measured values); null until the first sample. */
   measured: MeasuredSchema.nullable(),
   /** Hours online in total, summed from telemetry gaps no longer than the offline threshold. */

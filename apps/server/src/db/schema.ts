@@ -72,6 +72,19 @@ export interface IppsTable {
   device_key_hash: string;
   last_online_at: number | null;
   wiper_status: string | null;
+  /** JSON of the configuration the device last reported running (partial IppConfig). */
+  applied_config: string | null;
+  applied_at: number | null;
+  config_version: Generated<number>;
+  /** JSON of the latest telemetry sample (Measured), so lists need no telemetry scan. */
+  latest_telemetry: string | null;
+  /** Online time summed from telemetry gaps within the offline threshold. */
+  online_ms: Generated<number>;
+  /** The last total-volume counter reading, to turn the counter into volume per hour. */
+  last_volume_total: number | null;
+  last_roi_at: number | null;
+  /** When the device (or its MQTT last will) said it went offline. */
+  reported_offline_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -84,6 +97,97 @@ export interface UserViewsTable {
   updated_at: number;
 }
 
+export interface ClassesTable {
+  id: Generated<number>;
+  name: string;
+  label_index: number | null;
+  system: number;
+  visible: number;
+  created_at: number;
+}
+
+export interface TelemetryTable {
+  id: Generated<number>;
+  ipp_id: number;
+  at: number;
+  received_at: number;
+  temperature_c: number | null;
+  humidity_pct: number | null;
+  volume_5min_ml: number | null;
+  volume_total_l: number | null;
+  ram_mb: number | null;
+  storage_gb: number | null;
+  cpu_temp_c: number | null;
+  gpu_temp_c: number | null;
+  wiper_state: string | null;
+  wiper_clean_count: number | null;
+  wiper_last_clean_at: number | null;
+  uvc_port_frequency_hz: number | null;
+  uvc_port_duty_pct: number | null;
+  uvc_illuminator_frequency_hz: number | null;
+  uvc_illuminator_duty_pct: number | null;
+  uvc_voltage_v: number | null;
+  uvc_current_a: number | null;
+  lp_current_a: number | null;
+  lp_voltage_v: number | null;
+  lp_temperature_c: number | null;
+  cb_current_a: number | null;
+  cb_voltage_v: number | null;
+  applied_config: string | null;
+}
+
+export interface RoisTable {
+  id: Generated<number>;
+  ipp_id: number;
+  /** Capture time on the instrument. */
+  roi_time: number;
+  received_at: number;
+  /** Content address of the original image in the blob store. */
+  sha256: string;
+  mime: string;
+  bytes: number;
+  width: number;
+  height: number;
+  size_px: number;
+  roi_labelindex: Generated<number>;
+  confidence: number | null;
+  class_id: number | null;
+  hi: Generated<number>;
+  status: Generated<number>;
+  collect_status: Generated<number>;
+  is_demo_image: Generated<number>;
+  invalid: Generated<number>;
+  /** When the ROI was added to the Favorite gallery; null = not a favourite. */
+  favorite_at: number | null;
+}
+
+/** ROIs per station × UTC hour × class (class_key = class id, 0 = not classified). */
+export interface RoiRollupHourTable {
+  ipp_id: number;
+  hour: number;
+  class_key: number;
+  n: number;
+}
+
+export interface RoiTotalsTable {
+  ipp_id: number;
+  class_key: number;
+  n: number;
+}
+
+export interface TelemetryRollupHourTable {
+  ipp_id: number;
+  hour: number;
+  samples: number;
+  temp_n: number;
+  temp_sum: number;
+  temp_min: number | null;
+  temp_max: number | null;
+  hum_n: number;
+  hum_sum: number;
+  volume_l: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -93,4 +197,10 @@ export interface Database {
   translations: TranslationsTable;
   ipps: IppsTable;
   user_views: UserViewsTable;
+  classes: ClassesTable;
+  telemetry: TelemetryTable;
+  rois: RoisTable;
+  roi_rollup_hour: RoiRollupHourTable;
+  roi_totals: RoiTotalsTable;
+  telemetry_rollup_hour: TelemetryRollupHourTable;
 }

@@ -7,7 +7,16 @@ import { AppError } from './app-error.ts';
  * Who may call a route. Every /api route must declare one (checked when the route is added):
  * 'public' needs nothing, 'signed-in' any valid session, a role list one of those roles.
  */
-export type Access = 'public' | 'signed-in' | readonly Role[];
+export type Access = 'public' | 'signed-in' | 'device' | readonly Role[];
+
+/** The instrument behind a device-key request (docs/device-protocol.md). */
+export interface DeviceContext {
+  id: number;
+  dev_id: string;
+  group_id: number;
+}
+
+export type DeviceAuthenticator = (key: string | undefined) => Promise<DeviceContext>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +26,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    device: DeviceContext | null;
   }
 }
 
@@ -25,8 +35,14 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
-export function registerAccessControl(app: FastifyInstance, auth: AuthService) {
+export function requireDevice(request: FastifyRequest): DeviceContext {
+  if (!request.device) throw new AppError(ResultCode.TOKEN, 'deviceKeyInvalid');
+  return request.device;
+}
+
+export function registerAccessControl(app: FastifyInstance, auth: AuthService, deviceAuth: DeviceAuthenticator) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('device', null);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -42,6 +58,12 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService) {
     const access = config.access;
     if (access === undefined) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
     if (access === 'public') return;
+    // Device routes take the device key only; a user token is never accepted there (and vice versa).
+    if (access === 'device') {
+      const key = request.headers['x-device-key'];
+      request.device = await deviceAuth(Array.isArray(key) ? key[0] : key);
+      return;
+    }
     const token = request.headers['x-token'];
     request.auth = await auth.authenticate(Array.isArray(token) ? token[0] : token);
     const { user } = request.auth;

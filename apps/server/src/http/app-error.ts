@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly key: MessageKey,
     readonly params: MessageParams = {},
     readonly field?: string,
+    /** HTTP status when the code's usual one does not fit (413 too large, 415 not an image). */
+    readonly status?: number,
   ) {
     super(key);
     this.name = 'AppError';

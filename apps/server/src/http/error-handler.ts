@@ -62,9 +62,9 @@ const FASTIFY_ERRORS: Record<string, MessageKey> = {
 };
 
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const lang = parseLang(request.headers['x-lang']);
-    if (error instanceof AppError) return sendFailure(reply, error, lang);
+    if (error instanceof AppError) return sendFailure(reply, error, lang, error.status);
     if (hasZodFastifySchemaValidationErrors(error)) {
       return sendFailure(reply, validationToAppError(error.validation[0] as ValidationIssue), lang);
     }

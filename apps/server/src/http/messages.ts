@@ -45,6 +45,15 @@ const MESSAGES = {
   ippNotFound: { zh: '仪器不存在', en: 'The instrument does not exist' },
   ippOwnTeamOnly: { zh: '团队管理员只能管理本团队的仪器', en: "A Team Admin may only manage their own team's instruments" },
   noLogo: { zh: '尚未上传标志', en: 'No logo has been uploaded' },
+  deviceKeyInvalid: { zh: '设备密钥缺失或无效', en: 'The device key is missing or not valid' },
+  ippHasImages: {
+    zh: '该仪器还有 {count} 张图像，请先删除或移走',
+    en: 'The instrument still has {count} image(s); delete or move them first',
+  },
+  roiNotFound: { zh: 'ROI 信息获取失败', en: 'ROI info. obtain fail' },
+  noImageResource: { zh: '没有图片资源', en: 'No image resource' },
+  'reason.future': { zh: '晚于服务器当前时间', en: 'is later than the server time' },
+  'reason.notImage': { zh: '不是 PNG、JPEG 或 WebP 图片', en: 'is not a PNG, JPEG or WebP image' },
   // Reasons used inside badParam.
   'reason.taken': { zh: '已存在', en: 'is already taken' },
   'reason.unknownTeam': { zh: '对应的团队不存在', en: 'names no existing team' },

@@ -20,6 +20,13 @@ const COLUMNS = [
   'i.config',
   'i.last_online_at',
   'i.wiper_status',
+  'i.config_version',
+  'i.applied_config',
+  'i.latest_telemetry',
+  'i.online_ms',
+  'i.last_roi_at',
+  'i.reported_offline_at',
+  'i.updated_at',
   'i.created_at',
 ] as const;
 
@@ -76,4 +83,25 @@ export async function deleteIpp(db: Kysely<Database>, id: number) {
 export function ippsOfTeamAmong(db: Kysely<Database>, groupId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('ipps').select(['id', 'dev_id']).where('group_id', '=', groupId).where('id', 'in', ids).execute();
+}
+
+export async function countRoisOf(db: Kysely<Database>, ippId: number): Promise<number> {
+  const row = await db
+    .selectFrom('roi_totals')
+    .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+    .where('ipp_id', '=', ippId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The latest ROI of each station (the form's "current image"). */
+export async function latestRoiOf(db: Kysely<Database>, ippId: number) {
+  return db
+    .selectFrom('rois')
+    .select(['id', 'sha256'])
+    .where('ipp_id', '=', ippId)
+    .orderBy('roi_time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -1,20 +1,27 @@
 import crypto from 'node:crypto';
 import {
-  DEFAULT_IPP_CONFIG,
-  IppConfigSchema,
+  IPP_CONFIG_KEYS,
+  MEASURED_KEYS,
   ResultCode,
+  type DeviceConfig,
+  type Measured,
   type Ipp,
   type IppConfig,
   type IppIndexQuery,
   type IppSaveBody,
   type IppSaveResult,
+  IppConfigSchema,
   type IppWithKey,
 } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { hashToken } from '../auth/password.ts';
+import { configDocument, parseStoredConfig } from '../device/device.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import { localMidnight } from '../stats/buckets.ts';
+import { imageTotals } from '../stats/stats.repository.ts';
+import { blobUrl, thumbName } from '../../storage/blobs.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './ipps.repository.ts';
@@ -27,12 +34,44 @@ export function visibleGroup(actor: UserRow, requested?: number): number | undef
   return actor.role === 'superadmin' ? requested : (actor.group_id ?? -1);
 }
 
+/** Where a configuration change goes besides the database (the MQTT bridge publishes it retained). */
+export interface ConfigPublisher {
+  publish(config: DeviceConfig): void;
+  clear(devId: string): void;
+}
+
+/** Online: telemetry within the offline threshold, and no "offline" announced by the device since. */
+export function isOnline(
+  row: { last_online_at: number | null; reported_offline_at: number | null },
+  now: number,
+  offlineMs: number,
+): boolean {
+  if (row.last_online_at === null || now - row.last_online_at > offlineMs) return false;
+  return row.reported_offline_at === null || row.reported_offline_at < row.last_online_at;
+}
+
+/** A telemetry row (or the stored latest sample) as the Measured contract. */
+export function measuredFromRow(row: Record<string, unknown> & { at: number }): Measured {
+  const out: Record<string, unknown> = { at: Number(row.at) };
+  for (const key of MEASURED_KEYS) {
+    const value = row[key];
+    out[key] = value === null || value === undefined ? null : key === 'wiper_state' ? value : Number(value);
+  }
+  return out as Measured;
+}
+
 export class IppsService {
+  private publisher: ConfigPublisher | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: SettingsService,
   ) {}
+
+  usePublisher(publisher: ConfigPublisher) {
+    this.publisher = publisher;
+  }
 
   async list(actor: UserRow, query: IppIndexQuery): Promise<{ rows: Ipp[]; total: number }> {
     const filter: repo.IppFilter = { keyword: query.keyword || undefined, groupId: visibleGroup(actor, query.group_id) };
@@ -51,9 +90,11 @@ export class IppsService {
   async save(actor: UserRow, body: IppSaveBody): Promise<IppSaveResult> {
     if (actor.role !== 'superadmin' && body.group_id !== actor.group_id)
       throw new AppError(ResultCode.FORBIDDEN, 'ippOwnTeamOnly');
-    if (body.id !== undefined) await this.visible(actor, body.id);
+    const before = body.id !== undefined ? await this.visible(actor, body.id) : null;
     const key = body.id === undefined ? newDeviceKey() : null;
     const now = this.clock();
+    const configText = JSON.stringify(body.config);
+    const configChanged = before === null || before.config !== configText;
     const id = await this.db.kysely.transaction().execute(async (trx) => {
       if (!(await findTeamById(trx, body.group_id))) throw badParam('group_id', 'reason.unknownTeam');
       const clash = await repo.findIppIdByDevId(trx, body.dev_id);
@@ -66,21 +107,32 @@ export class IppsService {
         latitude: body.latitude,
         group_id: body.group_id,
         serial_number: body.serial_number,
-        config: JSON.stringify(body.config),
+        config: configText,
         updated_at: now,
       };
-      if (body.id !== undefined) {
-        await repo.updateIpp(trx, body.id, fields);
+      if (before !== null && body.id !== undefined) {
+        await repo.updateIpp(trx, body.id, configChanged ? { ...fields, config_version: before.config_version + 1 } : fields);
         return body.id;
       }
       return repo.insertIpp(trx, { ...fields, device_key_hash: hashToken(key ?? ''), created_at: now });
     });
-    return { ipp: await this.one(actor, id), device_key: key };
+    const ipp = await this.one(actor, id);
+    if (before !== null && before.dev_id !== ipp.dev_id) this.publisher?.clear(before.dev_id);
+    if (configChanged || before?.dev_id !== ipp.dev_id) {
+      this.publisher?.publish(
+        configDocument({ dev_id: ipp.dev_id, config: configText, config_version: ipp.config_version, updated_at: now }),
+      );
+    }
+    return { ipp, device_key: key };
   }
 
+  /** Refused while the instrument still has images: removing it must never silently delete data. */
   async remove(actor: UserRow, id: number) {
-    await this.visible(actor, id);
+    const row = await this.visible(actor, id);
+    const images = await repo.countRoisOf(this.db.kysely, id);
+    if (images > 0) throw new AppError(ResultCode.FAILED, 'ippHasImages', { count: images });
     await repo.deleteIpp(this.db.kysely, id);
+    this.publisher?.clear(row.dev_id);
   }
 
   /** A new device key; the old one stops working at once. */
@@ -101,17 +153,46 @@ export class IppsService {
   private async present(rows: repo.IppSelection[]): Promise<Ipp[]> {
     const offlineMs = (await this.settings.get()).offline_minutes * 60_000;
     const now = this.clock();
-    return rows.map(({ config, ...row }) => ({
-      ...row,
-      group_name: row.group_name ?? null,
-      config: parseConfig(config),
-      online: row.last_online_at !== null && now - row.last_online_at <= offlineMs,
-    }));
+    const ids = rows.map((r) => r.id);
+    const [totals, latest] = await Promise.all([
+      imageTotals(this.db.kysely, ids, localMidnight(now, -new Date(now).getTimezoneOffset())),
+      Promise.all(ids.map((id) => repo.latestRoiOf(this.db.kysely, id))),
+    ]);
+    return rows.map((row, index) => {
+      const config = parseStoredConfig(row.config);
+      const applied = row.applied_config === null ? null : parseApplied(row.applied_config);
+      const counts = totals.get(row.id) ?? { total: 0, since: 0 };
+      const newest = latest[index];
+      return {
+        id: row.id,
+        dev_id: row.dev_id,
+        site_name: row.site_name,
+        country: row.country,
+        longitude: row.longitude,
+        latitude: row.latitude,
+        group_id: row.group_id,
+        group_name: row.group_name ?? null,
+        serial_number: row.serial_number,
+        online: isOnline(row, now, offlineMs),
+        last_online_at: row.last_online_at,
+        wiper_status: row.wiper_status,
+        config,
+        config_version: row.config_version,
+        applied_config: applied,
+        pending: applied === null ? [] : IPP_CONFIG_KEYS.filter((key) => applied[key] !== config[key]),
+        measured: row.latest_telemetry === null ? null : measuredFromRow(JSON.parse(row.latest_telemetry) as Measured),
+        online_hours: Math.round((row.online_ms / 3_600_000) * 100) / 100,
+        today_images: counts.since,
+        total_images: counts.total,
+        last_image_at: row.last_roi_at,
+        latest_roi: newest ? { id: newest.id, thumb_url: blobUrl(thumbName(newest.sha256)) } : null,
+        created_at: row.created_at,
+      };
+    });
   }
 }
 
-/** A stored configuration missing newer keys gets their defaults. */
-function parseConfig(text: string): IppConfig {
+function parseApplied(text: string): Partial<IppConfig> {
   const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));
-  return { ...DEFAULT_IPP_CONFIG, ...(parsed.success ? parsed.data : {}) };
+  return parsed.success ? parsed.data : {};
 }

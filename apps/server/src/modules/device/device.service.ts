@@ -1,0 +1,158 @@
+import {
+  DEFAULT_IPP_CONFIG,
+  IppConfigSchema,
+  MEASURED_KEYS,
+  ResultCode,
+  type DeviceConfig,
+  type IppConfig,
+  type Measured,
+  type RoiUploadFields,
+  type TelemetryAck,
+  type TelemetrySample,
+} from '@ipp/contracts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError, badParam } from '../../http/app-error.ts';
+import type { DeviceContext } from '../../http/access.ts';
+import { hashToken } from '../auth/password.ts';
+import type { RoisService } from '../rois/rois.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { addTelemetryRollup } from '../stats/rollups.repository.ts';
+import * as repo from './device.repository.ts';
+
+/** Device clocks may run a little ahead of the server's; more than this is refused as invalid. */
+export const MAX_CLOCK_AHEAD_MS = 10 * 60_000;
+
+export class DeviceService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly settings: SettingsService,
+    private readonly rois: RoisService,
+  ) {}
+
+  /** The instrument a device key belongs to; a missing, unknown or rotated key is refused with 1010. */
+  readonly authenticate = async (key: string | undefined): Promise<DeviceContext> => {
+    if (!key || key.length > 200) throw new AppError(ResultCode.TOKEN, 'deviceKeyInvalid');
+    const ipp = await repo.findIppByKeyHash(this.db.kysely, hashToken(key));
+    if (!ipp) throw new AppError(ResultCode.TOKEN, 'deviceKeyInvalid');
+    return ipp;
+  };
+
+  /** For MQTT: the key must belong to the instrument whose topic the message came on. */
+  async authenticateFor(devId: string, key: string): Promise<DeviceContext | null> {
+    const ipp = await repo.findIppByDevId(this.db.kysely, devId);
+    return ipp && ipp.device_key_hash === hashToken(key) ? { id: ipp.id, dev_id: ipp.dev_id, group_id: ipp.group_id } : null;
+  }
+
+  /**
+   * Stores one sample and everything derived from it (latest values, online time, water sampled, hourly
+   * rollup, applied configuration) in one transaction. A sample already stored (same `at`) changes nothing.
+   */
+  async ingestTelemetry(device: DeviceContext, sample: TelemetrySample): Promise<TelemetryAck> {
+    const now = this.clock();
+    if (sample.at > now + MAX_CLOCK_AHEAD_MS) throw badParam('at', 'reason.future');
+    const offlineMs = (await this.settings.get()).offline_minutes * 60_000;
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const state = await repo.lockIppState(trx, device.id, this.db.dialect === 'postgres');
+      const stored = await repo.insertTelemetry(trx, {
+        ipp_id: device.id,
+        at: sample.at,
+        received_at: now,
+        ...measuredColumns(sample),
+        applied_config: sample.applied_config ? JSON.stringify(sample.applied_config) : null,
+      });
+      if (!stored) return { stored: false, config_version: state.config_version };
+
+      // The device's clock counts, but never beyond the server's: a clock running ahead cannot keep a station online.
+      const seenAt = Math.min(sample.at, now);
+      const newest = state.last_online_at === null || seenAt >= state.last_online_at;
+      const gap = state.last_online_at === null ? null : seenAt - state.last_online_at;
+      let volumeL = 0;
+      const total = sample.volume_total_l ?? null;
+      if (newest && total !== null && state.last_volume_total !== null) {
+        volumeL = total >= state.last_volume_total ? total - state.last_volume_total : total;
+      }
+      await addTelemetryRollup(trx, device.id, sample.at, {
+        temperature_c: sample.temperature_c ?? null,
+        humidity_pct: sample.humidity_pct ?? null,
+        volume_l: volumeL,
+      });
+      if (newest) {
+        await repo.updateIppState(trx, device.id, {
+          last_online_at: seenAt,
+          online_ms: state.online_ms + (gap !== null && gap > 0 && gap <= offlineMs ? gap : 0),
+          latest_telemetry: JSON.stringify(measuredOf(sample)),
+          wiper_status: sample.wiper_state ?? null,
+          ...(total !== null ? { last_volume_total: total } : {}),
+          ...(sample.applied_config && (state.applied_at === null || sample.at >= state.applied_at)
+            ? { applied_config: JSON.stringify(sample.applied_config), applied_at: sample.at }
+            : {}),
+        });
+      }
+      return { stored: true, config_version: state.config_version };
+    });
+  }
+
+  /** A status message (MQTT): the configuration applied and/or the online state the device announces. */
+  async applyStatus(
+    device: DeviceContext,
+    status: { state?: 'online' | 'offline'; applied_config?: Partial<IppConfig>; at?: number },
+  ) {
+    const at = Math.min(status.at ?? this.clock(), this.clock());
+    await this.db.kysely.transaction().execute(async (trx) => {
+      const state = await repo.lockIppState(trx, device.id, this.db.dialect === 'postgres');
+      await repo.updateIppState(trx, device.id, {
+        ...(status.state === 'offline' ? { reported_offline_at: at } : {}),
+        ...(status.state === 'online' ? { reported_offline_at: null } : {}),
+        ...(status.applied_config && (state.applied_at === null || at >= state.applied_at)
+          ? { applied_config: JSON.stringify(status.applied_config), applied_at: at }
+          : {}),
+      });
+    });
+  }
+
+  async config(device: DeviceContext): Promise<DeviceConfig> {
+    return configDocument(await repo.findDeviceConfig(this.db.kysely, device.id));
+  }
+
+  async ingestRoi(device: DeviceContext, fields: RoiUploadFields, data: Buffer) {
+    if (fields.captured_at > this.clock() + MAX_CLOCK_AHEAD_MS) throw badParam('captured_at', 'reason.future');
+    const result = await this.rois.ingest({
+      ippId: device.id,
+      capturedAt: fields.captured_at,
+      labelIndex: fields.label_index,
+      confidence: fields.confidence ?? null,
+      sizePx: fields.size_px,
+      data,
+    });
+    return { roi_id: result.roiId, stored: result.stored, sha256: result.sha256 };
+  }
+}
+
+export function configDocument(row: {
+  dev_id: string;
+  config: string;
+  config_version: number;
+  updated_at: number;
+}): DeviceConfig {
+  return { dev_id: row.dev_id, version: row.config_version, config: parseStoredConfig(row.config), updated_at: row.updated_at };
+}
+
+/** A stored configuration missing newer keys gets their defaults. */
+export function parseStoredConfig(text: string): IppConfig {
+  const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));
+  return { ...DEFAULT_IPP_CONFIG, ...(parsed.success ? parsed.data : {}) };
+}
+
+function measuredColumns(sample: TelemetrySample) {
+  const measured = measuredOf(sample);
+  const { at: _at, ...columns } = measured;
+  return columns;
+}
+
+export function measuredOf(sample: TelemetrySample): Measured {
+  const out: Record<string, unknown> = { at: sample.at };
+  for (const key of MEASURED_KEYS) out[key] = sample[key] ?? null;
+  return out as Measured;
+}

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { summaries } from '../rois/rois.repository.ts';
+
+const STATION_COLUMNS = ['id', 'dev_id', 'site_name', 'group_id', 'last_online_at', 'reported_offline_at'] as const;
+
+export function stationsOf(db: Kysely<Database>, groupId: number | undefined) {
+  let query = db.selectFrom('ipps').select(STATION_COLUMNS);
+  if (groupId !== undefined) query = query.where('group_id', '=', groupId);
+  return query.orderBy('id').execute();
+}
+
+export function stationByDevId(db: Kysely<Database>, devId: string) {
+  return db.selectFrom('ipps').select(STATION_COLUMNS).where('dev_id', '=', devId).executeTakeFirst();
+}
+
+export async function countFavorites(db: Kysely<Database>, groupId: number | undefined) {
+  let query = db
+    .selectFrom('rois as r')
+    .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('r.favorite_at', 'is not', null);
+  if (groupId !== undefined) query = query.where('i.group_id', '=', groupId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+export function latestFavorites(db: Kysely<Database>, groupId: number | undefined, limit: number) {
+  let query = summaries(db).where('r.favorite_at', 'is not', null);
+  if (groupId !== undefined) query = query.where('i.group_id', '=', groupId);
+  return query.orderBy('r.favorite_at', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
+}
+
+export function latestRois(db: Kysely<Database>, ippIds: number[], limit: number) {
+  if (ippIds.length === 0) return Promise.resolve([]);
+  return summaries(db)
+    .where('r.ipp_id', 'in', ippIds)
+    .orderBy('r.roi_time', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function lastInsertTime(db: Kysely<Database>, groupId: number | undefined) {
+  let query = db.selectFrom('ipps').select((eb) => eb.fn.max<number | null>('last_roi_at').as('at'));
+  if (groupId !== undefined) query = query.where('group_id', '=', groupId);
+  const row = await query.executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? null : Number(row.at);
+}
+
+export async function classNames(db: Kysely<Database>, ids: number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db.selectFrom('classes').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export function telemetryAtOrBefore(db: Kysely<Database>, ippId: number, at: number) {
+  return db
+    .selectFrom('telemetry')
+    .selectAll()
+    .where('ipp_id', '=', ippId)
+    .where('at', '<=', at)
+    .orderBy('at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The previous and next ROI of a station by capture time (ties broken by id). */
+export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: number, id: number) {
+  const [previous, next] = await Promise.all([
+    db
+      .selectFrom('rois')
+      .select('id')
+      .where('ipp_id', '=', ippId)
+      .where((eb) => eb.or([eb('roi_time', '<', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '<', id)])]))
+      .orderBy('roi_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('rois')
+      .select('id')
+      .where('ipp_id', '=', ippId)
+      .where((eb) => eb.or([eb('roi_time', '>', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '>', id)])]))
+      .orderBy('roi_time', 'asc')
+      .orderBy('id', 'asc')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { previous: previous?.id ?? null, next: next?.id ?? null };
+}

@@ -1,0 +1,61 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileDurably, type ImageType } from './files.ts';
+
+export const EXTENSION_OF: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+const TYPE_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
+/** A blob name: the content's SHA-256 and a variant (`png`/`jpg`/`webp` originals, `thumb.webp` thumbnails). */
+export const BLOB_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|thumb\.webp)$/;
+
+export const sha256Of = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
+
+/**
+ * Content-addressed image storage. Names are derived from the content, so writing the same image twice is
+ * harmless and a stored name never changes meaning (served with immutable caching). Issue 5 adds an S3 store
+ * behind the same interface.
+ */
+export interface BlobStore {
+  /** Writes and syncs the blob unless it is already there. */
+  put(name: string, data: Buffer): Promise<void>;
+  get(name: string): Promise<{ data: Buffer; type: string } | null>;
+}
+
+export class FileBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(name: string) {
+    const match = BLOB_NAME.exec(name);
+    if (!match) throw new Error(`not a blob name: ${name}`);
+    const hash = match[1] as string;
+    return path.join(this.root, hash.slice(0, 2), hash.slice(2, 4), name);
+  }
+
+  async put(name: string, data: Buffer) {
+    const target = this.pathOf(name);
+    const exists = await fs.stat(target).then(
+      (s) => s.size === data.length,
+      () => false,
+    );
+    if (!exists) await writeFileDurably(target, data);
+  }
+
+  async get(name: string) {
+    const match = BLOB_NAME.exec(name);
+    if (!match) return null;
+    try {
+      const data = await fs.readFile(this.pathOf(name));
+      const ext = (match[2] as string).endsWith('webp') ? 'webp' : (match[2] as string);
+      return { data, type: TYPE_OF[ext] ?? 'application/octet-stream' };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+}
+
+export const originalName = (sha: string, mime: string) => `${sha}.${EXTENSION_OF[mime as ImageType] ?? 'png'}`;
+export const thumbName = (sha: string) => `${sha}.thumb.webp`;
+/** Image URLs relative to the API base (spec §7: the client adds the api/ prefix). */
+export const blobUrl = (name: string) => `roi/file/${name}`;
