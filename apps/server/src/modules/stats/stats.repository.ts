@@ -56,7 +56,7 @@ export async function classCounts(db: Kysely<Database>, ippIds: number[], from: 
   return rows
     .map((r) => ({ class_id: r.class_key === 0 ? null : r.class_key, name: r.name ?? null, count: Number(r.n) }))
     .filter((r) => r.count > 0)
-    .sort((a, b) => b.count - a.count);
+    .sort(byCountThenClass);
 }
 
 export async function telemetryByBucket(db: Kysely<Database>, ippIds: number[], range: BucketRange) {
@@ -135,4 +135,9 @@ export async function firstDataHour(db: Kysely<Database>, ippId: number): Promis
   ]);
   const hours = [rois?.h, telemetry?.h].filter((h): h is number => h !== null && h !== undefined).map(Number);
   return hours.length ? Math.min(...hours) : null;
+}
+
+/** Largest first; ties by class id, "not classified" last, so answers are stable. */
+export function byCountThenClass(a: { count: number; class_id: number | null }, b: { count: number; class_id: number | null }) {
+  return b.count - a.count || (a.class_id ?? Number.MAX_SAFE_INTEGER) - (b.class_id ?? Number.MAX_SAFE_INTEGER);
 }

@@ -175,7 +175,7 @@ export class ViewsService {
     const classes: ClassCount[] = [...perClass.entries()]
       .filter(([, n]) => n > 0)
       .map(([key, n]) => ({ class_id: key === 0 ? null : key, name: key === 0 ? null : (names.get(key) ?? null), count: n }))
-      .sort((a, b) => b.count - a.count);
+      .sort(stats.byCountThenClass);
     const total = counts.reduce((a, b) => a + b, 0);
     const top = classes.slice(0, PIE_TOP_CLASSES);
     let volume = 0;
