@@ -41,12 +41,14 @@ import { RoisService } from './modules/rois/rois.service.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
 import { ViewsService } from './modules/views/views.service.ts';
 import { FileBlobStore } from './storage/blobs.ts';
+import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The MQTT bridge when MQTT_URL is set (tests wait for it to be ready). */
     mqtt: MqttBridge | null;
     rois: RoisService;
+    devices: DeviceService;
   }
 }
 
@@ -79,10 +81,11 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
     decoyHash: await hashPassword(crypto.randomBytes(16).toString('hex'), config.SCRYPT_LOG_N),
   });
   const blobs = new FileBlobStore(path.join(config.DATA_DIR, 'blobs'));
-  const rois = new RoisService(db, clock, blobs);
-  const devices = new DeviceService(db, clock, settings, rois);
+  await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
+  const rois = new RoisService(db, clock, blobs, config.STATS_UTC_OFFSET);
+  const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);
   const ipps = new IppsService(db, clock, settings);
-  const views = new ViewsService(db, clock, settings);
+  const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
   registerAccessControl(app, auth, devices.authenticate);
 
   const origins = config.CORS_ORIGINS.split(',')
@@ -141,6 +144,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   }
   app.decorate('mqtt', bridge);
   app.decorate('rois', rois);
+  app.decorate('devices', devices);
 
   const webServed = serveWeb ? await registerWebApp(app, config.WEB_DIST) : false;
   registerNotFound(app, webServed);

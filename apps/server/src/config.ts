@@ -25,6 +25,11 @@ const EnvSchema = z.object({
   SESSION_MAX_HOURS: intFrom(1, 24 * 30).default(12),
   /** log2 of scrypt's N for new password hashes; 17 is the production value, tests may lower it. */
   SCRYPT_LOG_N: intFrom(10, 20).default(17),
+  /**
+   * Hours east of UTC at which statistics days start (the day rollups' grain; e.g. 8 for China). Defaults to the
+   * server's own offset. Day charts for viewers in this zone read day rollups; other zones read hour rollups.
+   */
+  STATS_UTC_OFFSET: intFrom(-12, 14).default(() => Math.round(-new Date().getTimezoneOffset() / 60)),
   /** Comma-separated origins allowed to call the API from another host ("*" = any; tokens travel in headers, not cookies). */
   CORS_ORIGINS: z.string().default('*'),
 });

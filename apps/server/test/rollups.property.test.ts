@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorld } from './helpers/actors.ts';
+import { ensureDayRollups } from '../src/modules/stats/rollups.repository.ts';
 import { buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp } from './helpers/device.ts';
@@ -39,7 +40,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
   let stations: number[];
   let seed = 0;
   beforeAll(async () => {
-    env = await buildTestApp(dialect);
+    env = await buildTestApp(dialect, { config: { STATS_UTC_OFFSET: 8 } });
     const w = await buildWorld(env);
     stations = [];
     for (const dev of ['R1', 'R2', 'R3']) stations.push((await registerIpp(env, w.tokens.ownAdmin, w.teamA, dev)).id);
@@ -105,6 +106,25 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     expect(normT(totals)).toEqual(normT(rawTotals as never));
     const negative = await k.selectFrom('roi_rollup_hour').select('n').where('n', '<', 0).execute();
     expect(negative).toEqual([]);
+    // Day rollups: days start at UTC+8.
+    const offset = 8 * HOUR;
+    const dayExpr = sql<number>`((roi_time + ${sql.lit(offset)}) / ${sql.lit(24 * HOUR)}) * ${sql.lit(24 * HOUR)} - ${sql.lit(offset)}`;
+    const rawDays = await k
+      .selectFrom('rois')
+      .select((eb) => [
+        'ipp_id',
+        dayExpr.as('hour'),
+        eb.fn.coalesce('class_id', eb.lit(0)).as('class_key'),
+        eb.fn.countAll().as('n'),
+      ])
+      .groupBy(['ipp_id', dayExpr, (eb) => eb.fn.coalesce('class_id', eb.lit(0))])
+      .execute();
+    const days = await k
+      .selectFrom('roi_rollup_day')
+      .select(['ipp_id', 'day as hour', 'class_key', 'n'])
+      .where('n', '<>', 0)
+      .execute();
+    expect(norm(days)).toEqual(norm(rawDays as never));
   }
 
   it('stay equal to a GROUP BY over the ROIs after random ingest, reclassify, move and delete sequences', async () => {

@@ -30,7 +30,8 @@ describe.each(dialects)('monitoring views on %s', (dialect) => {
   };
 
   beforeEach(async () => {
-    env = await buildTestApp(dialect);
+    // Statistics days start at UTC+8: viewers at tz=480 read day rollups, others hour rollups.
+    env = await buildTestApp(dialect, { config: { STATS_UTC_OFFSET: 8 } });
     w = await buildWorld(env);
     a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
     a2 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A2');
@@ -111,6 +112,13 @@ describe.each(dialects)('monitoring views on %s', (dialect) => {
       { class_id: expect.any(Number), name: '003 Dinoflagellate', count: 1 },
       { class_id: null, name: null, count: 1 },
     ]);
+    // A viewer in another zone gets the same kind of answer from the hour rollups, days at their own midnight.
+    const utc = await view<{ start: number; stations: { dev_id: string; rois: number[] }[]; classes: { count: number }[] }>(
+      '/api/views/roi30?tz=0',
+    );
+    expect(utc.start).toBe(Date.UTC(2026, 9, 24));
+    expect(utc.stations.find((s) => s.dev_id === 'A1')!.rois.slice(-2)).toEqual([3, 0]);
+    expect(utc.classes.reduce((a, c) => a + c.count, 0)).toBe(4);
     const one = await view<{ stations: { dev_id: string }[] }>(`/api/views/roi30?ipp_id=${a2.id}`);
     expect(one.stations.map((s) => s.dev_id)).toEqual(['A2']);
     expect(body(await get(env, `/api/views/roi30?ipp_id=${b1.id}`, w.tokens.user)).model?.field).toBe('ipp_id');

@@ -169,6 +169,14 @@ export interface RoiRollupHourTable {
   n: number;
 }
 
+export interface RoiRollupDayTable {
+  ipp_id: number;
+  /** Start of the day at the statistics offset, epoch ms. */
+  day: number;
+  class_key: number;
+  n: number;
+}
+
 export interface RoiTotalsTable {
   ipp_id: number;
   class_key: number;
@@ -178,6 +186,19 @@ export interface RoiTotalsTable {
 export interface TelemetryRollupHourTable {
   ipp_id: number;
   hour: number;
+  samples: number;
+  temp_n: number;
+  temp_sum: number;
+  temp_min: number | null;
+  temp_max: number | null;
+  hum_n: number;
+  hum_sum: number;
+  volume_l: number;
+}
+
+export interface TelemetryRollupDayTable {
+  ipp_id: number;
+  day: number;
   samples: number;
   temp_n: number;
   temp_sum: number;
@@ -203,4 +224,7 @@ export interface Database {
   roi_rollup_hour: RoiRollupHourTable;
   roi_totals: RoiTotalsTable;
   telemetry_rollup_hour: TelemetryRollupHourTable;
+  roi_rollup_day: RoiRollupDayTable;
+  telemetry_rollup_day: TelemetryRollupDayTable;
+  rollup_meta: { key: string; value: string };
 }

@@ -27,7 +27,8 @@ const MEASURED_NUMBERS = [
 
 /**
  * The monitoring half: classes, telemetry, ROIs and the rollups every statistic reads (docs/decisions.md
- * "Rollups"). Rollups are keyed by UTC hour start; class_key 0 = not classified.
+ * "Rollups"). Hour rollups are keyed by UTC hour start, day rollups by the start of the day at the statistics
+ * offset (STATS_UTC_OFFSET); class_key 0 = not classified.
  */
 export function monitoringMigration(dialect: DialectName) {
   return {
@@ -106,39 +107,71 @@ export function monitoringMigration(dialect: DialectName) {
       await db.schema.createIndex('rois_ipp_time_idx').on('rois').columns(['ipp_id', 'roi_time']).execute();
       await db.schema.createIndex('rois_favorite_idx').on('rois').columns(['favorite_at']).execute();
 
+      // Rollups are clustered by their key on SQLite (WITHOUT ROWID): range scans read one B-tree, not two.
+      const clustered = <T extends { modifyEnd(node: ReturnType<typeof sql>): T }>(table: T): T =>
+        dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
+      for (const [table, time] of [
+        ['roi_rollup_hour', 'hour'],
+        ['roi_rollup_day', 'day'],
+      ] as const) {
+        await clustered(
+          db.schema
+            .createTable(table)
+            .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
+            .addColumn(time, 'bigint', (c) => c.notNull())
+            .addColumn('class_key', 'integer', (c) => c.notNull())
+            .addColumn('n', 'integer', (c) => c.notNull())
+            .addPrimaryKeyConstraint(`${table}_pk`, ['ipp_id', time, 'class_key']),
+        ).execute();
+      }
+      await clustered(
+        db.schema
+          .createTable('roi_totals')
+          .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
+          .addColumn('class_key', 'integer', (c) => c.notNull())
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('roi_totals_pk', ['ipp_id', 'class_key']),
+      ).execute();
+      for (const [table, time] of [
+        ['telemetry_rollup_hour', 'hour'],
+        ['telemetry_rollup_day', 'day'],
+      ] as const) {
+        await clustered(
+          db.schema
+            .createTable(table)
+            .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
+            .addColumn(time, 'bigint', (c) => c.notNull())
+            .addColumn('samples', 'integer', (c) => c.notNull())
+            .addColumn('temp_n', 'integer', (c) => c.notNull())
+            .addColumn('temp_sum', 'double precision', (c) => c.notNull())
+            .addColumn('temp_min', 'double precision')
+            .addColumn('temp_max', 'double precision')
+            .addColumn('hum_n', 'integer', (c) => c.notNull())
+            .addColumn('hum_sum', 'double precision', (c) => c.notNull())
+            .addColumn('volume_l', 'double precision', (c) => c.notNull())
+            .addPrimaryKeyConstraint(`${table}_pk`, ['ipp_id', time]),
+        ).execute();
+      }
+      // Which UTC offset the day rollups' days start at (STATS_UTC_OFFSET); they are rebuilt when it changes.
       await db.schema
-        .createTable('roi_rollup_hour')
-        .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
-        .addColumn('hour', 'bigint', (c) => c.notNull())
-        .addColumn('class_key', 'integer', (c) => c.notNull())
-        .addColumn('n', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('roi_rollup_hour_pk', ['ipp_id', 'hour', 'class_key'])
-        .execute();
-      await db.schema
-        .createTable('roi_totals')
-        .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
-        .addColumn('class_key', 'integer', (c) => c.notNull())
-        .addColumn('n', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('roi_totals_pk', ['ipp_id', 'class_key'])
-        .execute();
-      await db.schema
-        .createTable('telemetry_rollup_hour')
-        .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
-        .addColumn('hour', 'bigint', (c) => c.notNull())
-        .addColumn('samples', 'integer', (c) => c.notNull())
-        .addColumn('temp_n', 'integer', (c) => c.notNull())
-        .addColumn('temp_sum', 'double precision', (c) => c.notNull())
-        .addColumn('temp_min', 'double precision')
-        .addColumn('temp_max', 'double precision')
-        .addColumn('hum_n', 'integer', (c) => c.notNull())
-        .addColumn('hum_sum', 'double precision', (c) => c.notNull())
-        .addColumn('volume_l', 'double precision', (c) => c.notNull())
-        .addPrimaryKeyConstraint('telemetry_rollup_hour_pk', ['ipp_id', 'hour'])
+        .createTable('rollup_meta')
+        .addColumn('key', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
         .execute();
       if (dialect === 'postgres') await sql`analyze`.execute(db);
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ['telemetry_rollup_hour', 'roi_totals', 'roi_rollup_hour', 'rois', 'telemetry', 'classes']) {
+      for (const table of [
+        'rollup_meta',
+        'telemetry_rollup_day',
+        'telemetry_rollup_hour',
+        'roi_totals',
+        'roi_rollup_day',
+        'roi_rollup_hour',
+        'rois',
+        'telemetry',
+        'classes',
+      ]) {
         await db.schema.dropTable(table).execute();
       }
     },

@@ -29,6 +29,7 @@ export class DeviceService {
     private readonly clock: Clock,
     private readonly settings: SettingsService,
     private readonly rois: RoisService,
+    private readonly dayOffsetHours: number,
   ) {}
 
   /** The instrument a device key belongs to; a missing, unknown or rotated key is refused with 1010. */
@@ -73,7 +74,7 @@ export class DeviceService {
       if (newest && total !== null && state.last_volume_total !== null) {
         volumeL = total >= state.last_volume_total ? total - state.last_volume_total : total;
       }
-      await addTelemetryRollup(trx, device.id, sample.at, {
+      await addTelemetryRollup(trx, this.dayOffsetHours, device.id, sample.at, {
         temperature_c: sample.temperature_c ?? null,
         humidity_pct: sample.humidity_pct ?? null,
         volume_l: volumeL,

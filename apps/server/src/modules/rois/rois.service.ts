@@ -53,6 +53,8 @@ export class RoisService {
     private readonly db: Db,
     private readonly clock: Clock,
     readonly blobs: BlobStore,
+    /** Where statistics days start (STATS_UTC_OFFSET), for the day rollups. */
+    private readonly dayOffsetHours: number,
   ) {}
 
   /**
@@ -89,7 +91,7 @@ export class RoisService {
         const winner = await repo.findRoiBySha(trx, input.ippId, sha256);
         return { roiId: winner?.id ?? 0, stored: false, sha256 };
       }
-      await bumpRoiRollups(trx, input.ippId, classKeyOf(classId), input.capturedAt, 1);
+      await bumpRoiRollups(trx, this.dayOffsetHours, input.ippId, classKeyOf(classId), input.capturedAt, 1);
       await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
       return { roiId, stored: true, sha256 };
     });
@@ -101,7 +103,7 @@ export class RoisService {
       const roi = await repo.findRoiCore(trx, roiId);
       if (!roi) return;
       await repo.setRoiClass(trx, roiId, classId, labelIndex, hi);
-      await moveCount(trx, roi, roi.ipp_id, classId);
+      await moveCount(trx, this.dayOffsetHours, roi, roi.ipp_id, classId);
     });
   }
 
@@ -111,7 +113,7 @@ export class RoisService {
       const roi = await repo.findRoiCore(trx, roiId);
       if (!roi) return;
       await repo.moveRoi(trx, roiId, ippId);
-      await moveCount(trx, roi, ippId, roi.class_id);
+      await moveCount(trx, this.dayOffsetHours, roi, ippId, roi.class_id);
     });
   }
 
@@ -120,18 +122,19 @@ export class RoisService {
       const roi = await repo.findRoiCore(trx, roiId);
       if (!roi) return;
       await repo.deleteRoi(trx, roiId);
-      await bumpRoiRollups(trx, roi.ipp_id, classKeyOf(roi.class_id), roi.roi_time, -1);
+      await bumpRoiRollups(trx, this.dayOffsetHours, roi.ipp_id, classKeyOf(roi.class_id), roi.roi_time, -1);
     });
   }
 }
 
 async function moveCount(
   trx: Kysely<Database>,
+  offset: number,
   roi: { ipp_id: number; class_id: number | null; roi_time: number },
   ippId: number,
   classId: number | null,
 ) {
   if (roi.ipp_id === ippId && roi.class_id === classId) return;
-  await bumpRoiRollups(trx, roi.ipp_id, classKeyOf(roi.class_id), roi.roi_time, -1);
-  await bumpRoiRollups(trx, ippId, classKeyOf(classId), roi.roi_time, 1);
+  await bumpRoiRollups(trx, offset, roi.ipp_id, classKeyOf(roi.class_id), roi.roi_time, -1);
+  await bumpRoiRollups(trx, offset, ippId, classKeyOf(classId), roi.roi_time, 1);
 }

@@ -9,21 +9,29 @@ export interface BucketRange {
   start: number;
   end: number;
   width: number;
+  /** Which rollups answer: days when the buckets are whole statistics days, else hours. */
+  grain: 'hour' | 'day';
 }
+
+// Both grains share a shape; the day tables are typed as the hour ones with their time column renamed in SQL.
+const roiTable = (range: BucketRange) => (range.grain === 'day' ? 'roi_rollup_day' : 'roi_rollup_hour') as 'roi_rollup_hour';
+const telemetryTable = (range: BucketRange) =>
+  (range.grain === 'day' ? 'telemetry_rollup_day' : 'telemetry_rollup_hour') as 'telemetry_rollup_hour';
+const timeOf = (range: BucketRange) => sql.ref<number>(range.grain === 'day' ? 'day' : 'hour') as unknown as 'hour';
 
 // Literals, not parameters: PostgreSQL matches GROUP BY expressions to SELECT expressions textually.
 const bucketOf = (range: BucketRange) =>
-  sql<number>`(hour - ${sql.lit(Math.trunc(range.start))}) / ${sql.lit(Math.trunc(range.width))}`;
+  sql<number>`(${sql.ref(range.grain === 'day' ? 'day' : 'hour')} - ${sql.lit(Math.trunc(range.start))}) / ${sql.lit(Math.trunc(range.width))}`;
 
 export async function roiCountsByBucket(db: Kysely<Database>, ippIds: number[], range: BucketRange) {
   if (ippIds.length === 0) return [];
   const bucket = bucketOf(range);
   const rows = await db
-    .selectFrom('roi_rollup_hour')
+    .selectFrom(roiTable(range))
     .select((eb) => ['ipp_id', bucket.as('bucket'), eb.fn.sum<number | string>('n').as('n')])
     .where('ipp_id', 'in', ippIds)
-    .where('hour', '>=', range.start)
-    .where('hour', '<', range.end)
+    .where(timeOf(range), '>=', range.start)
+    .where(timeOf(range), '<', range.end)
     .groupBy(['ipp_id', bucket])
     .execute();
   return rows.map((r) => ({ ipp_id: r.ipp_id, bucket: Number(r.bucket), n: Number(r.n) }));
@@ -32,25 +40,25 @@ export async function roiCountsByBucket(db: Kysely<Database>, ippIds: number[], 
 export async function roiCountsByBucketAndClass(db: Kysely<Database>, ippId: number, range: BucketRange) {
   const bucket = bucketOf(range);
   const rows = await db
-    .selectFrom('roi_rollup_hour')
+    .selectFrom(roiTable(range))
     .select((eb) => [bucket.as('bucket'), 'class_key', eb.fn.sum<number | string>('n').as('n')])
     .where('ipp_id', '=', ippId)
-    .where('hour', '>=', range.start)
-    .where('hour', '<', range.end)
+    .where(timeOf(range), '>=', range.start)
+    .where(timeOf(range), '<', range.end)
     .groupBy([bucket, 'class_key'])
     .execute();
   return rows.map((r) => ({ bucket: Number(r.bucket), class_key: r.class_key, n: Number(r.n) }));
 }
 
-export async function classCounts(db: Kysely<Database>, ippIds: number[], from: number, to: number) {
+export async function classCounts(db: Kysely<Database>, ippIds: number[], range: BucketRange) {
   if (ippIds.length === 0) return [];
   const rows = await db
-    .selectFrom('roi_rollup_hour as r')
+    .selectFrom(`${roiTable(range)} as r` as 'roi_rollup_hour as r')
     .leftJoin('classes as c', 'c.id', 'r.class_key')
     .select((eb) => ['r.class_key', 'c.name', eb.fn.sum<number | string>('r.n').as('n')])
     .where('r.ipp_id', 'in', ippIds)
-    .where('r.hour', '>=', from)
-    .where('r.hour', '<', to)
+    .where(timeOf(range), '>=', range.start)
+    .where(timeOf(range), '<', range.end)
     .groupBy(['r.class_key', 'c.name'])
     .execute();
   return rows
@@ -63,7 +71,7 @@ export async function telemetryByBucket(db: Kysely<Database>, ippIds: number[], 
   if (ippIds.length === 0) return [];
   const bucket = bucketOf(range);
   const rows = await db
-    .selectFrom('telemetry_rollup_hour')
+    .selectFrom(telemetryTable(range))
     .select((eb) => [
       'ipp_id',
       bucket.as('bucket'),
@@ -76,8 +84,8 @@ export async function telemetryByBucket(db: Kysely<Database>, ippIds: number[], 
       eb.fn.sum<number | string>('volume_l').as('volume_l'),
     ])
     .where('ipp_id', 'in', ippIds)
-    .where('hour', '>=', range.start)
-    .where('hour', '<', range.end)
+    .where(timeOf(range), '>=', range.start)
+    .where(timeOf(range), '<', range.end)
     .groupBy(['ipp_id', bucket])
     .execute();
   return rows.map((r) => {

@@ -50,6 +50,7 @@ export class ViewsService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: SettingsService,
+    private readonly dayOffsetHours: number,
   ) {}
 
   /** The stations a caller sees, the ones they follow first (Select IPP), then by id. */
@@ -101,12 +102,12 @@ export class ViewsService {
       stations = stations.filter((s) => s.id === query.ipp_id);
       if (stations.length === 0) throw unknownStation('ipp_id');
     }
-    const range = last30Days(this.clock(), query.tz);
+    const range = last30Days(this.clock(), query.tz, this.dayOffsetHours);
     const ids = stations.map((s) => s.id);
     const [counts, telemetry, classes] = await Promise.all([
       stats.roiCountsByBucket(this.db.kysely, ids, range),
       stats.telemetryByBucket(this.db.kysely, ids, range),
-      stats.classCounts(this.db.kysely, ids, range.start, range.end),
+      stats.classCounts(this.db.kysely, ids, range),
     ]);
     return {
       start: range.start,
@@ -157,7 +158,7 @@ export class ViewsService {
   async siteRoi(actor: UserRow, query: SiteRoiQuery): Promise<SiteRoiFull> {
     const ipp = await this.station(actor, query.dev_id);
     const first = query.period === 'all' ? await stats.firstDataHour(this.db.kysely, ipp.id) : null;
-    const range = periodBuckets(query.period, query.points, this.clock(), query.tz, first);
+    const range = periodBuckets(query.period, query.points, this.clock(), query.tz, first, this.dayOffsetHours);
     const [byClass, telemetry] = await Promise.all([
       stats.roiCountsByBucketAndClass(this.db.kysely, ipp.id, range),
       stats.telemetryByBucket(this.db.kysely, [ipp.id], range),
