@@ -141,4 +141,19 @@ describe.each(dialects)('rollups on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBeGreaterThan(10);
   });
+
+  it('rebuilds the day rollups from the hour rollups when the statistics offset changes', async () => {
+    const k = env.db.kysely;
+    const snapshot = async () =>
+      (await k.selectFrom('roi_rollup_day').selectAll().where('n', '<>', 0).execute())
+        .map((r) => `${r.ipp_id}/${Number(r.day)}/${r.class_key}=${r.n}`)
+        .sort();
+    const incremental = await snapshot();
+    expect(incremental.length).toBeGreaterThan(0);
+    expect(await ensureDayRollups(k, env.db.dialect, 8)).toBe(false);
+    expect(await ensureDayRollups(k, env.db.dialect, -5)).toBe(true);
+    expect(await snapshot()).not.toEqual(incremental);
+    expect(await ensureDayRollups(k, env.db.dialect, 8)).toBe(true);
+    expect(await snapshot()).toEqual(incremental);
+  });
 });

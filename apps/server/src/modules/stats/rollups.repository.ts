@@ -123,7 +123,7 @@ export async function ensureDayRollups(
       .expression((eb) =>
         eb
           .selectFrom('roi_rollup_hour')
-          .select((s) => ['ipp_id', day.as('day'), 'class_key', sql<number>`sum(n)`.as('n')])
+          .select(['ipp_id', day.as('day'), 'class_key', sql<number>`sum(n)`.as('n')])
           .groupBy(['ipp_id', day, 'class_key']),
       )
       .execute();
