@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const ADMIN_PASSWORD = 'e2e-admin-pass';
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -55,6 +55,8 @@ export async function startServer(
     DATA_DIR: dataDir,
     ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
+    // Most specs need an empty station list; the monitoring spec turns the 30-day demo history on.
+    IPP_DEMO_HISTORY: 'off',
   };
   let database: string | null = null;
   if (options.dialect === 'postgres') {

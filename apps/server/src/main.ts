@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ADMIN_ACCOUNT, ensureSuperadmin } from './seed/bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
+import { seedDemoHistory } from './seed/demo-history.ts';
 
 let config;
 try {
@@ -53,3 +54,24 @@ if (seedDemoData) {
     lines.push(`  ${a.account.padEnd(12)} password ${DEMO_PASSWORD}   ${a.role}${a.demo ? ' (read-only demo)' : ''}`);
 }
 console.log(lines.join('\n'));
+
+// 30 days of demo history, written through the real ingest path after the console is already up: the charts
+// fill newest first. IPP_DEMO_HISTORY=off skips it (the browser tests start many servers).
+if (seedDemoData && process.env.IPP_DEMO_HISTORY !== 'off') {
+  let shown = 0;
+  seedDemoHistory(db, systemClock, app.devices, app.rois, {
+    onProgress(done, total) {
+      const percent = Math.floor((done / total) * 100);
+      if (percent >= shown + 10 || done === total) {
+        shown = percent;
+        console.log(`Demo history: ${percent}% (${done}/${total} samples and images)`);
+      }
+    },
+  }).then(
+    (result) => {
+      if (result.created)
+        console.log(`Demo history ready: ${result.telemetry} telemetry samples, ${result.rois} images over 30 days.`);
+    },
+    (error: unknown) => app.log.error({ err: error }, 'demo history seeding stopped'),
+  );
+}

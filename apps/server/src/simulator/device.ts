@@ -1,0 +1,282 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_IPP_CONFIG, ResultCode, type DeviceConfig, type IppConfig, type IppConfigKey } from '@ipp/contracts';
+import { ApiError, DeviceHttp, describeError, withRetry, type RoiUpload } from './http-transport.ts';
+import type { SimLog } from './log.ts';
+import { MqttLink } from './mqtt-transport.ts';
+import type { SimInstrument } from './provision.ts';
+import { between, hashInts, mulberry32, type Rng } from './random.ts';
+import { pickKind, renderRoi, type RenderedRoi } from './render.ts';
+import { advance, createDeviceState, sampleTelemetry, type DeviceState } from './telemetry-model.ts';
+
+export interface DeviceRuntime {
+  server: string;
+  mqttUrl?: string;
+  /** ROI images per second at the default frame rate. */
+  rate: number;
+  telemetryIntervalMs: number;
+  /** How long applying a configuration takes, ms (min, max). */
+  applyDelayMs: readonly [number, number];
+  log: SimLog;
+}
+
+export interface DeviceStats {
+  images: number;
+  duplicates: number;
+  filtered: number;
+  imageFailures: number;
+  telemetry: number;
+  telemetryFailures: number;
+  configs: number;
+}
+
+export const emptyStats = (): DeviceStats => ({
+  images: 0,
+  duplicates: 0,
+  filtered: 0,
+  imageFailures: 0,
+  telemetry: 0,
+  telemetryFailures: 0,
+  configs: 0,
+});
+
+const CONFIG_KEYS = Object.keys(DEFAULT_IPP_CONFIG) as IppConfigKey[];
+/** Share of images the on-device AI leaves unlabelled (sent with label 0). */
+const UNLABELLED = 0.05;
+/** Behind schedule by more than this, the device skips images instead of sending a burst. */
+const MAX_BACKLOG_MS = 10_000;
+
+/** One simulated instrument: a telemetry loop, an ROI loop, and the configuration it runs. */
+export class SimDevice {
+  readonly stats: DeviceStats = emptyStats();
+  private config: IppConfig = { ...DEFAULT_IPP_CONFIG };
+  private version = 0;
+  private state: DeviceState;
+  private readonly abort = new AbortController();
+  private readonly http: DeviceHttp;
+  private mqtt: MqttLink | null = null;
+  private readonly rng: Rng;
+  private imageCount = 0;
+  private pending: { version: number; timer: NodeJS.Timeout } | null = null;
+  private fetchingConfig = false;
+  private telemetryQueue: Promise<void> = Promise.resolve();
+  private loops: Promise<void>[] = [];
+  private reachable: boolean | null = null;
+
+  constructor(
+    readonly instrument: SimInstrument,
+    private readonly rt: DeviceRuntime,
+  ) {
+    const seed = hashInts(instrument.index, ...[...instrument.devId].map((c) => c.charCodeAt(0)));
+    this.state = createDeviceState(instrument.index, Date.now(), {
+      seed,
+      longitude: instrument.longitude,
+      resume: instrument.resume,
+    });
+    this.rng = mulberry32(hashInts(seed, Date.now(), process.pid));
+    this.http = new DeviceHttp(rt.server, instrument.key, this.abort.signal);
+  }
+
+  get devId(): string {
+    return this.instrument.devId;
+  }
+
+  /** The configuration the device runs now and its version (0 until one was applied). */
+  get applied(): { version: number; config: IppConfig } {
+    return { version: this.version, config: { ...this.config } };
+  }
+
+  start() {
+    if (this.rt.mqttUrl) {
+      this.mqtt = new MqttLink(
+        this.rt.mqttUrl,
+        this.devId,
+        this.instrument.key,
+        {
+          onConfig: (doc) => this.receiveConfig(doc),
+          onConnect: () => {
+            this.rt.log.info(`${this.devId} online (MQTT)`);
+            this.mqtt?.status('online', this.config).catch(() => undefined);
+          },
+        },
+        this.rt.log,
+      );
+    } else {
+      // A device asks for its configuration when it boots; later the telemetry answers say when it changed.
+      void this.fetchConfig();
+    }
+    this.loops = [this.telemetryLoop(), this.roiLoop()];
+  }
+
+  async stop() {
+    this.abort.abort();
+    if (this.pending) clearTimeout(this.pending.timer);
+    await Promise.allSettled(this.loops);
+    await this.telemetryQueue;
+    await this.mqtt?.close(this.config);
+  }
+
+  private get signal() {
+    return this.abort.signal;
+  }
+
+  /** Waits, answering false when the device was stopped meanwhile. */
+  private async pause(ms: number): Promise<boolean> {
+    try {
+      await sleep(Math.max(0, ms), undefined, { signal: this.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async telemetryLoop() {
+    do {
+      this.queueTelemetry();
+      await this.telemetryQueue;
+    } while (await this.pause(this.rt.telemetryIntervalMs));
+  }
+
+  /** Samples go out one after the other, so counters and times only move forward. */
+  private queueTelemetry() {
+    this.telemetryQueue = this.telemetryQueue.then(() => this.sendTelemetry()).catch(() => undefined);
+  }
+
+  private async sendTelemetry() {
+    if (this.signal.aborted) return;
+    const at = Math.max(Date.now(), this.state.at + 1);
+    this.state = advance(this.state, at, this.config);
+    const sample = {
+      ...sampleTelemetry({ index: this.instrument.index, state: this.state }, at, this.config),
+      applied_config: { ...this.config },
+    };
+    if (this.mqtt) {
+      // Not awaited: the client keeps QoS 1 messages while disconnected and sends them on reconnect.
+      this.mqtt.telemetry(sample).then(
+        () => this.stats.telemetry++,
+        (error: unknown) => this.telemetryFailed(error),
+      );
+      return;
+    }
+    try {
+      const ack = await withRetry(() => this.http.telemetry(sample), { signal: this.signal });
+      this.stats.telemetry++;
+      if (this.reachable !== true) this.rt.log.info(`${this.devId} online`);
+      this.reachable = true;
+      if (ack.config_version > this.version && ack.config_version !== this.pending?.version) void this.fetchConfig();
+    } catch (error) {
+      this.telemetryFailed(error);
+    }
+  }
+
+  private telemetryFailed(error: unknown) {
+    if (this.signal.aborted) return;
+    this.stats.telemetryFailures++;
+    this.reachable = false;
+    this.rt.log.throttled(
+      `${this.devId}:telemetry`,
+      `${this.devId} telemetry not delivered: ${describeError(error)}${keyHint(error)}`,
+    );
+  }
+
+  private async fetchConfig() {
+    if (this.fetchingConfig) return;
+    this.fetchingConfig = true;
+    try {
+      this.receiveConfig(await withRetry(() => this.http.config(), { signal: this.signal }));
+    } catch (error) {
+      if (!this.signal.aborted)
+        this.rt.log.throttled(
+          `${this.devId}:config`,
+          `${this.devId} configuration fetch failed: ${describeError(error)}${keyHint(error)}`,
+        );
+    } finally {
+      this.fetchingConfig = false;
+    }
+  }
+
+  /** Takes a desired configuration; it becomes the applied one after a short, realistic delay. */
+  receiveConfig(doc: DeviceConfig) {
+    if (this.signal.aborted) return;
+    if (doc.version === this.pending?.version) return;
+    if (!this.pending && doc.version === this.version && CONFIG_KEYS.every((k) => doc.config[k] === this.config[k])) return;
+    if (this.pending) clearTimeout(this.pending.timer);
+    const [min, max] = this.rt.applyDelayMs;
+    this.pending = { version: doc.version, timer: setTimeout(() => this.apply(doc), between(this.rng, min, max)) };
+  }
+
+  private apply(doc: DeviceConfig) {
+    this.pending = null;
+    const changed = CONFIG_KEYS.filter((k) => doc.config[k] !== this.config[k]);
+    this.config = { ...doc.config };
+    this.version = doc.version;
+    this.stats.configs++;
+    const shown = changed.slice(0, 4).map((k) => `${k} ${doc.config[k]}`);
+    if (changed.length > 4) shown.push(`+${changed.length - 4} more`);
+    this.rt.log.info(`${this.devId} applied config v${doc.version}${shown.length ? ` (${shown.join(', ')})` : ' (no change)'}`);
+    // Report what now runs at once rather than at the next interval, so the console stops showing "pending".
+    if (this.mqtt) this.mqtt.status('online', this.config).catch(() => undefined);
+    else this.queueTelemetry();
+  }
+
+  /** Images arrive as a Poisson process at `rate` × frame_rate / 3 per second. */
+  private async roiLoop() {
+    let next = Date.now();
+    while (!this.signal.aborted) {
+      const perSecond = (this.rt.rate * this.config.frame_rate) / DEFAULT_IPP_CONFIG.frame_rate;
+      if (perSecond <= 0) {
+        if (!(await this.pause(1000))) return;
+        next = Date.now();
+        continue;
+      }
+      next += (-Math.log(1 - this.rng()) / perSecond) * 1000;
+      const now = Date.now();
+      if (next < now - MAX_BACKLOG_MS) next = now;
+      if (!(await this.pause(next - now))) return;
+      await this.captureAndSend(Math.round(next));
+    }
+  }
+
+  private async captureAndSend(capturedAt: number) {
+    const kind = pickKind(this.rng);
+    let roi: RenderedRoi;
+    try {
+      roi = await renderRoi(kind, hashInts(this.state.seed, this.imageCount++, Math.floor(this.rng() * 4_294_967_296)));
+    } catch (error) {
+      this.stats.imageFailures++;
+      this.rt.log.throttled(`${this.devId}:render`, `${this.devId} could not render a ${kind}: ${describeError(error)}`);
+      return;
+    }
+    // The device's size filter drops small particles before they are ever sent.
+    if (roi.sizePx < this.config.size_filter_px) {
+      this.stats.filtered++;
+      return;
+    }
+    const unlabelled = this.rng() < UNLABELLED;
+    const upload: RoiUpload = {
+      capturedAt,
+      labelIndex: unlabelled ? 0 : roi.labelIndex,
+      confidence: unlabelled ? undefined : Math.round((0.55 + 0.44 * Math.sqrt(this.rng())) * 1000) / 1000,
+      sizePx: roi.sizePx,
+      png: roi.png,
+    };
+    try {
+      const ack = await withRetry(() => this.http.roi(upload), {
+        signal: this.signal,
+        onRetry: (error, attempt) =>
+          this.rt.log.throttled(
+            `${this.devId}:roi-retry`,
+            `${this.devId} image upload retry ${attempt}: ${describeError(error)}`,
+          ),
+      });
+      if (ack.stored) this.stats.images++;
+      else this.stats.duplicates++;
+    } catch (error) {
+      if (this.signal.aborted) return;
+      this.stats.imageFailures++;
+      this.rt.log.throttled(`${this.devId}:roi`, `${this.devId} image not delivered: ${describeError(error)}${keyHint(error)}`);
+    }
+  }
+}
+
+const keyHint = (error: unknown) =>
+  error instanceof ApiError && error.code === ResultCode.TOKEN ? ' — the device key was refused (rotated or removed?)' : '';

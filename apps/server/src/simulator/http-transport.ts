@@ -1,0 +1,152 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DEVICE_KEY_HEADER,
+  DeviceConfigSchema,
+  HEADER_TOKEN,
+  RoiAckSchema,
+  TelemetryAckSchema,
+  type DeviceConfig,
+  type RoiAck,
+  type TelemetryAck,
+  type TelemetrySampleInput,
+} from '@ipp/contracts';
+import type { z } from 'zod';
+
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/** A failed call: the HTTP status and the envelope's code and message (code 0 when there was no envelope). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** Worth sending again: the server faulted or was busy, nothing was acknowledged (docs/device-protocol.md). */
+  get retryable(): boolean {
+    return this.status >= 500 || this.status === 429 || this.status === 408 || this.status === 0;
+  }
+}
+
+/** One line for a log: the server's message and code when there was an answer. */
+export const describeError = (error: unknown) =>
+  error instanceof ApiError && error.code !== 0
+    ? `${error.message} (code ${error.code})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+export interface RetryOptions {
+  attempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  signal?: AbortSignal;
+  /** Told before each wait, e.g. to log. */
+  onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+}
+
+/** Runs `call`, retrying network failures and 5xx/429 answers (up to `attempts` tries) with jittered exponential backoff. */
+export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const { attempts = 6, baseDelayMs = 500, maxDelayMs = 15_000, signal } = options;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.retryable) || attempt >= attempts || signal?.aborted) throw error;
+      const delay = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+      options.onRetry?.(error, attempt, delay);
+      await sleep(delay, undefined, { signal });
+    }
+  }
+}
+
+/** One request to the console API; answers the envelope's `data` parsed by `schema`, or throws ApiError. */
+export async function callApi<S extends z.ZodType>(
+  url: string,
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; json?: unknown; form?: FormData; signal?: AbortSignal },
+  schema: S,
+): Promise<z.infer<S>> {
+  const headers: Record<string, string> = { 'x-lang': 'en', ...init.headers };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const signal = init.signal
+    ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+    : AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: init.method ?? (init.json !== undefined || init.form ? 'POST' : 'GET'),
+      headers,
+      body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : undefined),
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    throw new ApiError(0, 0, `${error instanceof Error ? error.message : String(error)}${cause}`);
+  }
+  let envelope: { code?: unknown; data?: unknown; msg?: unknown };
+  try {
+    envelope = JSON.parse(text) as typeof envelope;
+  } catch {
+    throw new ApiError(response.status, 0, `HTTP ${response.status}: ${text.slice(0, 120) || response.statusText}`);
+  }
+  if (envelope.code !== 1000) {
+    const msg = typeof envelope.msg === 'string' ? envelope.msg : `HTTP ${response.status}`;
+    throw new ApiError(response.status, typeof envelope.code === 'number' ? envelope.code : 0, msg);
+  }
+  const parsed = schema.safeParse(envelope.data);
+  if (!parsed.success)
+    throw new ApiError(response.status, 0, `unexpected answer from ${new URL(url).pathname}: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+export const tokenHeaders = (token: string) => ({ [HEADER_TOKEN]: token });
+
+export interface RoiUpload {
+  capturedAt: number;
+  labelIndex: number;
+  confidence?: number;
+  sizePx: number;
+  png: Buffer;
+}
+
+/** The device routes of one instrument over HTTP (header X-Device-Key). */
+export class DeviceHttp {
+  constructor(
+    private readonly server: string,
+    private readonly key: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  private get headers() {
+    return { [DEVICE_KEY_HEADER]: this.key };
+  }
+
+  telemetry(sample: TelemetrySampleInput): Promise<TelemetryAck> {
+    return callApi(
+      `${this.server}/api/device/telemetry`,
+      { json: sample, headers: this.headers, signal: this.signal },
+      TelemetryAckSchema,
+    );
+  }
+
+  /** The same image sent again is a retry the server recognises, so a lost answer can be resent safely. */
+  roi(upload: RoiUpload): Promise<RoiAck> {
+    const form = new FormData();
+    form.set('captured_at', String(upload.capturedAt));
+    form.set('label_index', String(upload.labelIndex));
+    if (upload.confidence !== undefined) form.set('confidence', upload.confidence.toFixed(3));
+    form.set('size_px', String(upload.sizePx));
+    form.set('file', new Blob([upload.png], { type: 'image/png' }), `roi-${upload.capturedAt}.png`);
+    return callApi(`${this.server}/api/device/rois`, { form, headers: this.headers, signal: this.signal }, RoiAckSchema);
+  }
+
+  config(): Promise<DeviceConfig> {
+    return callApi(`${this.server}/api/device/config`, { headers: this.headers, signal: this.signal }, DeviceConfigSchema);
+  }
+}

@@ -1,0 +1,187 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confirm, setLanguage, toast } from './support/antd.ts';
+import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
+import { expectPath, signIn } from './support/console.ts';
+import { repoRoot, startServer, type RunningServer } from './support/server.ts';
+
+const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const T = {
+  zh: { saved: '保存成功', online: '在线', pending: '待生效', applied: '已生效', allWarning: '查询全部数据' },
+  en: {
+    saved: 'Save successful',
+    online: 'Online',
+    pending: 'Pending',
+    applied: 'Applied',
+    allWarning: 'Querying all the data is very time-consuming',
+  },
+} as const;
+
+/** Reloads until the locator's text matches (pages poll too, but a reload proves the server state). */
+async function eventually(page: Page, testId: string, text: string | RegExp, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const locator = page.getByTestId(testId);
+    const content = (await locator.count()) ? await locator.first().textContent() : null;
+    if (content !== null && (typeof text === 'string' ? content.includes(text) : text.test(content))) return content;
+    if (Date.now() > deadline) throw new Error(`${testId} did not show ${String(text)} in time (last: ${content})`);
+    await page.waitForTimeout(1500);
+    await page.reload();
+    await locator.first().waitFor({ timeout: 20_000 });
+  }
+}
+
+/**
+ * Issue 4 end to end, in Chromium against the real server and the real broker: register an instrument, run the
+ * simulator for it over MQTT, watch it come online, change its frame rate and see pending → applied, then read the
+ * overview, station preview, station detail with every period, the image detail and download the CSV.
+ */
+describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring in Chromium (%s)', (lang) => {
+  let server: RunningServer;
+  let browser: Browser;
+  let simulator: ChildProcess | null = null;
+  let simulatorLog = '';
+  const t = T[lang];
+  const devId = lang === 'en' ? '31001' : '31002';
+
+  beforeAll(async () => {
+    server = await startServer({ env: { MQTT_URL } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    if (simulator && simulator.exitCode === null) {
+      const exited = new Promise((r) => simulator?.once('exit', r));
+      simulator.kill('SIGTERM');
+      await exited;
+    }
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('runs the whole monitoring flow', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await setLanguage(page, lang);
+    await signIn(page, 'demo_admin', 'demo123');
+
+    // Register; the key is shown once.
+    await page.goto('/manage/ipp_edit');
+    await page.getByTestId('ipp-dev_id').fill(devId);
+    await page.getByTestId('ipp-site_name').fill('E2E buoy');
+    await page.getByTestId('ipp-longitude').fill('120.3');
+    await page.getByTestId('ipp-latitude').fill('36.1');
+    await page.getByTestId('ipp-config-frame_rate').fill('40');
+    await page.getByTestId('ipp-submit').click();
+    await page
+      .getByText(lang === 'zh' ? /29/ : /at most 29/)
+      .first()
+      .waitFor();
+    await page.getByTestId('ipp-config-frame_rate').fill('3');
+    await page.getByTestId('ipp-submit').click();
+    const key = ((await page.getByTestId('ipp-device-key').textContent()) ?? '').match(/ippk_[\w-]{43}/)?.[0];
+    expect(key).toBeTruthy();
+    await page.getByTestId('ipp-key-close').click();
+    await expectPath(page, '/manage/ipp');
+
+    // The simulator speaks for it over MQTT (telemetry, applied configuration) and HTTP (images).
+    simulator = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'apps/server/src/simulator/cli.ts',
+        '--server',
+        server.url,
+        '--device',
+        `${devId}:${key}`,
+        '--rate',
+        '3',
+        '--telemetry-interval',
+        '2',
+        '--mqtt',
+        MQTT_URL,
+      ],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    simulator.stdout?.on('data', (d: Buffer) => (simulatorLog += d.toString()));
+    simulator.stderr?.on('data', (d: Buffer) => (simulatorLog += d.toString()));
+    try {
+      await eventually(page, `ipp-status-${devId}`, t.online);
+    } catch (error) {
+      throw new Error(`${String(error)}\nsimulator:\n${simulatorLog}\nserver:\n${server.log()}`);
+    }
+
+    // Change the frame rate: pending until the device reports it applied.
+    const id = await page.evaluate(async (dev) => {
+      const res = await fetch(`/api/ipp/index?keyword=${dev}`, { headers: { 'x-token': localStorage.getItem('token') ?? '' } });
+      return ((await res.json()).data as { id: number }[])[0]?.id;
+    }, devId);
+    await page.goto(`/manage/ipp_edit?id=${id}`);
+    await eventually(page, 'ipp-config-state-frame_rate', t.applied);
+    await page.getByTestId('ipp-config-frame_rate').fill('5');
+    await page.getByTestId('ipp-submit').click();
+    await toast(page, t.saved);
+    const state = page.getByTestId('ipp-config-state-frame_rate');
+    // The change may be applied within a second or two; either it is still pending or already applied.
+    expect(await state.textContent()).toMatch(new RegExp(`${t.pending}|${t.applied}`));
+    await eventually(page, 'ipp-config-state-frame_rate', t.applied);
+    expect(Number((await page.getByTestId('ipp-total-images').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0);
+
+    // Overview: charts, map, wall.
+    await page.goto('/home');
+    for (const chart of ['home-roi24-chart', 'home-temp30-chart', 'home-class-chart', 'home-map'])
+      await page.getByTestId(chart).waitFor();
+    await page.getByTestId('home-map').locator('.leaflet-marker-icon, .leaflet-interactive').first().waitFor();
+
+    // Station preview: 30 days and the latest images.
+    await page.goto(`/ipp/ipp-view?id=${id}`);
+    await page.getByTestId('preview-chart-rois').waitFor();
+    await page.getByTestId('preview-chart-env').waitFor();
+    const latest = page.getByTestId('preview-latest').locator('img');
+    await latest.first().waitFor();
+    // Images load through their content-addressed URLs.
+    await expect.poll(() => latest.first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+
+    // Image detail with the instrument state at capture time.
+    await latest.first().click();
+    await expectPath(page, '/ipp/ipp-image-detail');
+    await page.getByTestId('image-view').waitFor();
+    await page.getByTestId('image-telemetry').waitFor();
+
+    // Station detail: every period; "all" asks first.
+    await page.goto(`/ipp/ipp-view-detail?dev_id=${devId}`);
+    for (const period of ['24h', '3d', '7d', '15d', '1m', '3m', '6m', '1y']) {
+      await page.getByTestId(`detail-period-${period}`).click();
+      await page.getByTestId('detail-histogram').waitFor();
+    }
+    await page.getByTestId('detail-period-all').click();
+    await page.getByText(t.allWarning).first().waitFor();
+    await confirm(page);
+    await page.getByTestId('detail-histogram').waitFor();
+    await page.getByTestId('detail-pie').waitFor();
+    await page.getByTestId('detail-concentration').waitFor();
+    await expect
+      .poll(async () => Number((await page.getByTestId('detail-total').textContent())?.replace(/\D/g, '')))
+      .toBeGreaterThan(0);
+
+    // CSV download with progress.
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('detail-download').click();
+    const download = await downloading;
+    const file = path.join(server.dataDir, `download-${lang}.csv`);
+    await download.saveAs(file);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toMatch(/^bucket_start,bucket_end,rois,volume_l,concentration_per_l/);
+    expect(lines.length).toBeGreaterThan(1);
+    const total = lines.slice(1).reduce((sum, line) => sum + Number(line.split(',')[2]), 0);
+    expect(total).toBeGreaterThan(0);
+    await context.close();
+  }, 240_000);
+});
