@@ -17,6 +17,10 @@ const ADMINS_ONLY_SUPER = { superadmin: 1000, ownAdmin: 1011, otherAdmin: 1011, 
 const ADMINS = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1011, anonymous: 1010 };
 const TEAM_A_OBJECT = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1002, user: 1011, anonymous: 1010 };
 const SIGNED_IN = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1000, anonymous: 1010 };
+const TEAM_A_READ = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1002, user: 1000, anonymous: 1010 };
+const DEVICE_ONLY = { superadmin: 1010, ownAdmin: 1010, otherAdmin: 1010, user: 1010, anonymous: 1010 };
+const roiOfA = async (env: TestEnv) =>
+  (await env.db.kysely.selectFrom('rois').select('id').where('sha256', '=', 'a'.repeat(64)).executeTakeFirstOrThrow()).id;
 const PUBLIC = { superadmin: 1000, ownAdmin: 1000, otherAdmin: 1000, user: 1000, anonymous: 1000 };
 
 let serial = 0;
@@ -48,6 +52,61 @@ const ippRow = (groupId: number) => ({
 });
 const ippOf = async (env: TestEnv, devId: string) =>
   (await env.db.kysely.selectFrom('ipps').select('id').where('dev_id', '=', devId).executeTakeFirstOrThrow()).id;
+
+const MONITORING: Case[] = [
+  {
+    name: 'GET /views/roi24',
+    request: async () => ({ method: 'GET', url: '/api/views/roi24' }),
+    expect: SIGNED_IN,
+    hides: { ownAdmin: ['B-1'], otherAdmin: ['A-1'], user: ['B-1'] },
+  },
+  {
+    name: 'GET /views/roi30',
+    request: async () => ({ method: 'GET', url: '/api/views/roi30' }),
+    expect: SIGNED_IN,
+    hides: { ownAdmin: ['B-1'], otherAdmin: ['A-1'], user: ['B-1'] },
+  },
+  {
+    name: 'GET /views/roi30 (station A)',
+    request: async (env) => ({ method: 'GET', url: `/api/views/roi30?ipp_id=${await ippOf(env, 'A-1')}` }),
+    expect: TEAM_A_READ,
+  },
+  { name: 'GET /views/wall', request: async () => ({ method: 'GET', url: '/api/views/wall' }), expect: SIGNED_IN },
+  {
+    name: 'GET /views/rois (station A)',
+    request: async (env) => ({ method: 'GET', url: `/api/views/rois?ipp_id=${await ippOf(env, 'A-1')}` }),
+    expect: TEAM_A_READ,
+  },
+  {
+    name: 'GET /dashboard/get-last-insert-time',
+    request: async () => ({ method: 'GET', url: '/api/dashboard/get-last-insert-time' }),
+    expect: SIGNED_IN,
+  },
+  {
+    name: 'GET /roi/get-site-roi (A)',
+    request: async () => ({ method: 'GET', url: '/api/roi/get-site-roi?dev_id=A-1&period=7d' }),
+    expect: TEAM_A_READ,
+  },
+  {
+    name: 'GET /roi/get-roi-details (A)',
+    request: async (env) => ({ method: 'GET', url: `/api/roi/get-roi-details?roi_id=${await roiOfA(env)}` }),
+    expect: TEAM_A_READ,
+  },
+  {
+    name: 'POST /roi/set-favorite (A)',
+    request: async (env) => ({
+      method: 'POST',
+      url: '/api/roi/set-favorite',
+      payload: { roi_id: await roiOfA(env), favorite: true },
+    }),
+    expect: TEAM_A_READ,
+  },
+  {
+    name: 'GET /device/config (a user token is never a device key)',
+    request: async () => ({ method: 'GET', url: '/api/device/config' }),
+    expect: DEVICE_ONLY,
+  },
+];
 
 const CASES: Case[] = [
   {
@@ -196,6 +255,7 @@ const CASES: Case[] = [
     request: async () => ({ method: 'GET', url: '/api/wyrbac/login/user-info' }),
     expect: SIGNED_IN,
   },
+  ...MONITORING,
 ];
 
 describe.each(dialects)('permission matrix of the administration calls on %s', (dialect) => {
@@ -213,6 +273,20 @@ describe.each(dialects)('permission matrix of the administration calls on %s', (
         .values({ ...ippRow(team), dev_id: devId, device_key_hash: devId.padStart(64, '0') })
         .execute();
     }
+    await env.db.kysely
+      .insertInto('rois')
+      .values({
+        ipp_id: await ippOf(env, 'A-1'),
+        roi_time: env.clock.now,
+        received_at: env.clock.now,
+        sha256: 'a'.repeat(64),
+        mime: 'image/png',
+        bytes: 10,
+        width: 1,
+        height: 1,
+        size_px: 1,
+      })
+      .execute();
   });
   afterAll(() => env.close());
 
