@@ -83,7 +83,8 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function buildHeaders(options: RequestOptions): Headers {
+/** X-Token and x-lang as every call sends them (downloads too, which read the answer themselves). */
+export function buildHeaders(options: Pick<RequestOptions, 'body' | 'token'> = {}): Headers {
   const headers = new Headers();
   const token = options.token ?? getToken();
   if (token) headers.set(HEADER_TOKEN, token);
@@ -118,10 +119,16 @@ function failEnvelope(envelope: Envelope<unknown>, status: number, silent: boole
   });
 }
 
-function failTransport(kind: 'transport' | 'timeout', payload: unknown, status: number | null, silent: boolean): never {
+export function failTransport(kind: 'transport' | 'timeout', payload: unknown, status: number | null, silent: boolean): never {
   const message = msgOf(payload) ?? i18n.t('api.badNetwork');
   if (!silent) getApiNotifier().error(message, 'network');
   throw new ApiError({ kind, message, status });
+}
+
+/** Reports an answer that is not the one expected (a download answered with JSON): its failure envelope, else a transport failure. */
+export function failAnswer(payload: unknown, status: number | null, silent: boolean): never {
+  if (isEnvelope(payload) && payload.code !== ResultCode.OK) failEnvelope(payload, status ?? 0, silent);
+  failTransport('transport', payload, status, silent);
 }
 
 /** Sends one call and resolves with the whole success envelope (for callers that need count/index). */

@@ -73,7 +73,7 @@ describe('routing and guard', () => {
   it('shows an honest not-built notice on screens later issues build', async () => {
     mockServer({ '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO) });
     signIn('user');
-    renderRoutes(appRouteObjects, ['/ipp/ipp-view']);
+    renderRoutes(appRouteObjects, ['/identify']);
     const notice = await screen.findByTestId('not-built');
     expect(within(notice).getByText('尚未实现 —— 此页面将在后续工作中提供。')).toBeTruthy();
   });

@@ -40,6 +40,15 @@ const settingsPage = page(() => import('@/features/settings/pages/settings-page'
 const interfacePage = page(() => import('./pages/interface-page').then((m) => ({ default: m.InterfacePage })));
 const ippsPage = page(() => import('@/features/ipps/pages/ipps-page').then((m) => ({ default: m.IppsPage })));
 const ippEditPage = page(() => import('@/features/ipps/pages/ipp-edit-page').then((m) => ({ default: m.IppEditPage })));
+const stationPreviewPage = page(() =>
+  import('@/features/station-preview/pages/station-preview-page').then((m) => ({ default: m.StationPreviewPage })),
+);
+const stationDetailPage = page(() =>
+  import('@/features/station-detail/pages/station-detail-page').then((m) => ({ default: m.StationDetailPage })),
+);
+const imageDetailPage = page(() =>
+  import('@/features/image-detail/pages/image-detail-page').then((m) => ({ default: m.ImageDetailPage })),
+);
 // Replaced route by route as later issues build the real screens.
 const pendingPage = page(() => import('@/features/pending/pages/pending-page').then((m) => ({ default: m.PendingPage })));
 
@@ -60,8 +69,8 @@ function route(path: ConsolePath, rest: Omit<AppRoute, 'path' | 'titleKey'>): Ap
 export const APP_ROUTES: readonly AppRoute[] = [
   route('/home', { keepAlive: true, menu: 'root', icon: DashboardOutlined, page: homePage }),
   route('/manage/ipp', { menu: 'monitoring', page: ippsPage }),
-  route('/ipp/ipp-view', { menu: 'monitoring', page: pendingPage }),
-  route('/ipp/ipp-view-detail', { keepAlive: true, menu: 'monitoring', page: pendingPage }),
+  route('/ipp/ipp-view', { menu: 'monitoring', page: stationPreviewPage }),
+  route('/ipp/ipp-view-detail', { keepAlive: true, menu: 'monitoring', page: stationDetailPage }),
   route('/identify', { menu: 'root', icon: AimOutlined, page: pendingPage }),
   route('/system/config', { menu: 'system', page: settingsPage }),
   route('/system/account', { menu: 'system', page: accountPage }),
@@ -72,7 +81,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/about', { keepAlive: true, menu: 'root', icon: InfoCircleOutlined, page: aboutPage }),
   route('/manage/user_edit', { activeMenu: '/manage/user', page: userEditPage }),
   route('/manage/ipp_edit', { activeMenu: '/manage/ipp', page: ippEditPage }),
-  route('/ipp/ipp-image-detail', { activeMenu: '/ipp/ipp-view', page: pendingPage }),
+  route('/ipp/ipp-image-detail', { activeMenu: '/ipp/ipp-view', page: imageDetailPage }),
 ];
 
 const BY_PATH = new Map<string, AppRoute>(APP_ROUTES.map((r) => [r.path, r]));

@@ -6,7 +6,7 @@ import { mockServer, signIn, USER_INFO } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
 import { appRouteObjects } from './router';
 
-const INIT = { site_title: 'Sea Lab', logo: '', default_language: 'en', idle_minutes: 45 };
+const INIT = { site_title: 'Sea Lab', logo: '', default_language: 'en', idle_minutes: 45, map_tile_url: '', wall_max: 100 };
 
 beforeEach(async () => {
   await setLanguage('zh');
@@ -37,7 +37,7 @@ describe('site settings at start', () => {
     });
     signIn('superadmin');
     renderRoutes(appRouteObjects, ['/home']);
-    const prompt = await screen.findByTestId('logo-prompt');
+    const prompt = await screen.findByTestId('home-logo-prompt');
     expect(prompt.querySelector('a')?.getAttribute('href')).toBe('/system/config');
     expect(screen.getByTestId('site-brand').textContent).toBe('Sea Lab');
   });
@@ -53,6 +53,6 @@ describe('site settings at start', () => {
     await waitFor(() =>
       expect(screen.getByTestId('site-brand').querySelector('img')?.getAttribute('src')).toBe('/api/setting/logo?v=1'),
     );
-    expect(screen.queryByTestId('logo-prompt')).toBeNull();
+    expect(screen.queryByTestId('home-logo-prompt')).toBeNull();
   });
 });

@@ -6,7 +6,8 @@ export type Handler = (url: URL, init: RequestInit | undefined) => Response | Pr
 
 /** What the console asks for at start, answered as a fresh installation would. */
 export const START_UP: Record<string, Handler> = {
-  '/api/setting/get-set-init': () => okEnvelope({ site_title: '', logo: '', default_language: 'zh', idle_minutes: 30 }),
+  '/api/setting/get-set-init': () =>
+    okEnvelope({ site_title: '', logo: '', default_language: 'zh', idle_minutes: 30, map_tile_url: '', wall_max: 100 }),
   '/api/get-lang/lang': () => okEnvelope([]),
   '/api/setting/get-role': () => okEnvelope({ roles: [], routes: [] }),
 };

@@ -1,57 +1,61 @@
-import { Alert, Button, Card, Descriptions, Flex, Result } from 'antd';
+import { Col, Flex, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { useSettingsInit } from '@/api/get-settings-init';
-import { useUserInfo } from '@/api/get-user-info';
-import { useSession } from '@/hooks/use-session';
+import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
+import { useRoi30 } from '@/api/get-roi30';
+import { formatTime } from '@/lib/format';
+import { useRoi24 } from '../api/get-roi24';
+import { ClassCard } from '../components/class-card';
+import { LogoPrompt } from '../components/logo-prompt';
+import { Roi24Card } from '../components/roi24-card';
+import { StationMapCard } from '../components/station-map-card';
+import { StationsCard } from '../components/stations-card';
+import { Temp30Card } from '../components/temp30-card';
+import { WallCard } from '../components/wall-card';
+import { WelcomeCard } from '../components/welcome-card';
+import { useRefreshOnNewData } from '../hooks/use-refresh-on-new-data';
+import { followedIds } from '../utils/stations';
 
-const CONFIG_PATH = '/system/config';
-
+/** System overview (spec §2): 24-hour and 30-day data, classes, the stations on a map and the favourites wall. */
 export function HomePage() {
   const { t } = useTranslation();
-  const userInfo = useUserInfo();
-  const user = userInfo.data;
-  const { role } = useSession();
-  const site = useSettingsInit().data;
-  // Spec §2: the overview prompts a superadmin to upload a logo while there is none.
-  const promptLogo = role === 'superadmin' && site?.logo === '';
+  const lastData = useRefreshOnNewData();
+  const roi30 = useRoi30();
+  const ipps = useIpps({ page: 1, limit: ALL_IPPS_LIMIT });
+  // The same query as the 24-hour card (one request): it says which stations the user follows.
+  const followed = followedIds(useRoi24().data);
 
   return (
     <Flex vertical gap="middle">
-      {promptLogo && (
-        <Alert
-          type="info"
-          showIcon
-          title={t('home.logoPrompt')}
-          action={<Link to={CONFIG_PATH}>{t('home.logoPromptLink')}</Link>}
-          data-testid="logo-prompt"
-        />
-      )}
-      <Card
-        title={user ? t('home.welcome', { name: user.name || user.account }) : t('route.home')}
-        loading={userInfo.isPending}
-        data-testid="welcome-card"
-      >
-        {userInfo.isError && (
-          <Result
-            status="warning"
-            title={t('home.userInfoFailed')}
-            subTitle={userInfo.error.message}
-            extra={<Button onClick={() => void userInfo.refetch()}>{t('common.retry')}</Button>}
-          />
-        )}
-        {user && (
-          <Descriptions
-            column={1}
-            items={[
-              { key: 'account', label: t('home.account'), children: user.account },
-              { key: 'role', label: t('home.role'), children: t(`role.${user.role}`) },
-              { key: 'team', label: t('home.team'), children: user.group?.name ?? t('home.noTeam') },
-            ]}
-          />
-        )}
-      </Card>
-      <Alert type="info" showIcon title={t('home.chartsPendingTitle')} description={t('home.chartsPending')} />
+      <LogoPrompt />
+      <WelcomeCard
+        extra={
+          lastData !== undefined && (
+            <Typography.Text type="secondary" data-testid="home-last-data">
+              {lastData === null ? t('home.noDataYet') : t('home.lastData', { time: formatTime(lastData) })}
+            </Typography.Text>
+          )
+        }
+      />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <Roi24Card />
+        </Col>
+        <Col xs={24} xl={12}>
+          <Temp30Card roi30={roi30} />
+        </Col>
+        <Col xs={24} xl={8}>
+          <ClassCard roi30={roi30} />
+        </Col>
+        <Col xs={24} xl={16}>
+          <StationMapCard ipps={ipps} />
+        </Col>
+        <Col xs={24}>
+          <StationsCard ipps={ipps} followed={followed} />
+        </Col>
+        <Col xs={24}>
+          <WallCard />
+        </Col>
+      </Row>
     </Flex>
   );
 }

@@ -1,8 +1,9 @@
-import { Form, InputNumber } from 'antd';
+import { Form, InputNumber, Space, Tag, Tooltip } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatConfigValue, isRecommended, limitProblem, type ConfigField, type LimitProblem } from '../utils/config-fields';
+import type { ConfigState } from '../utils/telemetry';
 
 function limitMessage(t: TFunction, field: string, problem: LimitProblem): string {
   switch (problem.kind) {
@@ -41,11 +42,23 @@ function hintText(t: TFunction, config: ConfigField): string {
   return parts.filter(Boolean).join(t('ipps.hint.separator'));
 }
 
+/** Whether the instrument runs the saved value yet (none while it has never reported its configuration). */
+function StateTag({ configKey, state }: { configKey: string; state: ConfigState }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={t(`ipps.state.${state}Hint`)}>
+      <Tag color={state === 'applied' ? 'success' : 'warning'} data-testid={`ipp-config-state-${configKey}`} data-state={state}>
+        {t(`ipps.state.${state}`)}
+      </Tag>
+    </Tooltip>
+  );
+}
+
 /**
  * One instrument setting: the server's hard limits refuse a value at the field; the spec's
  * recommendation only warns, so an unusual but valid value can still be saved.
  */
-export function ConfigFieldItem({ config }: { config: ConfigField }) {
+export function ConfigFieldItem({ config, state }: { config: ConfigField; state: ConfigState | null }) {
   const { t } = useTranslation();
   const label = t(`ipps.config.${config.key}`);
   const rules: Rule[] = [
@@ -65,7 +78,22 @@ export function ConfigFieldItem({ config }: { config: ConfigField }) {
     },
   ];
   return (
-    <Form.Item name={['config', config.key]} label={label} required extra={hintText(t, config)} rules={rules}>
+    <Form.Item
+      name={['config', config.key]}
+      label={
+        state ? (
+          <Space size={4}>
+            {label}
+            <StateTag configKey={config.key} state={state} />
+          </Space>
+        ) : (
+          label
+        )
+      }
+      required
+      extra={hintText(t, config)}
+      rules={rules}
+    >
       {/* No min/max here: the input would clamp a wrong value silently instead of saying why it is wrong. */}
       <InputNumber<number>
         step={10 ** -config.decimals}

@@ -1,11 +1,12 @@
 import type { Ipp } from '@ipp/contracts';
-import { App, Button, Card, Col, Flex, Form, Row } from 'antd';
+import { Alert, App, Button, Card, Col, Flex, Form, Row } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormError } from '@/hooks/use-form-error';
 import { useSaveIpp } from '../api/save-ipp';
 import { CONFIG_SECTIONS, type ConfigSection } from '../utils/config-fields';
 import { FORM_FIELDS, formValuesOf, saveBodyOf, type IppFormValues } from '../utils/ipp-form-values';
+import { configState } from '../utils/telemetry';
 import { ConfigFieldItem } from './config-field-item';
 import { GeneralFields, type TeamChoice } from './general-fields';
 import { TelemetryList } from './telemetry-list';
@@ -35,15 +36,35 @@ function Section({ title, testId, children }: { title: string; testId: string; c
   );
 }
 
-function ConfigFields({ section }: { section: ConfigSection }) {
+function ConfigFields({ section, ipp }: { section: ConfigSection; ipp: Ipp | undefined }) {
   return (
     <Row gutter={16}>
       {CONFIG_SECTIONS[section].map((config) => (
         <Col key={config.key} {...FIELD_COL}>
-          <ConfigFieldItem config={config} />
+          <ConfigFieldItem config={config} state={configState(ipp, config.key)} />
         </Col>
       ))}
     </Row>
+  );
+}
+
+/** Whether the instrument has taken over the saved configuration. */
+function ConfigSync({ ipp }: { ipp: Ipp }) {
+  const { t } = useTranslation();
+  if (ipp.applied_config === null) {
+    return <Alert type="info" showIcon title={t('ipps.state.neverReported')} data-testid="ipp-config-sync" />;
+  }
+  if (ipp.pending.length === 0) {
+    return <Alert type="success" showIcon title={t('ipps.state.allApplied')} data-testid="ipp-config-sync" />;
+  }
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      title={t('ipps.state.somePending', { count: ipp.pending.length })}
+      description={ipp.pending.map((key) => t(`ipps.config.${key}`)).join(t('common.listSeparator'))}
+      data-testid="ipp-config-sync"
+    />
   );
 }
 
@@ -91,22 +112,23 @@ export function IppForm({ ipp, teams, teamsLoading, teamFixed, defaultTeam, read
       onFinishFailed={() => void message.warning(t('messages.checkRequired'))}
     >
       <Flex vertical gap="middle">
+        {ipp && <ConfigSync ipp={ipp} />}
         <Section title={t('ipps.section.general')} testId="ipp-section-general">
           <GeneralFields teams={teams} teamsLoading={teamsLoading} teamFixed={teamFixed} />
           <TelemetryList section="general" ipp={ipp} />
         </Section>
         <Section title={t('ipps.section.camera')} testId="ipp-section-camera">
-          <ConfigFields section="camera" />
+          <ConfigFields section="camera" ipp={ipp} />
         </Section>
         <Section title={t('ipps.section.preprocessing')} testId="ipp-section-preprocessing">
-          <ConfigFields section="preprocessing" />
+          <ConfigFields section="preprocessing" ipp={ipp} />
         </Section>
         <Section title={t('ipps.section.wiper')} testId="ipp-section-wiper">
-          <ConfigFields section="wiper" />
+          <ConfigFields section="wiper" ipp={ipp} />
           <TelemetryList section="wiper" ipp={ipp} />
         </Section>
         <Section title={t('ipps.section.uvc')} testId="ipp-section-uvc">
-          <ConfigFields section="uvc" />
+          <ConfigFields section="uvc" ipp={ipp} />
           <TelemetryList section="uvc" ipp={ipp} />
         </Section>
         <Section title={t('ipps.section.lowPower')} testId="ipp-section-low-power">

@@ -1,53 +1,88 @@
 import type { Ipp } from '@ipp/contracts';
 import { Descriptions, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCount, formatFileSize, formatTime } from '@/lib/format';
-import {
-  TELEMETRY_SECTIONS,
-  telemetryOf,
-  type TelemetryItem,
-  type TelemetrySection,
-  type TelemetryValue,
-} from '../utils/telemetry';
+import { Link } from 'react-router';
+import { imageUrl } from '@/api/client';
+import { useFormatCount } from '@/hooks/use-format-count';
+import { formatTime } from '@/lib/format';
+import { formatMeasured, NONE } from '@/lib/measured';
+import { imageDetailPath } from '@/lib/monitor-paths';
+import { RECORD_TEST_IDS, TELEMETRY_SECTIONS, type RecordKey, type TelemetrySection } from '../utils/telemetry';
 import { IppStatusBadge } from './ipp-status-badge';
 
-const NONE = '—';
+const THUMB = 64;
 
-/** Read-only values of one form section, as the instrument reports them. */
+function RecordValue({ name, ipp }: { name: RecordKey; ipp: Ipp }) {
+  const { t } = useTranslation();
+  const formatCount = useFormatCount();
+  switch (name) {
+    case 'online':
+      return <IppStatusBadge ipp={ipp} />;
+    case 'online_hours':
+      return <>{t('ipps.hoursValue', { value: ipp.online_hours.toFixed(1) })}</>;
+    case 'last_online':
+      return <>{formatTime(ipp.last_online_at)}</>;
+    case 'images_today':
+      return <>{formatCount(ipp.today_images)}</>;
+    case 'images_total':
+      return <>{formatCount(ipp.total_images)}</>;
+    case 'last_update':
+      return <>{formatTime(ipp.last_image_at)}</>;
+    case 'current_image':
+      return ipp.latest_roi ? (
+        <Link to={imageDetailPath(ipp.latest_roi.id)} aria-label={t('ipps.openCurrentImage')}>
+          <img
+            src={imageUrl(ipp.latest_roi.thumb_url)}
+            alt={t('ipps.telemetry.current_image')}
+            width={THUMB}
+            height={THUMB}
+            style={{ objectFit: 'contain', background: '#f5f5f5', borderRadius: 4 }}
+          />
+        </Link>
+      ) : (
+        <>{NONE}</>
+      );
+  }
+}
+
+/** Read-only values of one form section: the instrument's state and its latest telemetry, with units. */
 export function TelemetryList({ section, ipp }: { section: TelemetrySection; ipp: Ipp | undefined }) {
   const { t } = useTranslation();
-  const values = telemetryOf(section, ipp);
+  const formatCount = useFormatCount();
   const items = TELEMETRY_SECTIONS[section];
-  const missing = items.some((entry) => values[entry.key] === undefined || values[entry.key] === null);
+  const hasMeasured = items.some((entry) => entry.kind === 'measured');
+  const measured = ipp?.measured ?? null;
 
-  const show = (entry: TelemetryItem, value: TelemetryValue | undefined) => {
-    if (value === undefined || value === null || value === '') return NONE;
-    if (entry.format === 'status' && ipp) return <IppStatusBadge ipp={ipp} />;
-    if (typeof value !== 'number') return String(value);
-    switch (entry.format) {
-      case 'count':
-        return formatCount(value, (scaled) => t('format.tenThousand', { value: scaled }));
-      case 'time':
-        return formatTime(value);
-      case 'size':
-        return formatFileSize(value);
-      default:
-        // The unit is in the label.
-        return String(value);
-    }
-  };
+  let extra: ReactNode = null;
+  if (hasMeasured && !measured) extra = t('ipps.telemetryPending');
+  else if (hasMeasured && measured && section === 'general') extra = t('ipps.measuredAt', { time: formatTime(measured.at) });
 
   return (
     <Descriptions
       size="small"
       column={{ xs: 1, sm: 2, xl: 3 }}
       title={<Typography.Text type="secondary">{t('ipps.measured')}</Typography.Text>}
-      extra={missing && <Typography.Text type="secondary">{t('ipps.telemetryPending')}</Typography.Text>}
-      items={items.map((entry) => ({
-        key: entry.key,
-        label: entry.unitKey ? `${t(`ipps.telemetry.${entry.key}`)} (${t(entry.unitKey)})` : t(`ipps.telemetry.${entry.key}`),
-        children: <span data-testid={`ipp-telemetry-${section}-${entry.key}`}>{show(entry, values[entry.key])}</span>,
-      }))}
+      extra={extra && <Typography.Text type="secondary">{extra}</Typography.Text>}
+      items={items.map((entry) => {
+        if (entry.kind === 'record') {
+          return {
+            key: entry.key,
+            label: t(`ipps.telemetry.${entry.key}`),
+            children: (
+              <span data-testid={RECORD_TEST_IDS[entry.key]}>{ipp ? <RecordValue name={entry.key} ipp={ipp} /> : NONE}</span>
+            ),
+          };
+        }
+        let text = formatMeasured(entry.key, measured?.[entry.key], { t, formatCount });
+        // Before the first sample, the record's own wiper status (if any) is better than nothing.
+        if (entry.key === 'wiper_state' && text === NONE && ipp?.wiper_status) text = ipp.wiper_status;
+        return {
+          key: entry.key,
+          label: t(`measured.label.${entry.key}`),
+          children: <span data-testid={`ipp-measured-${entry.key}`}>{text}</span>,
+        };
+      })}
     />
   );
 }

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
 import { ippFixture } from '@/test/fixtures';
+import { measuredFixture } from '@/test/monitoring-fixtures';
 import { callsTo, failField, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
 import { pickOption } from '@/test/select';
@@ -210,7 +211,8 @@ describe('instrument form: editing', () => {
     expect(screen.getByText('仪器配置 · Yellow Sea buoy (21005)')).toBeTruthy();
     expect((screen.getByTestId('ipp-config-frame_rate') as HTMLInputElement).value).toBe('5.5');
     expect(screen.getByTestId('ipp-telemetry-general-online').textContent).toBe('离线');
-    expect(screen.getByTestId('ipp-telemetry-summary-images_total').textContent).toBe('—');
+    expect(screen.getByTestId('ipp-total-images').textContent).toBe('0');
+    expect(screen.getByTestId('ipp-measured-temperature_c').textContent).toBe('—');
     await setNumber(user, 'ipp-config-exposure_us', '100');
     await user.click(screen.getByTestId('ipp-submit'));
     expect(await screen.findByText('保存成功')).toBeTruthy();
@@ -259,5 +261,64 @@ describe('instrument form: editing', () => {
     renderRoutes(appRouteObjects, ['/manage/ipp_edit']);
     expect(await screen.findByTestId('ipp-read-only')).toBeTruthy();
     expect(screen.queryByTestId('ipp-dev_id')).toBeNull();
+  });
+});
+
+describe('instrument form: what the instrument reports', () => {
+  const reporting = ippFixture({
+    online: true,
+    measured: measuredFixture(),
+    online_hours: 12.46,
+    today_images: 42,
+    total_images: 123_456,
+    last_image_at: new Date(2026, 2, 5, 9, 30).getTime(),
+    latest_roi: { id: 555, thumb_url: 'roi/thumb/555' },
+    applied_config: { ...DEFAULT_IPP_CONFIG, frame_rate: 2 },
+    pending: ['frame_rate'],
+  });
+
+  it('shows the measured values with their units, and the data summary', async () => {
+    server({ '/api/site/ipp-one': () => okEnvelope(reporting) });
+    await openForm('/manage/ipp_edit?id=7');
+    await waitFor(() => expect(screen.getByTestId('ipp-measured-temperature_c').textContent).toBe('21.5 °C'));
+    expect(screen.getByTestId('ipp-measured-humidity_pct').textContent).toBe('40 %RH');
+    expect(screen.getByTestId('ipp-measured-volume_5min_ml').textContent).toBe('12.5 mL');
+    expect(screen.getByTestId('ipp-measured-wiper_state').textContent).toBe('空闲');
+    expect(screen.getByTestId('ipp-measured-wiper_clean_count').textContent).toBe('1.23 万');
+    expect(screen.getByTestId('ipp-measured-cb_voltage_v').textContent).toBe('12 V');
+    expect(screen.getByTestId('ipp-online-hours').textContent).toBe('12.5 小时');
+    expect(screen.getByTestId('ipp-today-images').textContent).toBe('42');
+    expect(screen.getByTestId('ipp-total-images').textContent).toBe('12.35 万');
+    expect(screen.getByTestId('ipp-last-update').textContent).toBe('2026-03-05 09:30:00');
+    const current = screen.getByTestId('ipp-current-image').querySelector('a');
+    expect(current?.getAttribute('href')).toBe('/ipp/ipp-image-detail?id=555');
+    expect(current?.querySelector('img')?.getAttribute('src')).toBe('/api/roi/thumb/555');
+    expect(screen.getByTestId('ipp-section-general').textContent).toContain('最近数据 2026-03-05 08:00:00');
+  });
+
+  it('tags each setting applied or pending, and says how many wait', async () => {
+    server({ '/api/site/ipp-one': () => okEnvelope(reporting) });
+    await openForm('/manage/ipp_edit?id=7');
+    const frameRate = await screen.findByTestId('ipp-config-state-frame_rate');
+    expect(frameRate.textContent).toBe('待应用');
+    expect(frameRate.dataset.state).toBe('pending');
+    const exposure = screen.getByTestId('ipp-config-state-exposure_us');
+    expect(exposure.textContent).toBe('已应用');
+    expect(exposure.dataset.state).toBe('applied');
+    expect(screen.getByTestId('ipp-config-sync').textContent).toContain('仪器尚有 1 项设置未应用');
+    expect(screen.getByTestId('ipp-config-sync').textContent).toContain('帧率');
+
+    await setLanguage('en');
+    await waitFor(() => expect(screen.getByTestId('ipp-config-state-frame_rate').textContent).toBe('Pending'));
+  });
+
+  it('shows no tag while the instrument has never reported its configuration', async () => {
+    server();
+    await openForm('/manage/ipp_edit?id=7');
+    await waitFor(() => expect((screen.getByTestId('ipp-dev_id') as HTMLInputElement).value).toBe('21005'));
+    expect(screen.queryByTestId('ipp-config-state-frame_rate')).toBeNull();
+    expect(screen.getByTestId('ipp-config-sync').textContent).toContain('仪器尚未报告其配置');
+    expect(screen.getByTestId('ipp-measured-temperature_c').textContent).toBe('—');
+    expect(screen.getByTestId('ipp-section-general').textContent).toContain('仪器发送遥测数据后显示');
   });
 });

@@ -1,58 +1,63 @@
-import type { Ipp } from '@ipp/contracts';
+import type { Ipp, IppConfigKey, MeasuredKey } from '@ipp/contracts';
 
-/** How a measured value is written: a number with its unit, a count (spec §9), a time, a file size, or text. */
-export type TelemetryFormat = 'number' | 'count' | 'time' | 'size' | 'text' | 'status';
+/** Values of the instrument record itself (not of a telemetry sample), with how each is written. */
+export type RecordKey =
+  'online' | 'online_hours' | 'last_online' | 'images_today' | 'images_total' | 'last_update' | 'current_image';
 
-export interface TelemetryItem {
-  key: string;
-  unitKey?: string;
-  format: TelemetryFormat;
-}
+export type TelemetryItem = { kind: 'measured'; key: MeasuredKey } | { kind: 'record'; key: RecordKey };
 
 export type TelemetrySection = 'general' | 'wiper' | 'uvc' | 'lowPower' | 'carrier' | 'summary';
 
-const item = (key: string, format: TelemetryFormat = 'number', unitKey?: string): TelemetryItem => ({ key, format, unitKey });
+const m = (key: MeasuredKey): TelemetryItem => ({ kind: 'measured', key });
+const r = (key: RecordKey): TelemetryItem => ({ kind: 'record', key });
 
-/** The read-only values of each form section (spec §3), reported by the instrument. */
+/** The read-only values of each form section (spec §3): the record's state and the latest telemetry sample. */
 export const TELEMETRY_SECTIONS: Readonly<Record<TelemetrySection, readonly TelemetryItem[]>> = {
   general: [
-    item('online', 'status'),
-    item('online_hours', 'number', 'ipps.unit.hours'),
-    item('last_online', 'time'),
-    item('internal_temperature', 'number', 'ipps.unit.celsius'),
-    item('internal_humidity', 'number', 'ipps.unit.rh'),
-    item('sample_volume_5min', 'number', 'ipps.unit.ml'),
-    item('sample_volume_total', 'number', 'ipps.unit.l'),
-    item('ram', 'number', 'ipps.unit.mb'),
-    item('storage', 'number', 'ipps.unit.gb'),
-    item('cpu_temperature', 'number', 'ipps.unit.celsius'),
-    item('gpu_temperature', 'number', 'ipps.unit.celsius'),
+    r('online'),
+    r('online_hours'),
+    r('last_online'),
+    m('temperature_c'),
+    m('humidity_pct'),
+    m('volume_5min_ml'),
+    m('volume_total_l'),
+    m('ram_mb'),
+    m('storage_gb'),
+    m('cpu_temp_c'),
+    m('gpu_temp_c'),
   ],
-  wiper: [item('wiper_status', 'text'), item('wiper_total', 'count'), item('wiper_last', 'time')],
-  uvc: [item('uvc_voltage', 'number', 'ipps.unit.v'), item('uvc_current', 'number', 'ipps.unit.a')],
-  lowPower: [
-    item('current', 'number', 'ipps.unit.a'),
-    item('voltage', 'number', 'ipps.unit.v'),
-    item('temperature', 'number', 'ipps.unit.celsius'),
+  wiper: [m('wiper_state'), m('wiper_clean_count'), m('wiper_last_clean_at')],
+  uvc: [
+    m('uvc_port_frequency_hz'),
+    m('uvc_port_duty_pct'),
+    m('uvc_illuminator_frequency_hz'),
+    m('uvc_illuminator_duty_pct'),
+    m('uvc_voltage_v'),
+    m('uvc_current_a'),
   ],
-  carrier: [item('current', 'number', 'ipps.unit.a'), item('voltage', 'number', 'ipps.unit.v')],
-  summary: [
-    item('images_today', 'count'),
-    item('images_total', 'count'),
-    item('last_update', 'time'),
-    item('current_image', 'size'),
-  ],
+  lowPower: [m('lp_current_a'), m('lp_voltage_v'), m('lp_temperature_c')],
+  carrier: [m('cb_current_a'), m('cb_voltage_v')],
+  summary: [r('images_today'), r('images_total'), r('last_update'), r('current_image')],
 };
 
-export type TelemetryValue = number | string | boolean | null;
+/** Stable test ids of the values the end-to-end suite reads. */
+export const RECORD_TEST_IDS: Readonly<Record<RecordKey, string>> = {
+  online: 'ipp-telemetry-general-online',
+  online_hours: 'ipp-online-hours',
+  last_online: 'ipp-last-online',
+  images_today: 'ipp-today-images',
+  images_total: 'ipp-total-images',
+  last_update: 'ipp-last-update',
+  current_image: 'ipp-current-image',
+};
+
+export type ConfigState = 'applied' | 'pending';
 
 /**
- * The values known today: online state and wiper status come with the instrument record; the others
- * arrive with device telemetry (a later issue) and read '—' until then.
+ * Whether the instrument runs a setting's desired value: pending while the key is in `pending`, applied
+ * otherwise; null while the device has never reported its configuration (nothing to compare with).
  */
-export function telemetryOf(section: TelemetrySection, ipp: Ipp | undefined): Record<string, TelemetryValue> {
-  if (!ipp) return {};
-  if (section === 'general') return { online: ipp.online, last_online: ipp.last_online_at };
-  if (section === 'wiper') return { wiper_status: ipp.wiper_status };
-  return {};
+export function configState(ipp: Pick<Ipp, 'applied_config' | 'pending'> | undefined, key: IppConfigKey): ConfigState | null {
+  if (!ipp || ipp.applied_config === null) return null;
+  return ipp.pending.includes(key) ? 'pending' : 'applied';
 }

@@ -7,6 +7,7 @@ import {
   changedSettings,
   DEVICE_FIELDS,
   formValuesOf,
+  isValidTileUrl,
   SESSION_FIELDS,
   SITE_TITLE_MAX,
   TEAM_FIELDS,
@@ -16,7 +17,7 @@ import {
 
 const FIELDS = [...TEAM_FIELDS, ...SESSION_FIELDS, ...DEVICE_FIELDS]
   .map((field) => field.name as string)
-  .concat(['default_language', 'site_title']);
+  .concat(['default_language', 'site_title', 'map_tile_url']);
 
 export function SettingsForm({ settings, readOnly }: { settings: Settings; readOnly: boolean }) {
   const { t } = useTranslation();
@@ -99,6 +100,25 @@ export function SettingsForm({ settings, readOnly }: { settings: Settings; readO
       </Card>
       <Card type="inner" title={t('settings.deviceSection')} style={{ marginBottom: 16 }}>
         {DEVICE_FIELDS.map(numberItem)}
+        <Form.Item
+          name="map_tile_url"
+          label={t('settings.map_tile_url')}
+          extra={t('settings.mapTileUrlHint')}
+          rules={[
+            {
+              validator: async (_, value: string | undefined) => {
+                if (!isValidTileUrl(value ?? '')) throw new Error(t('settings.mapTileUrlInvalid'));
+              },
+            },
+          ]}
+        >
+          <Input
+            allowClear
+            placeholder="https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+            style={{ maxWidth: 560 }}
+            data-testid="config-map_tile_url"
+          />
+        </Form.Item>
       </Card>
       {readOnly ? (
         <Typography.Text type="secondary">{t('settings.readOnly')}</Typography.Text>

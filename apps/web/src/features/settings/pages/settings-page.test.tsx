@@ -50,6 +50,26 @@ describe('system configuration', () => {
     expect(lastBody(fetchMock, '/api/setting/save')).toEqual({ team_max_users: 5 });
   });
 
+  it('checks the map tile template at the field and saves it, or clears it to draw the outline only', async () => {
+    const fetchMock = server();
+    const { user } = await openPage();
+    const input = screen.getByTestId('config-map_tile_url') as HTMLInputElement;
+    expect(input.value).toBe(DEFAULT_SETTINGS.map_tile_url);
+    const field = input.closest('.ant-form-item') as HTMLElement;
+
+    await user.clear(input);
+    await user.type(input, 'https://tiles.example.org/{{z}/{{x}.png');
+    await waitFor(() => expect(within(field).getByText('请输入包含 {z}、{x}、{y} 的 http(s) 地址，或留空')).toBeTruthy());
+    await user.click(screen.getByTestId('config-save'));
+    expect(await screen.findByText('请检查必填项！')).toBeTruthy();
+    expect(callsTo(fetchMock, '/api/setting/save')).toHaveLength(0);
+
+    await user.clear(input);
+    await user.click(screen.getByTestId('config-save'));
+    expect(await screen.findByText('配置成功')).toBeTruthy();
+    expect(lastBody(fetchMock, '/api/setting/save')).toEqual({ map_tile_url: '' });
+  });
+
   it('says so instead of saving when nothing changed', async () => {
     const fetchMock = server();
     const { user } = await openPage();

@@ -34,6 +34,9 @@ export const DEVICE_FIELDS: readonly NumberField[] = [
 
 export const SITE_TITLE_MAX = shape.site_title.maxLength ?? 64;
 
+/** The map tile template check is the contract's: '' or an http(s) URL holding {z}, {x} and {y}. */
+export const isValidTileUrl = (value: string) => shape.map_tile_url.safeParse(value.trim()).success;
+
 /** What the form edits: every setting but the logo, which has its own upload. */
 export type SettingsFormValues = Omit<Settings, 'logo'>;
 
@@ -46,6 +49,7 @@ const EDITABLE: readonly (keyof SettingsFormValues)[] = [
   'offline_minutes',
   'recycle_retention_days',
   'wall_max',
+  'map_tile_url',
 ];
 
 export function formValuesOf(settings: Settings): SettingsFormValues {
@@ -56,7 +60,8 @@ export function formValuesOf(settings: Settings): SettingsFormValues {
 export function changedSettings(original: Settings, values: SettingsFormValues): SettingsSaveBody {
   const body: Record<string, unknown> = {};
   for (const key of EDITABLE) {
-    const value = key === 'site_title' ? values.site_title.trim() : values[key];
+    const raw = values[key];
+    const value = typeof raw === 'string' ? raw.trim() : raw;
     if (value !== original[key]) body[key] = value;
   }
   return body as SettingsSaveBody;

@@ -1,0 +1,32 @@
+import type { SiteRoi } from '@ipp/contracts';
+import { Card, Col, Row, Statistic } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useFormatCount } from '@/hooks/use-format-count';
+import { formatTime } from '@/lib/format';
+import { meanConcentration } from '../utils/site-charts';
+
+/** The period's figures: ROIs, water sampled, mean concentration and the time range. */
+export function SiteSummary({ data }: { data: SiteRoi }) {
+  const { t } = useTranslation();
+  const formatCount = useFormatCount();
+  const mean = meanConcentration(data);
+  const figure = (testId: string, title: string, value: string) => (
+    <Col xs={12} lg={6}>
+      <Statistic title={title} value={value} valueRender={() => <span data-testid={testId}>{value}</span>} />
+    </Col>
+  );
+  return (
+    <Card size="small">
+      <Row gutter={[16, 16]}>
+        {figure('detail-total', t('detail.total'), formatCount(data.total))}
+        {figure('detail-volume', t('detail.volume'), `${data.volume_l.toFixed(2)} ${t('measured.unit.l')}`)}
+        {figure(
+          'detail-mean-concentration',
+          t('detail.meanConcentration'),
+          mean === null ? '—' : `${mean.toFixed(2)} ${t('chart.perLitre')}`,
+        )}
+        {figure('detail-range', t('detail.range'), `${formatTime(data.start)} – ${formatTime(data.end)}`)}
+      </Row>
+    </Card>
+  );
+}

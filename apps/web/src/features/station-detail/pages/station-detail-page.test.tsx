@@ -1,0 +1,177 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appRouteObjects } from '@/app/router';
+import { setLanguage } from '@/i18n';
+import { ippFixture } from '@/test/fixtures';
+import { siteRoiFixture } from '@/test/monitoring-fixtures';
+import { chartOptions } from '@/test/monitoring-mocks';
+import { callsTo, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
+import { okEnvelope, renderRoutes } from '@/test/render';
+
+vi.mock('@/components/echart/echart', () => import('@/test/monitoring-mocks'));
+
+const BUOY = ippFixture();
+const FJORD = ippFixture({ id: 8, dev_id: '21006', site_name: 'Fjord' });
+
+function server(extra: Record<string, Handler> = {}) {
+  return mockServer({
+    '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO),
+    '/api/ipp/index': () => pageEnvelope([BUOY, FJORD]),
+    '/api/roi/get-site-roi': () => okEnvelope(siteRoiFixture()),
+    ...extra,
+  });
+}
+
+const siteCalls = (fetchMock: ReturnType<typeof server>) =>
+  callsTo(fetchMock, '/api/roi/get-site-roi').map(({ url }) => Object.fromEntries(url.searchParams));
+
+const selectedPeriod = () =>
+  screen.getByTestId('detail-period-24h').closest('.ant-segmented')?.querySelector('.ant-segmented-item-selected')?.textContent;
+
+async function openPage(path = '/ipp/ipp-view-detail') {
+  const view = renderRoutes(appRouteObjects, [path]);
+  await screen.findByTestId('detail-period-24h');
+  return view;
+}
+
+const originalCreateObjectURL = URL.createObjectURL;
+const originalRevokeObjectURL = URL.revokeObjectURL;
+
+beforeEach(async () => {
+  await setLanguage('zh');
+  signIn('user');
+  chartOptions.clear();
+});
+
+afterEach(() => {
+  URL.createObjectURL = originalCreateObjectURL;
+  URL.revokeObjectURL = originalRevokeObjectURL;
+});
+
+describe('data detail', () => {
+  it("loads the first station's last 24 hours: figures, histogram, top-6 pie with Others, concentration", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const fetchMock = server({ '/api/roi/get-site-roi': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    await openPage();
+    await waitFor(() => expect(document.querySelector('.ant-skeleton')).not.toBeNull());
+    answer(okEnvelope(siteRoiFixture({ total: 123_456 })));
+
+    expect((await screen.findByTestId('detail-total')).textContent).toBe('12.35 万');
+    expect(screen.getByTestId('detail-mean-concentration').textContent).toBe('2572.00 个/L');
+    expect(siteCalls(fetchMock)).toEqual([
+      { dev_id: '21005', period: '24h', points: '24', tz: String(-new Date().getTimezoneOffset() || 0) },
+    ]);
+    const histogram = chartOptions.get('detail-histogram');
+    expect((histogram?.series as { data: number[] }[])[0]?.data).toHaveLength(24);
+    expect((histogram?.xAxis as { data: string[] }).data.slice(0, 2)).toEqual(['00:00', '01:00']);
+    const pie = (chartOptions.get('detail-pie')?.series as { data: { name: string; value: number }[] }[])[0]?.data;
+    expect(pie?.map((slice) => slice.name)).toEqual([
+      '001 Copepod',
+      '002 Diatom chain',
+      '003 Dinoflagellate',
+      '004 Appendicularian',
+      '005 Chaetognath',
+      '未分类',
+      '其他',
+    ]);
+    expect(pie?.at(-1)?.value).toBe(12);
+    expect((chartOptions.get('detail-concentration')?.series as { data: number[] }[])[0]?.data[0]).toBe(5);
+  });
+
+  it('queries the chosen period with its number of points', async () => {
+    const fetchMock = server();
+    await openPage('/ipp/ipp-view-detail?id=8');
+    await screen.findByTestId('detail-histogram');
+    fireEvent.click(screen.getByTestId('detail-period-7d'));
+    await waitFor(() => expect(siteCalls(fetchMock).at(-1)).toMatchObject({ dev_id: '21006', period: '7d', points: '42' }));
+  });
+
+  it('keeps its station and period while another page is shown (kept alive)', async () => {
+    const fetchMock = server();
+    const { router } = await openPage('/ipp/ipp-view-detail?id=8');
+    await screen.findByTestId('detail-histogram');
+    fireEvent.click(screen.getByTestId('detail-period-7d'));
+    await waitFor(() => expect(siteCalls(fetchMock)).toHaveLength(2));
+
+    await router.navigate('/about');
+    await router.navigate('/ipp/ipp-view-detail');
+    await waitFor(() => expect(selectedPeriod()).toBe('7 天'));
+    expect(within(screen.getByTestId('station-select')).getByText('Fjord (21006)')).toBeTruthy();
+    expect(siteCalls(fetchMock).map((query) => [query.dev_id, query.period])).toEqual([
+      ['21006', '24h'],
+      ['21006', '7d'],
+    ]);
+  });
+
+  it('asks before querying all the data, and queries only after OK', async () => {
+    const fetchMock = server();
+    await openPage();
+    await screen.findByTestId('detail-histogram');
+
+    fireEvent.click(screen.getByTestId('detail-period-all'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('查询全部数据非常耗时，确定要继续吗？');
+    fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(siteCalls(fetchMock).map((query) => query.period)).toEqual(['24h']);
+    expect(selectedPeriod()).toBe('最近 24 小时');
+
+    fireEvent.click(screen.getByTestId('detail-period-all'));
+    // The cancelled dialog may still be fading out: the newest OK button is this one's.
+    await waitFor(() => expect(screen.getAllByTestId('confirm-ok')).toHaveLength(2));
+    fireEvent.click(screen.getAllByTestId('confirm-ok').at(-1)!);
+    await waitFor(() => expect(siteCalls(fetchMock).map((query) => query.period)).toEqual(['24h', 'all']));
+    expect(siteCalls(fetchMock)[1]?.points).toBe('120');
+    await waitFor(() => expect(selectedPeriod()).toBe('全部'));
+  });
+
+  it('says "No data sampled" for a period without images', async () => {
+    server({ '/api/roi/get-site-roi': () => okEnvelope(siteRoiFixture({ total: 0, top_classes: [], others: 0, volume_l: 0 })) });
+    await openPage();
+    expect((await screen.findByTestId('detail-empty')).textContent).toContain('暂无采样数据');
+    expect(screen.getByTestId('detail-total').textContent).toBe('0');
+    expect(screen.queryByTestId('detail-histogram')).toBeNull();
+  });
+
+  it('downloads the CSV with a progress bar and saves it under the server’s name', async () => {
+    const csv = 'start,count\n2026-03-05 00:00,10\n2026-03-05 01:00,10\n';
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const fetchMock = server({
+      '/api/roi/export-site-data': () =>
+        new Response(new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) }), {
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Length': String(csv.length),
+            'Content-Disposition': 'attachment; filename="21005-24h.csv"',
+          },
+        }),
+    });
+    const saved: Blob[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      saved.push(blob);
+      return 'blob:csv';
+    });
+    URL.revokeObjectURL = vi.fn();
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+
+    await openPage();
+    await screen.findByTestId('detail-histogram');
+    fireEvent.click(screen.getByTestId('detail-download'));
+    const progress = await screen.findByTestId('detail-download-progress');
+    expect(callsTo(fetchMock, '/api/roi/export-site-data')[0]?.url.searchParams.get('period')).toBe('24h');
+
+    controller?.enqueue(new TextEncoder().encode(csv.slice(0, csv.length / 2)));
+    await waitFor(() => expect(within(progress).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50'));
+    controller?.enqueue(new TextEncoder().encode(csv.slice(csv.length / 2)));
+    controller?.close();
+
+    await waitFor(() => expect(clicks).toEqual(['21005-24h.csv']));
+    expect(await saved[0]?.text()).toBe(csv);
+    expect(await screen.findByText('下载完成')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('detail-download-progress')).toBeNull());
+    expect(screen.getByTestId('detail-download')).toBeTruthy();
+  });
+});

@@ -1,0 +1,58 @@
+import type { SiteBucket, SiteRoi } from '@ipp/contracts';
+import { CHART_COLORS, type ChartOption } from '@/lib/chart-option';
+import { bucketLabels, type TimeFormats } from '@/lib/chart-time';
+
+const GRID = { top: 40, left: 8, right: 16, bottom: 8 };
+
+/** Axis labels of the histogram's buckets, as precise as their size needs (hours for short periods, days…). */
+export function siteBucketLabels(data: Pick<SiteRoi, 'buckets' | 'bucket_ms'>, formats: TimeFormats): string[] {
+  return bucketLabels(
+    data.buckets.map((bucket) => bucket.start),
+    data.bucket_ms,
+    formats,
+  );
+}
+
+/** ROIs per bucket over the period. */
+export function histogramOption(labels: string[], buckets: readonly SiteBucket[], name: string): ChartOption {
+  return {
+    color: [CHART_COLORS[0]],
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    grid: { ...GRID, bottom: 40 },
+    dataZoom: buckets.length > 60 ? [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }] : [],
+    xAxis: { type: 'category', data: labels },
+    yAxis: { type: 'value', name, minInterval: 1 },
+    series: [{ type: 'bar', name, barMaxWidth: 24, data: buckets.map((bucket) => bucket.count) }],
+  };
+}
+
+/** ROIs per litre of sampled water per bucket; buckets without sampled water are gaps, not zero. */
+export function concentrationOption(labels: string[], buckets: readonly SiteBucket[], name: string, unit: string): ChartOption {
+  return {
+    color: [CHART_COLORS[4]],
+    tooltip: {
+      trigger: 'axis',
+      valueFormatter: (value) => (typeof value === 'number' ? `${value.toFixed(2)} ${unit}` : '—'),
+    },
+    grid: GRID,
+    xAxis: { type: 'category', boundaryGap: false, data: labels },
+    yAxis: { type: 'value', name: unit },
+    series: [
+      {
+        type: 'line',
+        name,
+        connectNulls: false,
+        symbolSize: 4,
+        areaStyle: { opacity: 0.15 },
+        data: buckets.map((bucket) => bucket.concentration_per_l),
+      },
+    ],
+  };
+}
+
+/** ROIs per litre over the whole period; null when no water was sampled. */
+export function meanConcentration(data: Pick<SiteRoi, 'total' | 'volume_l'>): number | null {
+  return data.volume_l > 0 ? data.total / data.volume_l : null;
+}
+
+export const hasConcentration = (buckets: readonly SiteBucket[]) => buckets.some((bucket) => bucket.concentration_per_l !== null);

@@ -1,0 +1,59 @@
+import { PIE_TOP_CLASSES, type ClassCount } from '@ipp/contracts';
+import { CHART_COLORS, OTHERS_COLOR, type ChartOption } from './chart-option';
+
+export interface ClassSlice {
+  name: string;
+  count: number;
+  /** The sum of every class outside the top ones. */
+  others: boolean;
+}
+
+export interface ClassNames {
+  /** Name of the ROIs without a class (class_id null). */
+  unclassified: string;
+  others: string;
+}
+
+/**
+ * The largest classes and one "Others" slice for the rest (spec §9: the pie shows the top 6). `othersCount` is
+ * what the server already summed outside the classes it listed.
+ */
+export function classSlices(
+  classes: readonly ClassCount[],
+  names: ClassNames,
+  othersCount = 0,
+  top: number = PIE_TOP_CLASSES,
+): ClassSlice[] {
+  const sorted = classes.filter((entry) => entry.count > 0).toSorted((a, b) => b.count - a.count);
+  const slices = sorted.slice(0, top).map((entry) => ({
+    name: entry.class_id === null ? names.unclassified : (entry.name ?? names.unclassified),
+    count: entry.count,
+    others: false,
+  }));
+  const rest = othersCount + sorted.slice(top).reduce((sum, entry) => sum + entry.count, 0);
+  if (rest > 0) slices.push({ name: names.others, count: rest, others: true });
+  return slices;
+}
+
+/** A pie of the slices, "Others" in grey, each slice labelled with its share. */
+export function classPieOption(slices: readonly ClassSlice[], seriesName: string): ChartOption {
+  let color = 0;
+  return {
+    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+    legend: { type: 'scroll', bottom: 0 },
+    series: [
+      {
+        type: 'pie',
+        name: seriesName,
+        radius: ['35%', '65%'],
+        center: ['50%', '45%'],
+        label: { formatter: '{b}\n{d}%' },
+        data: slices.map((slice) => ({
+          name: slice.name,
+          value: slice.count,
+          itemStyle: { color: slice.others ? OTHERS_COLOR : CHART_COLORS[color++ % CHART_COLORS.length] },
+        })),
+      },
+    ],
+  };
+}
