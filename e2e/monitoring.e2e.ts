@@ -165,7 +165,8 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
       await page.getByTestId('detail-histogram').waitFor();
     }
     await page.getByTestId('detail-period-all').click();
-    await page.getByText(t.allWarning).first().waitFor();
+    await page.getByTestId('confirm-ok').last().waitFor();
+    expect(await page.locator('.ant-modal').last().textContent()).toContain(t.allWarning);
     await confirm(page);
     await page.getByTestId('detail-histogram').waitFor();
     await page.getByTestId('detail-pie').waitFor();

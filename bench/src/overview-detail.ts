@@ -138,13 +138,18 @@ interface Loaded {
   token: string;
 }
 
-async function prepare(rois: number): Promise<Loaded> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-'));
+/** `--keep` leaves the loaded databases; `--reuse small,large` measures them again without loading. */
+const reused = flags.reuse?.split(',');
+
+async function prepare(rois: number, index: number): Promise<Loaded> {
+  const dir = reused?.[index] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-'));
   const db = openDatabase({ dataDir: dir });
-  await migrateToLatest(db);
-  const t0 = performance.now();
-  await load(db, rois);
-  console.log(`  loaded ${rois.toLocaleString('en')} ROIs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (!reused) {
+    await migrateToLatest(db);
+    const t0 = performance.now();
+    await load(db, rois);
+    console.log(`  loaded ${rois.toLocaleString('en')} ROIs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
   const app = await buildApp({ config: testConfig({ DATA_DIR: dir, STATS_UTC_OFFSET: 8 }), db, clock: () => NOW });
   await app.ready();
   const login = await app.inject({
@@ -190,7 +195,7 @@ async function measureBoth(a: Loaded, b: Loaded) {
 async function release(target: Loaded) {
   await target.app.close();
   await target.db.close();
-  if (flags.keep) console.log(`  kept ${target.dir}`);
+  if (flags.keep || reused) console.log(`  kept ${target.dir}`);
   else fs.rmSync(target.dir, { recursive: true, force: true });
 }
 
@@ -200,9 +205,9 @@ console.log(
   `Overview/detail benchmark: ${STATIONS} stations, ${SPAN_DAYS} days, viewers at UTC+8 = statistics days, SQLite, ${runs} runs per query (median)`,
 );
 console.log(`- ${label(small)}`);
-const small_ = await prepare(small);
+const small_ = await prepare(small, 0);
 console.log(`- ${label(large)}`);
-const large_ = await prepare(large);
+const large_ = await prepare(large, 1);
 const results = await measureBoth(small_, large_);
 await release(small_);
 await release(large_);
