@@ -84,7 +84,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
   const rois = new RoisService(db, clock, blobs, config.STATS_UTC_OFFSET);
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);
-  const ipps = new IppsService(db, clock, settings);
+  const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
   registerAccessControl(app, auth, devices.authenticate);
 

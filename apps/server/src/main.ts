@@ -27,6 +27,9 @@ const demo = seedDemoData ? await seedDemo(db, systemClock, config.SCRYPT_LOG_N)
 const app = await buildApp({ config, db, serveWeb: true });
 const shutdown = async (signal: string) => {
   app.log.info(`${signal}: shutting down`);
+  // Sockets a client opened but never used keep close() waiting for the headers timeout; after a grace period
+  // for requests in flight, cut them (an unacknowledged upload is simply resent by the device).
+  setTimeout(() => app.server.closeAllConnections(), 5000).unref();
   await app.close();
   await db.close();
   process.exit(0);

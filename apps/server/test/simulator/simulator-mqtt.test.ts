@@ -1,95 +1,112 @@
 import crypto from 'node:crypto';
-import { DEFAULT_IPP_CONFIG, DeviceStatusSchema, MQTT_TOPICS, MqttTelemetrySchema, type DeviceConfig } from '@ipp/contracts';
+import { MQTT_TOPICS, type IppConfig } from '@ipp/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BridgeEvent } from '../../src/modules/mqtt/mqtt-bridge.ts';
 import { runSimulator, type SimulatorHandle } from '../../src/simulator/simulator.ts';
-import { startFakeDeviceServer, until } from './fake-device-server.ts';
+import { TEST_MQTT_URL, mqttAvailable } from '../helpers/mqtt.ts';
+import { startConsoleServer, until, type ConsoleServer, type Station } from './console-server.ts';
 
-const BROKER = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-/** In CI (or with REQUIRE_MQTT=1) a missing broker fails the run instead of skipping. */
-const required = process.env.CI === 'true' || process.env.REQUIRE_MQTT === '1';
-
-async function connect(): Promise<MqttClient | null> {
-  try {
-    return await mqtt.connectAsync(BROKER, { connectTimeout: 3000, reconnectPeriod: 0 }, false);
-  } catch (error) {
-    if (required) throw new Error(`MQTT broker ${BROKER} is required here but not reachable: ${String(error)}`);
-    console.warn(`*** SKIPPING the simulator MQTT suite: ${BROKER} is not reachable (${String(error)})`);
-    return null;
-  }
-}
-const observer = await connect();
-
-describe.skipIf(!observer)('simulator over MQTT', () => {
+/** The simulator against the real server with its MQTT bridge, through the real broker. */
+describe.skipIf(!mqttAvailable)('simulator over MQTT against the real server', () => {
+  // The broker is shared and keeps retained messages: a fresh site ID per run.
   const devId = `SIMT-${crypto.randomBytes(4).toString('hex')}`;
-  const key = `ippk_${crypto.randomBytes(8).toString('hex')}`;
-  const received: { topic: string; message: Record<string, unknown> }[] = [];
-  let fake: Awaited<ReturnType<typeof startFakeDeviceServer>>;
+  let server: ConsoleServer;
+  let station: Station;
   let sim: SimulatorHandle | undefined;
-  const client = observer as MqttClient;
+  /** Listens on the broker to what the device publishes (the server's verdicts do not carry the messages). */
+  let observer: MqttClient;
+  const published: { topic: string; message: Record<string, unknown> }[] = [];
+  /** The bridge's verdict on every message of this device. */
+  const verdicts: BridgeEvent[] = [];
+  /** Device requests the server saw over HTTP. */
+  const deviceHttp: string[] = [];
 
   beforeAll(async () => {
-    client.on('message', (topic, payload) => {
-      if (payload.length) received.push({ topic, message: JSON.parse(payload.toString()) as Record<string, unknown> });
+    server = await startConsoleServer({
+      mqttUrl: TEST_MQTT_URL,
+      beforeReady(app) {
+        app.addHook('onRequest', async (request) => {
+          if (request.url.startsWith('/api/device/')) deviceHttp.push(`${request.method} ${request.url}`);
+        });
+      },
     });
-    await client.subscribeAsync([MQTT_TOPICS.status(devId), MQTT_TOPICS.telemetry(devId)], { qos: 1 });
-    fake = await startFakeDeviceServer({ [devId]: key });
+    station = await server.register(devId);
+    await server.env.app.mqtt!.ready();
+    server.env.app.mqtt!.on('message', (event: BridgeEvent) => {
+      if (event.devId === devId) verdicts.push(event);
+    });
+    observer = await mqtt.connectAsync(TEST_MQTT_URL, { clientId: `observer-${devId}` });
+    observer.on('message', (topic, payload) => {
+      if (payload.length) published.push({ topic, message: JSON.parse(payload.toString()) as Record<string, unknown> });
+    });
+    await observer.subscribeAsync([MQTT_TOPICS.status(devId), MQTT_TOPICS.telemetry(devId)], { qos: 1 });
   });
   afterEach(() => sim?.stop());
   afterAll(async () => {
-    // Clear the retained configuration this suite published.
-    await client.publishAsync(MQTT_TOPICS.config(devId), '', { qos: 1, retain: true });
-    await client.endAsync();
-    await fake.close();
+    await observer?.endAsync();
+    // Removing the instrument clears its retained configuration on the broker.
+    if (station) expect(await server.remove(station)).toBe(true);
+    await server?.close();
   });
 
-  const publishConfig = (version: number, change: Partial<DeviceConfig['config']>) =>
-    client.publishAsync(
-      MQTT_TOPICS.config(devId),
-      JSON.stringify({
-        dev_id: devId,
-        version,
-        config: { ...DEFAULT_IPP_CONFIG, ...change },
-        updated_at: Date.now(),
-      } satisfies DeviceConfig),
-      { qos: 1, retain: true },
-    );
-  const statuses = () => received.filter((r) => r.topic === MQTT_TOPICS.status(devId)).map((r) => r.message);
-  const telemetry = () => received.filter((r) => r.topic === MQTT_TOPICS.telemetry(devId)).map((r) => r.message);
+  const statuses = () => published.filter((p) => p.topic === MQTT_TOPICS.status(devId)).map((p) => p.message);
+  const telemetry = () => published.filter((p) => p.topic === MQTT_TOPICS.telemetry(devId)).map((p) => p.message);
+  const appliedOf = (message: Record<string, unknown>) => message.applied_config as Partial<IppConfig> | undefined;
 
   it('applies the retained configuration and later changes, reports them, sends telemetry, says offline at the end', async () => {
-    await publishConfig(4, { frame_rate: 4.5 });
+    // Changed in the console before the device connects: the retained message holds it.
+    expect(await server.changeConfig(station.id, { frame_rate: 4.5 })).toMatchObject({ config_version: 2 });
     sim = await runSimulator(
       {
-        server: fake.url,
+        server: server.url,
         count: 1,
         rate: 0,
         telemetryIntervalS: 0.2,
-        mqtt: BROKER,
-        devices: [{ devId, key }],
+        mqtt: TEST_MQTT_URL,
+        devices: [{ devId, key: station.key }],
         account: '',
         password: '',
       },
       { log: () => undefined, applyDelayMs: [5, 20] },
     );
-    await until('status with the retained configuration applied', () =>
-      statuses().some((s) => (s.applied_config as { frame_rate?: number })?.frame_rate === 4.5),
+    await until('a status with the retained configuration applied', () =>
+      statuses().some((s) => appliedOf(s)?.frame_rate === 4.5),
     );
-    await publishConfig(5, { frame_rate: 2, gain: 7 });
-    await until('telemetry reporting the new configuration', () =>
-      telemetry().some((t) => (t.applied_config as { gain?: number })?.gain === 7),
-    );
-    await until('a few telemetry samples', () => telemetry().length >= 3);
-    await sim.stop();
+    await until('the console showing the retained configuration applied', async () => {
+      const ipp = await server.one(station.id);
+      return ipp.online && ipp.applied_config?.frame_rate === 4.5 && ipp.pending.length === 0;
+    });
 
-    for (const s of statuses()) expect(DeviceStatusSchema.safeParse(s).success, JSON.stringify(s)).toBe(true);
-    for (const t of telemetry()) expect(MqttTelemetrySchema.safeParse(t).success, JSON.stringify(t)).toBe(true);
-    expect(statuses()[0]).toMatchObject({ key, state: 'online' });
-    expect(statuses().at(-1)).toMatchObject({ key, state: 'offline' });
-    expect(statuses().some((s) => (s.applied_config as { gain?: number })?.gain === 7)).toBe(true);
-    expect(telemetry().every((t) => t.key === key)).toBe(true);
+    await server.changeConfig(station.id, { frame_rate: 2, gain: 7 });
+    await until('stored telemetry reporting the new configuration', async () =>
+      (await server.telemetryOf(station.id)).some((t) => t.applied_config !== null && JSON.parse(t.applied_config).gain === 7),
+    );
+    await until('a few stored telemetry samples', async () => (await server.telemetryOf(station.id)).length >= 3);
+    expect(await server.one(station.id)).toMatchObject({
+      online: true,
+      config_version: 3,
+      applied_config: { frame_rate: 2, gain: 7 },
+      pending: [],
+    });
+    await sim.stop();
+    await until('the console showing the station offline', async () => !(await server.one(station.id)).online);
+
+    // The server took every message the device published (right key, valid), and stored each sample.
+    await until('the server judging every message', () => verdicts.length === published.length);
+    expect(verdicts.filter((v) => !v.ok)).toEqual([]);
+    expect(statuses().some((s) => appliedOf(s)?.gain === 7)).toBe(true);
+    expect(statuses()[0]).toMatchObject({ key: station.key, state: 'online' });
+    expect(statuses().at(-1)).toMatchObject({ key: station.key, state: 'offline' });
+    expect(telemetry().every((t) => t.key === station.key)).toBe(true);
+    // The bridge handles messages concurrently, so rows need not be in the order of publication.
+    const byTime = (a: number, b: number) => a - b;
+    expect((await server.telemetryOf(station.id)).map((t) => t.at).sort(byTime)).toEqual(
+      telemetry()
+        .map((t) => t.at as number)
+        .sort(byTime),
+    );
     // Configuration came over MQTT only; HTTP saw neither telemetry nor a configuration fetch.
-    expect(fake.state.configFetches).toBe(0);
-    expect(fake.state.telemetry).toEqual([]);
+    expect(deviceHttp).toEqual([]);
   });
 });

@@ -86,8 +86,8 @@ export class DeviceService {
           latest_telemetry: JSON.stringify(measuredOf(sample)),
           wiper_status: sample.wiper_state ?? null,
           ...(total !== null ? { last_volume_total: total } : {}),
-          ...(sample.applied_config && (state.applied_at === null || sample.at >= state.applied_at)
-            ? { applied_config: JSON.stringify(sample.applied_config), applied_at: sample.at }
+          ...(sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at)
+            ? { applied_config: JSON.stringify(sample.applied_config), applied_at: seenAt }
             : {}),
         });
       }

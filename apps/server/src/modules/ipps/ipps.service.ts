@@ -67,6 +67,8 @@ export class IppsService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: SettingsService,
+    /** Where statistics days start (STATS_UTC_OFFSET): "today's images" count from that midnight. */
+    private readonly dayOffsetHours: number,
   ) {}
 
   usePublisher(publisher: ConfigPublisher) {
@@ -155,7 +157,7 @@ export class IppsService {
     const now = this.clock();
     const ids = rows.map((r) => r.id);
     const [totals, latest] = await Promise.all([
-      imageTotals(this.db.kysely, ids, localMidnight(now, -new Date(now).getTimezoneOffset())),
+      imageTotals(this.db.kysely, ids, localMidnight(now, this.dayOffsetHours * 60)),
       Promise.all(ids.map((id) => repo.latestRoiOf(this.db.kysely, id))),
     ]);
     return rows.map((row, index) => {
