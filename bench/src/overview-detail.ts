@@ -29,6 +29,7 @@ const SPAN_DAYS = 365;
 
 const { values: flags } = parseArgs({
   options: {
+    reuse: { type: 'string' },
     keep: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
@@ -90,15 +91,17 @@ async function load(db: Db, rois: number) {
       .execute();
   }
   const start = NOW - SPAN_DAYS * DAY;
-  // Rows generated inside SQLite: station, time and class from cheap hashes of the row number.
+  // Rows generated inside SQLite: station, time and class from independent multiplicative hashes of the row number
+  // (high bits, so they are not correlated), spread uniformly over the whole year at every size.
+  const hash = (mult: number) => sql`((x * ${sql.lit(mult)}) % 4294967296)`;
   await sql`
     with recursive seq(x) as (select 1 union all select x + 1 from seq where x < ${sql.lit(rois)})
     insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex, confidence, class_id, favorite_at)
-    select 1 + (x * 7919) % ${sql.lit(STATIONS)},
-           ${sql.lit(start)} + (x * 104729) % ${sql.lit(SPAN_DAYS * DAY)},
+    select 1 + (${hash(3266489917)} / 65536) % ${sql.lit(STATIONS)},
+           ${sql.lit(start)} + cast(${hash(2654435761)} * ${sql.raw(String((SPAN_DAYS * DAY) / 2 ** 32))} as integer),
            ${sql.lit(NOW)},
            printf('%064x', x), 'image/png', 9000, 120, 90, 2400,
-           1 + (x * 31) % 8, 0.9, 1 + (x * 31) % 8,
+           1 + (${hash(2246822519)} / 65536) % 8, 0.9, 1 + (${hash(2246822519)} / 65536) % 8,
            case when x % ${sql.lit(Math.max(1, Math.floor(rois / 300)))} = 0 then ${sql.lit(NOW)} - x else null end
     from seq`.execute(k);
   // Rollups as ingest would have left them (the rollup property test proves ingest keeps them equal to this).
@@ -109,6 +112,8 @@ async function load(db: Db, rois: number) {
   await sql`insert into roi_rollup_day (ipp_id, day, class_key, n)
     select ipp_id, ((roi_time + ${sql.lit(8 * HOUR)}) / ${sql.lit(DAY)}) * ${sql.lit(DAY)} - ${sql.lit(8 * HOUR)}, coalesce(class_id, 0), count(*)
     from rois group by 1, 2, 3`.execute(k);
+  await sql`insert into roi_count_hour (ipp_id, hour, n)
+    select ipp_id, (roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}, count(*) from rois group by 1, 2`.execute(k);
   await sql`insert into roi_totals (ipp_id, class_key, n) select ipp_id, coalesce(class_id, 0), count(*) from rois group by 1, 2`.execute(
     k,
   );

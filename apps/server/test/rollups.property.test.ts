@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorld } from './helpers/actors.ts';
 import { ensureDayRollups } from '../src/modules/stats/rollups.repository.ts';
+import { classCounts, classCountsBetween } from '../src/modules/stats/stats.repository.ts';
 import { buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp } from './helpers/device.ts';
@@ -106,6 +107,18 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     expect(normT(totals)).toEqual(normT(rawTotals as never));
     const negative = await k.selectFrom('roi_rollup_hour').select('n').where('n', '<', 0).execute();
     expect(negative).toEqual([]);
+    // Class-less hour counts.
+    const rawHours = await k
+      .selectFrom('rois')
+      .select((eb) => ['ipp_id', hourExpr.as('hour'), eb.lit(0).as('class_key'), eb.fn.countAll().as('n')])
+      .groupBy(['ipp_id', hourExpr])
+      .execute();
+    const hours = await k
+      .selectFrom('roi_count_hour')
+      .select(['ipp_id', 'hour', (eb) => eb.lit(0).as('class_key'), 'n'])
+      .where('n', '<>', 0)
+      .execute();
+    expect(norm(hours)).toEqual(norm(rawHours as never));
     // Day rollups: days start at UTC+8.
     const offset = 8 * HOUR;
     const dayExpr = sql<number>`((roi_time + ${sql.lit(offset)}) / ${sql.lit(24 * HOUR)}) * ${sql.lit(24 * HOUR)} - ${sql.lit(offset)}`;
@@ -129,10 +142,21 @@ describe.each(dialects)('rollups on %s', (dialect) => {
 
   it('stay equal to a GROUP BY over the ROIs after random ingest, reclassify, move and delete sequences', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), async (ops) => {
-        for (const op of ops) await apply(op);
-        await expectRollupsMatchRows();
-      }),
+      fc.asyncProperty(
+        fc.array(opArb, { minLength: 1, maxLength: 25 }),
+        fc.nat(80),
+        fc.nat(80),
+        async (ops, fromHoursAgo, lengthHours) => {
+          for (const op of ops) await apply(op);
+          await expectRollupsMatchRows();
+          // Class totals of any hour range from day + edge-hour rollups equal those from the hour rollups alone.
+          const from = Math.floor(env.clock.now / HOUR) * HOUR - fromHoursAgo * HOUR;
+          const to = from + (lengthHours + 1) * HOUR;
+          const mixed = await classCountsBetween(env.db.kysely, stations, from, to, 8);
+          const hourly = await classCounts(env.db.kysely, stations, { start: from, end: to, width: to - from, grain: 'hour' });
+          expect(mixed).toEqual(hourly);
+        },
+      ),
       { numRuns: 12 },
     );
     const rows = await env.db.kysely

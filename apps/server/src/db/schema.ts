@@ -177,6 +177,12 @@ export interface RoiRollupDayTable {
   n: number;
 }
 
+export interface RoiCountHourTable {
+  ipp_id: number;
+  hour: number;
+  n: number;
+}
+
 export interface RoiTotalsTable {
   ipp_id: number;
   class_key: number;
@@ -225,6 +231,7 @@ export interface Database {
   roi_totals: RoiTotalsTable;
   telemetry_rollup_hour: TelemetryRollupHourTable;
   roi_rollup_day: RoiRollupDayTable;
+  roi_count_hour: RoiCountHourTable;
   telemetry_rollup_day: TelemetryRollupDayTable;
   rollup_meta: { key: string; value: string };
 }

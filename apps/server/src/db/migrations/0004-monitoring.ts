@@ -124,6 +124,16 @@ export function monitoringMigration(dialect: DialectName) {
             .addPrimaryKeyConstraint(`${table}_pk`, ['ipp_id', time, 'class_key']),
         ).execute();
       }
+      // ROIs per station and hour over all classes: histograms and the 24-hour view read one row per hour, however
+      // many classes the hour holds.
+      await clustered(
+        db.schema
+          .createTable('roi_count_hour')
+          .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
+          .addColumn('hour', 'bigint', (c) => c.notNull())
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('roi_count_hour_pk', ['ipp_id', 'hour']),
+      ).execute();
       await clustered(
         db.schema
           .createTable('roi_totals')

@@ -52,7 +52,7 @@ export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPlugin
         },
       },
       async (request, reply) => {
-        const site = await views.siteRoi(requireAuth(request).user, request.query);
+        const site = await views.siteRoi(requireAuth(request).user, request.query, true);
         const csv = Buffer.from(siteCsv(site, request.query.tz), 'utf8');
         const file = `${site.dev_id}-${request.query.period}.csv`;
         return reply

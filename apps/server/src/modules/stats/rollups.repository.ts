@@ -31,6 +31,11 @@ export async function bumpRoiRollups(
     .onConflict((oc) => oc.columns(['ipp_id', 'hour', 'class_key']).doUpdateSet({ n: sql`roi_rollup_hour.n + excluded.n` }))
     .execute();
   await trx
+    .insertInto('roi_count_hour')
+    .values({ ipp_id: ippId, hour: hourOf(roiTime), n: delta })
+    .onConflict((oc) => oc.columns(['ipp_id', 'hour']).doUpdateSet({ n: sql`roi_count_hour.n + excluded.n` }))
+    .execute();
+  await trx
     .insertInto('roi_rollup_day')
     .values({ ipp_id: ippId, day: dayOf(roiTime, dayOffsetHours), class_key: classKey, n: delta })
     .onConflict((oc) => oc.columns(['ipp_id', 'day', 'class_key']).doUpdateSet({ n: sql`roi_rollup_day.n + excluded.n` }))

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { DAY_MS, HOUR_MS, dayOf } from './rollups.repository.ts';
 
 /**
  * Statistics, read from the rollup tables only (never from rois). A bucket is `width` ms from `start`;
@@ -23,11 +24,12 @@ const timeOf = (range: BucketRange) => sql.ref<number>(range.grain === 'day' ? '
 const bucketOf = (range: BucketRange) =>
   sql<number>`(${sql.ref(range.grain === 'day' ? 'day' : 'hour')} - ${sql.lit(Math.trunc(range.start))}) / ${sql.lit(Math.trunc(range.width))}`;
 
+/** ROIs per station and bucket: hour buckets from the class-less hour counts, day buckets from the day rollups. */
 export async function roiCountsByBucket(db: Kysely<Database>, ippIds: number[], range: BucketRange) {
   if (ippIds.length === 0) return [];
   const bucket = bucketOf(range);
   const rows = await db
-    .selectFrom(roiTable(range))
+    .selectFrom((range.grain === 'day' ? 'roi_rollup_day' : 'roi_count_hour') as 'roi_rollup_hour')
     .select((eb) => ['ipp_id', bucket.as('bucket'), eb.fn.sum<number | string>('n').as('n')])
     .where('ipp_id', 'in', ippIds)
     .where(timeOf(range), '>=', range.start)
@@ -48,6 +50,34 @@ export async function roiCountsByBucketAndClass(db: Kysely<Database>, ippId: num
     .groupBy([bucket, 'class_key'])
     .execute();
   return rows.map((r) => ({ bucket: Number(r.bucket), class_key: r.class_key, n: Number(r.n) }));
+}
+
+/**
+ * ROIs per class over [from, to): whole statistics days from the day rollups, the partial days at either end from
+ * the hour rollups, so the rows read depend on the days and classes, not on how busy the hours were.
+ */
+export async function classCountsBetween(
+  db: Kysely<Database>,
+  ippIds: number[],
+  from: number,
+  to: number,
+  dayOffsetHours: number,
+) {
+  const firstDay = dayOf(from, dayOffsetHours) === from ? from : dayOf(from, dayOffsetHours) + DAY_MS;
+  const lastDay = dayOf(to, dayOffsetHours);
+  if (firstDay >= lastDay) return classCounts(db, ippIds, { start: from, end: to, width: to - from, grain: 'hour' });
+  const parts = await Promise.all([
+    classCounts(db, ippIds, { start: firstDay, end: lastDay, width: DAY_MS, grain: 'day' }),
+    from < firstDay ? classCounts(db, ippIds, { start: from, end: firstDay, width: HOUR_MS, grain: 'hour' }) : [],
+    lastDay < to ? classCounts(db, ippIds, { start: lastDay, end: to, width: HOUR_MS, grain: 'hour' }) : [],
+  ]);
+  const merged = new Map<number | null, { class_id: number | null; name: string | null; count: number }>();
+  for (const row of parts.flat()) {
+    const known = merged.get(row.class_id);
+    if (known) known.count += row.count;
+    else merged.set(row.class_id, { ...row });
+  }
+  return [...merged.values()].sort(byCountThenClass);
 }
 
 export async function classCounts(db: Kysely<Database>, ippIds: number[], range: BucketRange) {

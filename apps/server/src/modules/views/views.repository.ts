@@ -47,12 +47,6 @@ export async function lastInsertTime(db: Kysely<Database>, groupId: number | und
   return row?.at === null || row?.at === undefined ? null : Number(row.at);
 }
 
-export async function classNames(db: Kysely<Database>, ids: number[]) {
-  if (ids.length === 0) return new Map<number, string>();
-  const rows = await db.selectFrom('classes').select(['id', 'name']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 export function telemetryAtOrBefore(db: Kysely<Database>, ippId: number, at: number) {
   return db
     .selectFrom('telemetry')

@@ -155,28 +155,21 @@ export class ViewsService {
     return repo.lastInsertTime(this.db.kysely, visibleGroup(actor));
   }
 
-  async siteRoi(actor: UserRow, query: SiteRoiQuery): Promise<SiteRoiFull> {
+  /**
+   * One station's statistics over a period. The chart answer reads per-bucket counts (one row per hour or per
+   * day and class) and the class totals of the range; `withClassBuckets` adds the bucket × class table the CSV needs.
+   */
+  async siteRoi(actor: UserRow, query: SiteRoiQuery, withClassBuckets = false): Promise<SiteRoiFull> {
     const ipp = await this.station(actor, query.dev_id);
     const first = query.period === 'all' ? await stats.firstDataHour(this.db.kysely, ipp.id) : null;
     const range = periodBuckets(query.period, query.points, this.clock(), query.tz, first, this.dayOffsetHours);
-    const [byClass, telemetry] = await Promise.all([
-      stats.roiCountsByBucketAndClass(this.db.kysely, ipp.id, range),
+    const [perBucket, classes, telemetry, byClass] = await Promise.all([
+      stats.roiCountsByBucket(this.db.kysely, [ipp.id], range),
+      stats.classCountsBetween(this.db.kysely, [ipp.id], range.start, range.end, this.dayOffsetHours),
       stats.telemetryByBucket(this.db.kysely, [ipp.id], range),
+      withClassBuckets ? stats.roiCountsByBucketAndClass(this.db.kysely, ipp.id, range) : Promise.resolve([]),
     ]);
-    const counts = new Array<number>(range.count).fill(0);
-    const perClass = new Map<number, number>();
-    for (const row of byClass) {
-      if (row.bucket >= 0 && row.bucket < range.count) counts[row.bucket] = (counts[row.bucket] ?? 0) + row.n;
-      perClass.set(row.class_key, (perClass.get(row.class_key) ?? 0) + row.n);
-    }
-    const names = await repo.classNames(
-      this.db.kysely,
-      [...perClass.keys()].filter((k) => k !== 0),
-    );
-    const classes: ClassCount[] = [...perClass.entries()]
-      .filter(([, n]) => n > 0)
-      .map(([key, n]) => ({ class_id: key === 0 ? null : key, name: key === 0 ? null : (names.get(key) ?? null), count: n }))
-      .sort(stats.byCountThenClass);
+    const counts = fill(range, perBucket, (r) => r.n, 0);
     const total = counts.reduce((a, b) => a + b, 0);
     const top = classes.slice(0, PIE_TOP_CLASSES);
     let volume = 0;
