@@ -6,6 +6,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { ADMIN_ACCOUNT, ensureSuperadmin } from './seed/bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 import { seedDemoHistory } from './seed/demo-history.ts';
+import { startDemoLive } from './seed/demo-live.ts';
+import type { SimulatorHandle } from './simulator/simulator.ts';
 
 let config;
 try {
@@ -25,8 +27,10 @@ const seedDemoData = process.argv.includes('--seed-demo');
 const demo = seedDemoData ? await seedDemo(db, systemClock, config.SCRYPT_LOG_N) : { created: false };
 
 const app = await buildApp({ config, db, serveWeb: true });
+let demoLive: SimulatorHandle | null = null;
 const shutdown = async (signal: string) => {
   app.log.info(`${signal}: shutting down`);
+  await demoLive?.stop();
   // Sockets a client opened but never used keep close() waiting for the headers timeout; after a grace period
   // for requests in flight, cut them (an unacknowledged upload is simply resent by the device).
   setTimeout(() => app.server.closeAllConnections(), 5000).unref();
@@ -70,11 +74,15 @@ if (seedDemoData && process.env.IPP_DEMO_HISTORY !== 'off') {
         console.log(`Demo history: ${percent}% (${done}/${total} samples and images)`);
       }
     },
-  }).then(
-    (result) => {
+  })
+    .then(async (result) => {
       if (result.created)
         console.log(`Demo history ready: ${result.telemetry} telemetry samples, ${result.rois} images over 30 days.`);
-    },
-    (error: unknown) => app.log.error({ err: error }, 'demo history seeding stopped'),
-  );
+      // Then the demo stations keep reporting live (IPP_DEMO_LIVE=off leaves them silent).
+      if (process.env.IPP_DEMO_LIVE === 'off') return;
+      demoLive = await startDemoLive(db, `http://127.0.0.1:${config.PORT}`, config.MQTT_URL);
+      if (demoLive)
+        console.log(`Demo stations ${demoLive.devices.length} reporting live (simulated; IPP_DEMO_LIVE=off stops it).`);
+    })
+    .catch((error: unknown) => app.log.error({ err: error }, 'demo history or live demo stopped'));
 }

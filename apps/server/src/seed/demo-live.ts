@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { hashToken } from '../modules/auth/password.ts';
+import { findTeamByName } from '../modules/teams/teams.repository.ts';
+import { runSimulator, type SimulatorHandle } from '../simulator/simulator.ts';
+import { DEMO_TEAM } from './demo.ts';
+import { DEMO_STATIONS } from './demo-history.ts';
+
+/** The demo stations that report live (the fourth stays silent, to show an offline station). */
+const LIVE = DEMO_STATIONS.slice(0, 3).map((s) => s.dev_id);
+
+/**
+ * Keeps the demo stations live: gives them fresh device keys (held only in memory) and runs the simulator for them
+ * against this very server, over the real protocol. Images arrive a few times an hour, telemetry every minute.
+ */
+export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string): Promise<SimulatorHandle | null> {
+  const team = await findTeamByName(db.kysely, DEMO_TEAM);
+  if (!team) return null;
+  const devices: { devId: string; key: string }[] = [];
+  for (const devId of LIVE) {
+    const key = `ippk_${crypto.randomBytes(32).toString('base64url')}`;
+    const updated = await db.kysely
+      .updateTable('ipps')
+      .set({ device_key_hash: hashToken(key) })
+      .where('dev_id', '=', devId)
+      .where('group_id', '=', team.id)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 1) devices.push({ devId, key });
+  }
+  if (devices.length === 0) return null;
+  return runSimulator(
+    {
+      server: serverUrl,
+      count: 0,
+      rate: 0.001,
+      telemetryIntervalS: 60,
+      mqtt: mqttUrl,
+      devices,
+      account: '',
+      password: '',
+    },
+    // Only the hourly summary reaches the console log.
+    {
+      log: (line) => (line.includes('devices') || line.includes('device,') ? console.log(`Demo live: ${line}`) : undefined),
+      summaryEveryMs: 3_600_000,
+    },
+  );
+}
