@@ -202,18 +202,8 @@ export interface TelemetryRollupHourTable {
   volume_l: number;
 }
 
-export interface TelemetryRollupDayTable {
-  ipp_id: number;
-  day: number;
-  samples: number;
-  temp_n: number;
-  temp_sum: number;
-  temp_min: number | null;
-  temp_max: number | null;
-  hum_n: number;
-  hum_sum: number;
-  volume_l: number;
-}
+/** The same sums per statistics day (start of the day at STATS_UTC_OFFSET). */
+export type TelemetryRollupDayTable = Omit<TelemetryRollupHourTable, 'hour'> & { day: number };
 
 export interface Database {
   teams: TeamsTable;

@@ -1,23 +1,15 @@
-import { Button, Flex, Spin, Typography } from 'antd';
-import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { loadWithRetry } from '@/lib/lazy-with-retry';
+import { LazyWidgetFrame } from '@/components/lazy-widget/lazy-widget-frame';
+import { onceLoader, useLazyWidget } from '@/components/lazy-widget/use-lazy-widget';
 import { stationPreviewPath } from '@/lib/monitor-paths';
 import type * as LeafletMapModule from './leaflet-map';
 import { placedStations, type MapLabels, type MapStation } from './markers';
 
 export type { MapStation } from './markers';
 
-let loading: Promise<typeof LeafletMapModule> | null = null;
-
-function loadMapModule(): Promise<typeof LeafletMapModule> {
-  loading ??= loadWithRetry(() => import('./leaflet-map')).catch((error: unknown) => {
-    loading = null;
-    throw error;
-  });
-  return loading;
-}
+const loadMapModule = onceLoader<typeof LeafletMapModule>(() => import('./leaflet-map'));
 
 interface StationMapProps {
   stations: readonly MapStation[];
@@ -27,8 +19,6 @@ interface StationMapProps {
   height?: number;
 }
 
-const OVERLAY: CSSProperties = { position: 'absolute', inset: 0, zIndex: 1000 };
-
 /**
  * Stations on a world map (Leaflet): a dot per station with coordinates, green online and grey offline, whose
  * popup links to the station preview. The packaged world outline is always drawn under the tiles.
@@ -36,11 +26,11 @@ const OVERLAY: CSSProperties = { position: 'absolute', inset: 0, zIndex: 1000 };
 export function StationMap({ stations, tileUrl, testId, height = 360 }: StationMapProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const container = useRef<HTMLDivElement>(null);
-  const view = useRef<LeafletMapModule.StationMapView | null>(null);
-  const [instance, setInstance] = useState(0);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
+  const { container, widget, version, failed, retry } = useLazyWidget(
+    loadMapModule,
+    ({ createStationMap }, element) => createStationMap(element),
+    [],
+  );
 
   const labels = useMemo<MapLabels>(
     () => ({ online: t('monitor.online'), offline: t('monitor.offline'), open: t('monitor.openPreview') }),
@@ -50,41 +40,22 @@ export function StationMap({ stations, tileUrl, testId, height = 360 }: StationM
   const online = placed.filter((station) => station.online).length;
 
   useEffect(() => {
-    let cancelled = false;
-    let observer: ResizeObserver | undefined;
-    let created: LeafletMapModule.StationMapView | undefined;
-    loadMapModule().then(
-      ({ createStationMap }) => {
-        const element = container.current;
-        if (cancelled || !element) return;
-        created = createStationMap(element);
-        view.current = created;
-        observer = new ResizeObserver(() => created?.resize());
-        observer.observe(element);
-        setInstance((n) => n + 1);
-      },
-      () => {
-        if (!cancelled) setFailed(true);
-      },
-    );
-    return () => {
-      cancelled = true;
-      observer?.disconnect();
-      created?.destroy();
-      view.current = null;
-    };
-  }, [attempt]);
+    widget.current?.setTiles(tileUrl);
+  }, [tileUrl, version, widget]);
 
   useEffect(() => {
-    view.current?.setTiles(tileUrl);
-  }, [tileUrl, instance]);
-
-  useEffect(() => {
-    view.current?.setStations(stations, labels, stationPreviewPath, (id) => void navigate(stationPreviewPath(id)));
-  }, [stations, labels, navigate, instance]);
+    widget.current?.setStations(stations, labels, stationPreviewPath, (id) => void navigate(stationPreviewPath(id)));
+  }, [stations, labels, navigate, version, widget]);
 
   return (
-    <div style={{ position: 'relative', height }}>
+    <LazyWidgetFrame
+      height={height}
+      loading={version === 0}
+      failed={failed}
+      failedText={t('monitor.mapLoadFailed')}
+      onRetry={retry}
+      overlayZIndex={1000}
+    >
       <div
         ref={container}
         role="region"
@@ -93,24 +64,6 @@ export function StationMap({ stations, tileUrl, testId, height = 360 }: StationM
         data-stations={placed.length}
         style={{ width: '100%', height: '100%' }}
       />
-      {instance === 0 && !failed && (
-        <Flex align="center" justify="center" style={OVERLAY}>
-          <Spin />
-        </Flex>
-      )}
-      {failed && (
-        <Flex vertical align="center" justify="center" gap="small" style={OVERLAY}>
-          <Typography.Text type="secondary">{t('monitor.mapLoadFailed')}</Typography.Text>
-          <Button
-            onClick={() => {
-              setFailed(false);
-              setAttempt((n) => n + 1);
-            }}
-          >
-            {t('common.retry')}
-          </Button>
-        </Flex>
-      )}
-    </div>
+    </LazyWidgetFrame>
   );
 }
