@@ -16,7 +16,6 @@ describe.each(dialects)('demo history on %s', (dialect) => {
     const result = await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois, {
       days: 3,
       roisPerHour: 0.5,
-      telemetryEveryMin: 60,
     });
     expect(result.created).toBe(true);
     expect(result.rois).toBeGreaterThan(20);
@@ -41,6 +40,11 @@ describe.each(dialects)('demo history on %s', (dialect) => {
       total_images: number;
     }[];
     expect(ipps.filter((i) => i.online)).toHaveLength(3);
+    // Samples every 10 minutes, within the offline threshold: the three days count as online time.
+    const hours = (ipps as unknown as { dev_id: string; online_hours: number }[])
+      .filter((i) => i.online)
+      .map((i) => i.online_hours);
+    for (const h of hours) expect(h).toBeGreaterThan(71);
     expect(ipps.reduce((a, i) => a + i.total_images, 0)).toBe(result.rois);
     const again = await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois);
     expect(again.created).toBe(false);

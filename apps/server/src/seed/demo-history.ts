@@ -70,7 +70,8 @@ export async function seedDemoHistory(
   const existing = await db.kysely.selectFrom('ipps').select('id').where('group_id', '=', team.id).executeTakeFirst();
   if (existing) return { created: false, telemetry: 0, rois: 0 };
   const days = options.days ?? 30;
-  const every = (options.telemetryEveryMin ?? 20) * 60_000;
+  // Every 10 minutes: no gap exceeds the default offline threshold, so the history counts as online time.
+  const every = (options.telemetryEveryMin ?? 10) * 60_000;
   const perHour = options.roisPerHour ?? 0.6;
   const now = clock();
   const start = Math.floor((now - days * DAY) / HOUR) * HOUR;

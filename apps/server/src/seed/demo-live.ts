@@ -7,7 +7,7 @@ import { DEMO_TEAM } from './demo.ts';
 import { DEMO_STATIONS } from './demo-history.ts';
 
 /** The demo stations that report live (the fourth stays silent, to show an offline station). */
-const LIVE = DEMO_STATIONS.slice(0, 3).map((s) => s.dev_id);
+const LIVE = DEMO_STATIONS.slice(0, 3);
 
 /**
  * Keeps the demo stations live: gives them fresh device keys (held only in memory) and runs the simulator for them
@@ -16,8 +16,9 @@ const LIVE = DEMO_STATIONS.slice(0, 3).map((s) => s.dev_id);
 export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string): Promise<SimulatorHandle | null> {
   const team = await findTeamByName(db.kysely, DEMO_TEAM);
   if (!team) return null;
-  const devices: { devId: string; key: string }[] = [];
-  for (const devId of LIVE) {
+  const devices: { devId: string; key: string; longitude: number }[] = [];
+  // Same order and longitude as their history, so the simulated daily cycles carry on where the history ends.
+  for (const { dev_id: devId, longitude } of LIVE) {
     const key = `ippk_${crypto.randomBytes(32).toString('base64url')}`;
     const updated = await db.kysely
       .updateTable('ipps')
@@ -25,7 +26,7 @@ export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string)
       .where('dev_id', '=', devId)
       .where('group_id', '=', team.id)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) devices.push({ devId, key });
+    if (Number(updated.numUpdatedRows) === 1) devices.push({ devId, key, longitude });
   }
   if (devices.length === 0) return null;
   return runSimulator(

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 export interface DeviceCredentials {
   devId: string;
   key: string;
+  /** Where the station is (its daily cycles follow local solar time); unknown from the command line. */
+  longitude?: number | null;
 }
 
 export interface SimOptions {
