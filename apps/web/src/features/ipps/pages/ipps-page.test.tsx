@@ -9,7 +9,15 @@ import { okEnvelope, renderRoutes } from '@/test/render';
 import { pickOption } from '@/test/select';
 
 const BUOY = ippFixture({ online: true, last_online_at: Date.UTC(2026, 0, 2, 3, 4, 5) });
-const FJORD = ippFixture({ id: 8, dev_id: '21006', site_name: 'Fjord', country: 'NO', longitude: -5.25, latitude: -60.5 });
+const FJORD = ippFixture({
+  id: 8,
+  dev_id: '21006',
+  site_name: 'Fjord',
+  country: 'NO',
+  longitude: -5.25,
+  latitude: -60.5,
+  wiper_status: 'cleaning',
+});
 const NOWHERE = ippFixture({
   id: 9,
   dev_id: '21007',
@@ -65,8 +73,9 @@ describe('instrument list', () => {
     expect(rowText('21005')).toContain('Yellow Sea buoy');
     expect(rowText('21005')).toContain('SN-0001');
     expect(rowText('21006')).toContain('60.5000°S, 5.2500°W');
-    // Wiper status waits for telemetry.
+    // Wiper status waits for telemetry, then reads in the interface language.
     expect(within(screen.getByTestId('ipp-row-21005')).getAllByText('—').length).toBeGreaterThan(0);
+    expect(rowText('21006')).toContain('清洁中');
     expect(screen.getByText('共 3 条')).toBeTruthy();
   });
 

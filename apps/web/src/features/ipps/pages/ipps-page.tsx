@@ -1,3 +1,4 @@
+import { WIPER_STATES } from '@ipp/contracts';
 import { DeleteOutlined, EyeOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { Ipp, IppIndexQuery } from '@ipp/contracts';
 import { App, Button, Card, Empty, Flex, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
@@ -73,7 +74,12 @@ export function IppsPage() {
     columns.push({ title: t('ipps.team'), dataIndex: 'group_name', render: (value: string | null) => value ?? NONE });
   }
   columns.push(
-    { title: t('ipps.wiperStatus'), dataIndex: 'wiper_status', render: (value: string | null) => value || NONE },
+    {
+      title: t('ipps.wiperStatus'),
+      dataIndex: 'wiper_status',
+      render: (value: string | null) =>
+        value && (WIPER_STATES as readonly string[]).includes(value) ? t(`measured.wiper.${value}`) : value || NONE,
+    },
     {
       title: t('common.actions'),
       key: 'actions',
