@@ -5,13 +5,22 @@ import { useFormatCount } from '@/hooks/use-format-count';
 import { formatMeasured } from '@/lib/measured';
 
 /** Every measured value of one telemetry sample, '—' for the ones missing (or all, without a sample). */
-export function MeasuredList({ measured, testIdPrefix }: { measured: Measured | null; testIdPrefix: string }) {
+export function MeasuredList({
+  measured,
+  testIdPrefix,
+  narrow = false,
+}: {
+  measured: Measured | null;
+  testIdPrefix: string;
+  /** In a narrow column (a side card): one value per row, whatever the window width. */
+  narrow?: boolean;
+}) {
   const { t } = useTranslation();
   const formatCount = useFormatCount();
   return (
     <Descriptions
       size="small"
-      column={{ xs: 1, sm: 2 }}
+      column={narrow ? 1 : { xs: 1, sm: 2 }}
       items={MEASURED_KEYS.map((key) => ({
         key,
         label: t(`measured.label.${key}`),

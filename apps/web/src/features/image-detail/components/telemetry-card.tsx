@@ -19,7 +19,7 @@ export function TelemetryCard({ telemetry }: { telemetry: Measured | null }) {
       data-testid="image-telemetry"
       data-has-sample={telemetry !== null}
     >
-      <MeasuredList measured={telemetry} testIdPrefix="image-telemetry" />
+      <MeasuredList measured={telemetry} testIdPrefix="image-telemetry" narrow />
     </Card>
   );
 }
