@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDemoLive } from '../src/seed/demo-live.ts';
 import { seedDemo } from '../src/seed/demo.ts';
 import { DEMO_STATIONS, seedDemoHistory } from '../src/seed/demo-history.ts';
 import { body, buildTestApp, get, login, type TestEnv } from './helpers/build.ts';
@@ -41,12 +43,53 @@ describe.each(dialects)('demo history on %s', (dialect) => {
     }[];
     expect(ipps.filter((i) => i.online)).toHaveLength(3);
     // Samples every 10 minutes, within the offline threshold: the three days count as online time.
-    const hours = (ipps as unknown as { dev_id: string; online_hours: number }[])
+    const hours = (ipps as unknown as { dev_id: string; online: boolean; online_hours: number }[])
       .filter((i) => i.online)
       .map((i) => i.online_hours);
     for (const h of hours) expect(h).toBeGreaterThan(71);
     expect(ipps.reduce((a, i) => a + i.total_images, 0)).toBe(result.rois);
     const again = await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois);
     expect(again.created).toBe(false);
+  });
+});
+
+describe('live demo stations', () => {
+  it('keep reporting over the real protocol after their history, continuing its counters', async () => {
+    const env = await buildTestApp('sqlite');
+    try {
+      // The simulator stamps samples with the real time; the server must agree.
+      env.clock.now = Date.now();
+      await seedDemo(env.db, env.clock.read, env.config.SCRYPT_LOG_N);
+      await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois, { days: 1, roisPerHour: 0.2 });
+      const before = await env.db.kysely
+        .selectFrom('ipps')
+        .select(['dev_id', 'latest_telemetry'])
+        .where('dev_id', '=', '21001')
+        .executeTakeFirstOrThrow();
+      const volumeBefore = (JSON.parse(before.latest_telemetry ?? '{}') as { volume_total_l: number }).volume_total_l;
+      await env.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = env.app.server.address() as AddressInfo;
+      const live = await startDemoLive(env.db, `http://127.0.0.1:${address.port}`);
+      expect(live?.devices.map((d) => d.instrument.devId).sort()).toEqual(['21001', '21002', '21003']);
+      const deadline = Date.now() + 20_000;
+      let latest: { at: number; volume_total_l: number } | null = null;
+      while (Date.now() < deadline) {
+        env.clock.now = Date.now();
+        const row = await env.db.kysely
+          .selectFrom('ipps')
+          .select('latest_telemetry')
+          .where('dev_id', '=', '21001')
+          .executeTakeFirstOrThrow();
+        latest = JSON.parse(row.latest_telemetry ?? 'null') as typeof latest;
+        if (latest && latest.at > Date.now() - 60_000) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await live?.stop();
+      expect(latest?.at).toBeGreaterThan(Date.now() - 60_000);
+      expect(latest?.volume_total_l).toBeGreaterThanOrEqual(volumeBefore);
+    } finally {
+      env.app.server.closeAllConnections();
+      await env.close();
+    }
   });
 });

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import type { Measured } from '@ipp/contracts';
+import type { DeviceCredentials } from '../simulator/args.ts';
 import type { Db } from '../db/database.ts';
 import { hashToken } from '../modules/auth/password.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
@@ -16,7 +18,7 @@ const LIVE = DEMO_STATIONS.slice(0, 3);
 export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string): Promise<SimulatorHandle | null> {
   const team = await findTeamByName(db.kysely, DEMO_TEAM);
   if (!team) return null;
-  const devices: { devId: string; key: string; longitude: number }[] = [];
+  const devices: DeviceCredentials[] = [];
   // Same order and longitude as their history, so the simulated daily cycles carry on where the history ends.
   for (const { dev_id: devId, longitude } of LIVE) {
     const key = `ippk_${crypto.randomBytes(32).toString('base64url')}`;
@@ -26,7 +28,18 @@ export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string)
       .where('dev_id', '=', devId)
       .where('group_id', '=', team.id)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) devices.push({ devId, key, longitude });
+    if (Number(updated.numUpdatedRows) !== 1) continue;
+    // The counters carry on from the station's latest sample (a device that restarts keeps its totals).
+    const latest = await db.kysely.selectFrom('ipps').select('latest_telemetry').where('dev_id', '=', devId).executeTakeFirst();
+    const m = latest?.latest_telemetry ? (JSON.parse(latest.latest_telemetry) as Measured) : null;
+    devices.push({
+      devId,
+      key,
+      longitude,
+      resume: m
+        ? { volumeTotalL: m.volume_total_l, wiperCleanCount: m.wiper_clean_count, storageFreeGb: m.storage_gb }
+        : undefined,
+    });
   }
   if (devices.length === 0) return null;
   return runSimulator(

@@ -6,6 +6,8 @@ export interface DeviceCredentials {
   key: string;
   /** Where the station is (its daily cycles follow local solar time); unknown from the command line. */
   longitude?: number | null;
+  /** Counters to continue from (the station's last reading); unknown from the command line. */
+  resume?: { volumeTotalL: number | null; wiperCleanCount: number | null; storageFreeGb: number | null };
 }
 
 export interface SimOptions {

@@ -46,7 +46,13 @@ export async function runSimulator(options: SimOptions, hooks: RunHooks = {}): P
   const log = new SimLog(hooks.log);
   let instruments: SimInstrument[];
   if (options.devices.length > 0) {
-    instruments = options.devices.map((d, i) => ({ devId: d.devId, key: d.key, index: i + 1, longitude: d.longitude ?? null }));
+    instruments = options.devices.map((d, i) => ({
+      devId: d.devId,
+      key: d.key,
+      index: i + 1,
+      longitude: d.longitude ?? null,
+      resume: d.resume,
+    }));
   } else {
     log.info(
       `provisioning ${options.count} instrument${options.count > 1 ? 's' : ''} as ${options.account} on ${options.server}`,
