@@ -72,7 +72,8 @@ describe('live demo stations', () => {
       const live = await startDemoLive(env.db, `http://127.0.0.1:${address.port}`);
       expect(live?.devices.map((d) => d.instrument.devId).sort()).toEqual(['21001', '21002', '21003']);
       const deadline = Date.now() + 20_000;
-      let latest: { at: number; volume_total_l: number } | null = null;
+      type Sample = { at: number; volume_total_l: number };
+      let latest: Sample | null = null;
       while (Date.now() < deadline) {
         env.clock.now = Date.now();
         const row = await env.db.kysely
@@ -80,7 +81,7 @@ describe('live demo stations', () => {
           .select('latest_telemetry')
           .where('dev_id', '=', '21001')
           .executeTakeFirstOrThrow();
-        latest = JSON.parse(row.latest_telemetry ?? 'null') as typeof latest;
+        latest = JSON.parse(row.latest_telemetry ?? 'null') as Sample | null;
         if (latest && latest.at > Date.now() - 60_000) break;
         await new Promise((r) => setTimeout(r, 250));
       }
