@@ -204,7 +204,7 @@ describe.each(dialects)('device protocol on %s', (dialect) => {
       expect(details.roi).toMatchObject({
         id: ack.roi_id,
         dev_id: '21005',
-        class_name: '001 Copepod',
+        class_name: '001Copepod',
         type: 'ai',
         roi_labelindex: 1,
         confidence: 0.93,

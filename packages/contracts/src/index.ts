@@ -11,3 +11,4 @@ export * from './users.ts';
 export * from './classes.ts';
 export * from './device.ts';
 export * from './views.ts';
+export * from './identify.ts';

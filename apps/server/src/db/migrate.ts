@@ -4,6 +4,7 @@ import { sessionMigration } from './migrations/0001-session.ts';
 import { adminMigration } from './migrations/0002-admin.ts';
 import { ippsMigration } from './migrations/0003-ipps.ts';
 import { monitoringMigration } from './migrations/0004-monitoring.ts';
+import { imagesMigration } from './migrations/0005-images.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0002-admin': adminMigration,
     '0003-ipps': ippsMigration(db.dialect),
     '0004-monitoring': monitoringMigration(db.dialect),
+    '0005-images': imagesMigration(db.dialect),
   };
 }
 

@@ -103,6 +103,7 @@ export interface ClassesTable {
   label_index: number | null;
   system: number;
   visible: number;
+  attention: Generated<number>;
   created_at: number;
 }
 
@@ -159,6 +160,69 @@ export interface RoisTable {
   invalid: Generated<number>;
   /** When the ROI was added to the Favorite gallery; null = not a favourite. */
   favorite_at: number | null;
+  /** In the recycle bin since; null = live. Recycled ROIs count in no statistic. */
+  deleted_at: number | null;
+  deleted_by: number | null;
+  /** 0 none, 1 waiting for review, 2 approved, 3 rejected. */
+  review_status: Generated<number>;
+  reviewed_at: number | null;
+}
+
+/** A folder (roi-index): a class of a gallery, a temporary class or an ordinary folder. */
+export interface RoiFoldersTable {
+  id: Generated<number>;
+  title: string;
+  code: string;
+  category_id: number;
+  group_id: number | null;
+  ipp_id: number | null;
+  /** Owner of a temporary class (-5). */
+  user_id: number | null;
+  attention: Generated<number>;
+  status: Generated<number>;
+  /** Live member ROIs. */
+  n: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FolderRoisTable {
+  folder_id: number;
+  roi_id: number;
+  added_at: number;
+}
+
+export interface ToolbarItemsTable {
+  id: Generated<number>;
+  user_id: number;
+  category_id: number;
+  code: string;
+  title: string;
+  created_at: number;
+}
+
+/** Live ROIs per station × recognition group (0 ui, 1 ai, 2 hi) × class (0 = not classified). */
+export interface RoiClassCountsTable {
+  ipp_id: number;
+  kind: number;
+  class_key: number;
+  n: number;
+}
+
+export interface ReidJobsTable {
+  id: Generated<number>;
+  group_id: number;
+  ipp_id: number;
+  user_id: number | null;
+  class_id: number | null;
+  start_at: number;
+  end_at: number;
+  /** queued | running | done | cancelled | failed */
+  status: string;
+  total: number;
+  done: Generated<number>;
+  created_at: number;
+  updated_at: number;
 }
 
 /** ROIs per station × UTC hour × class (class_key = class id, 0 = not classified). */
@@ -224,4 +288,9 @@ export interface Database {
   roi_count_hour: RoiCountHourTable;
   telemetry_rollup_day: TelemetryRollupDayTable;
   rollup_meta: { key: string; value: string };
+  roi_folders: RoiFoldersTable;
+  folder_rois: FolderRoisTable;
+  toolbar_items: ToolbarItemsTable;
+  roi_class_counts: RoiClassCountsTable;
+  reid_jobs: ReidJobsTable;
 }

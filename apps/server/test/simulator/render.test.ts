@@ -9,7 +9,7 @@ describe('synthetic ROI renderer', () => {
     expect(PLANKTON_KIND_NAMES).toHaveLength(SYSTEM_CLASSES.length);
     for (const kind of PLANKTON_KIND_NAMES) {
       const cls = SYSTEM_CLASSES.find((c) => c.label_index === PLANKTON_KINDS[kind]);
-      expect(cls?.name.slice(4).toLowerCase().replace(' ', '_'), kind).toBe(kind);
+      expect(cls?.name.slice(3).toLowerCase(), kind).toBe(kind);
     }
   });
 

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, RoisTable } from '../../db/schema.ts';
 
 export function classIdForLabel(db: Kysely<Database>, labelIndex: number) {
@@ -20,20 +20,102 @@ export async function insertRoi(db: Kysely<Database>, row: Insertable<RoisTable>
   return inserted?.id;
 }
 
-export function findRoiCore(db: Kysely<Database>, id: number) {
-  return db.selectFrom('rois').select(['id', 'ipp_id', 'class_id', 'roi_time']).where('id', '=', id).executeTakeFirst();
+const CORE = [
+  'r.id',
+  'r.ipp_id',
+  'r.class_id',
+  'r.roi_time',
+  'r.hi',
+  'r.roi_labelindex',
+  'r.deleted_at',
+  'r.is_demo_image',
+  'r.favorite_at',
+] as const;
+/** What every state change needs of an ROI, with its station's team. */
+export type RoiCore = Pick<
+  Selectable<RoisTable>,
+  'id' | 'ipp_id' | 'class_id' | 'roi_time' | 'hi' | 'roi_labelindex' | 'deleted_at' | 'is_demo_image' | 'favorite_at'
+> & { group_id: number };
+
+/** SQL parameter lists stay well under SQLite's and PostgreSQL's limits. */
+export function idChunks<T>(ids: readonly T[], size = 1000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
 }
 
-export async function setRoiClass(db: Kysely<Database>, id: number, classId: number | null, labelIndex: number, hi: number) {
-  await db.updateTable('rois').set({ class_id: classId, roi_labelindex: labelIndex, hi }).where('id', '=', id).execute();
+/** The columns every state change needs, for the ids that exist (in no particular order). */
+export async function findRoisCore(db: Kysely<Database>, ids: readonly number[]): Promise<RoiCore[]> {
+  const out: RoiCore[] = [];
+  for (const part of idChunks([...new Set(ids)])) {
+    const rows = await db
+      .selectFrom('rois as r')
+      .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
+      .select([...CORE, 'i.group_id'])
+      .where('r.id', 'in', part)
+      .execute();
+    out.push(...rows.map((r) => ({ ...r, deleted_at: r.deleted_at === null ? null : Number(r.deleted_at) })));
+  }
+  return out;
+}
+
+/** Sets the favourite mark (null clears it) on those of `ids` that differ; answers how many changed. */
+export async function setFavorites(db: Kysely<Database>, ids: readonly number[], at: number | null) {
+  let changed = 0;
+  for (const part of idChunks(ids)) {
+    const result = await db
+      .updateTable('rois')
+      .set({ favorite_at: at })
+      .where('id', 'in', part)
+      .where('favorite_at', at === null ? 'is not' : 'is', null)
+      .executeTakeFirst();
+    changed += Number(result.numUpdatedRows);
+  }
+  return changed;
+}
+
+/** Sets the review state (1 waiting, 2 approved, 3 rejected) where it differs; answers how many changed. */
+export async function setReview(db: Kysely<Database>, ids: readonly number[], status: number, at: number) {
+  let changed = 0;
+  for (const part of idChunks(ids)) {
+    const result = await db
+      .updateTable('rois')
+      .set({ review_status: status, reviewed_at: status === 1 ? null : at })
+      .where('id', 'in', part)
+      .where('review_status', '!=', status)
+      .executeTakeFirst();
+    changed += Number(result.numUpdatedRows);
+  }
+  return changed;
+}
+
+export async function setRoisClass(
+  db: Kysely<Database>,
+  ids: readonly number[],
+  classId: number | null,
+  labelIndex: number,
+  hi: number,
+) {
+  for (const part of idChunks(ids)) {
+    await db.updateTable('rois').set({ class_id: classId, roi_labelindex: labelIndex, hi }).where('id', 'in', part).execute();
+  }
 }
 
 export async function moveRoi(db: Kysely<Database>, id: number, ippId: number) {
   await db.updateTable('rois').set({ ipp_id: ippId }).where('id', '=', id).execute();
 }
 
-export async function deleteRoi(db: Kysely<Database>, id: number) {
-  await db.deleteFrom('rois').where('id', '=', id).execute();
+export async function setDeleted(db: Kysely<Database>, ids: readonly number[], at: number | null, by: number | null) {
+  for (const part of idChunks(ids)) {
+    await db.updateTable('rois').set({ deleted_at: at, deleted_by: by }).where('id', 'in', part).execute();
+  }
+}
+
+export async function deleteRois(db: Kysely<Database>, ids: readonly number[]) {
+  for (const part of idChunks(ids)) {
+    await db.deleteFrom('folder_rois').where('roi_id', 'in', part).execute();
+    await db.deleteFrom('rois').where('id', 'in', part).execute();
+  }
 }
 
 export async function setFavorite(db: Kysely<Database>, id: number, at: number | null) {

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { blobUrl, originalName, sha256Of, thumbName, type BlobStore } from '../../storage/blobs.ts';
-import { bumpRoiRollups, classKeyOf } from '../stats/rollups.repository.ts';
+import { applyRoiDeltas, bumpRoiRollups, classKeyOf, kindOf, type RoiDelta } from '../stats/rollups.repository.ts';
 import { inspectImage } from './images.ts';
 import * as repo from './rois.repository.ts';
 import type { Kysely } from 'kysely';
@@ -91,7 +91,15 @@ export class RoisService {
         const winner = await repo.findRoiBySha(trx, input.ippId, sha256);
         return { roiId: winner?.id ?? 0, stored: false, sha256 };
       }
-      await bumpRoiRollups(trx, this.dayOffsetHours, input.ippId, classKeyOf(classId), input.capturedAt, 1);
+      await bumpRoiRollups(
+        trx,
+        this.dayOffsetHours,
+        input.ippId,
+        classKeyOf(classId),
+        input.capturedAt,
+        1,
+        kindOf(0, input.labelIndex),
+      );
       await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
       return { roiId, stored: true, sha256 };
     });
@@ -100,41 +108,129 @@ export class RoisService {
   /** Reclassifies an ROI (AI label or human identification), moving its count between classes. */
   async setClass(roiId: number, classId: number | null, labelIndex: number, hi: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      const roi = await repo.findRoiCore(trx, roiId);
-      if (!roi) return;
-      await repo.setRoiClass(trx, roiId, classId, labelIndex, hi);
-      await moveCount(trx, this.dayOffsetHours, roi, roi.ipp_id, classId);
+      const rows = await repo.findRoisCore(trx, [roiId]);
+      await this.relabel(trx, rows, () => ({ classId, labelIndex, hi }));
     });
   }
 
   /** Moves an ROI to another station's gallery. */
   async moveToIpp(roiId: number, ippId: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      const roi = await repo.findRoiCore(trx, roiId);
+      const roi = (await repo.findRoisCore(trx, [roiId]))[0];
       if (!roi) return;
       await repo.moveRoi(trx, roiId, ippId);
-      await moveCount(trx, this.dayOffsetHours, roi, ippId, roi.class_id);
+      if (roi.deleted_at !== null) return;
+      await applyRoiDeltas(trx, this.dayOffsetHours, [delta(roi, -1), delta({ ...roi, ipp_id: ippId }, 1)]);
     });
   }
 
+  /** Deletes an ROI for good (its folder memberships go with it). */
   async remove(roiId: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      const roi = await repo.findRoiCore(trx, roiId);
-      if (!roi) return;
-      await repo.deleteRoi(trx, roiId);
-      await bumpRoiRollups(trx, this.dayOffsetHours, roi.ipp_id, classKeyOf(roi.class_id), roi.roi_time, -1);
+      await this.purge(trx, await repo.findRoisCore(trx, [roiId]));
     });
+  }
+
+  /**
+   * New labels for ROIs, in the caller's transaction: `next` answers each ROI's class, label index and hi flag.
+   * Recycled ROIs change label but count nowhere.
+   */
+  async relabel(
+    trx: Kysely<Database>,
+    rows: readonly repo.RoiCore[],
+    next: (roi: repo.RoiCore) => { classId: number | null; labelIndex: number; hi: number },
+  ) {
+    const deltas: RoiDelta[] = [];
+    const groups = new Map<string, number[]>();
+    for (const roi of rows) {
+      const to = next(roi);
+      if (to.classId === roi.class_id && to.labelIndex === roi.roi_labelindex && to.hi === roi.hi) continue;
+      const key = `${to.classId ?? ''}:${to.labelIndex}:${to.hi}`;
+      groups.set(key, [...(groups.get(key) ?? []), roi.id]);
+      if (roi.deleted_at !== null) continue;
+      deltas.push(delta(roi, -1), delta({ ...roi, class_id: to.classId, roi_labelindex: to.labelIndex, hi: to.hi }, 1));
+    }
+    for (const [key, ids] of groups) {
+      const [classId, labelIndex, hi] = key.split(':');
+      await repo.setRoisClass(trx, ids, classId === '' ? null : Number(classId), Number(labelIndex), Number(hi));
+    }
+    await applyRoiDeltas(trx, this.dayOffsetHours, deltas);
+    return [...groups.values()].reduce((a, ids) => a + ids.length, 0);
+  }
+
+  /** Live ROIs into the recycle bin: out of every statistic and folder count, memberships kept for a restore. */
+  async recycle(trx: Kysely<Database>, rows: readonly repo.RoiCore[], userId: number) {
+    const live = rows.filter((r) => r.deleted_at === null);
+    if (live.length === 0) return 0;
+    const ids = live.map((r) => r.id);
+    await repo.setDeleted(trx, ids, this.clock(), userId);
+    await folderCounts(trx, ids, -1);
+    await applyRoiDeltas(
+      trx,
+      this.dayOffsetHours,
+      live.map((r) => delta(r, -1)),
+    );
+    return live.length;
+  }
+
+  /** Recycled ROIs back where they were: their statistics, classes and folders. */
+  async restore(trx: Kysely<Database>, rows: readonly repo.RoiCore[]) {
+    const binned = rows.filter((r) => r.deleted_at !== null);
+    if (binned.length === 0) return 0;
+    const ids = binned.map((r) => r.id);
+    await repo.setDeleted(trx, ids, null, null);
+    await folderCounts(trx, ids, 1);
+    await applyRoiDeltas(
+      trx,
+      this.dayOffsetHours,
+      binned.map((r) => delta(r, 1)),
+    );
+    return binned.length;
+  }
+
+  /** Deletes ROIs for good. Image files stay until no row names them (content-addressed, shared by retries). */
+  async purge(trx: Kysely<Database>, rows: readonly repo.RoiCore[]) {
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.id);
+    const live = rows.filter((r) => r.deleted_at === null);
+    await folderCounts(
+      trx,
+      live.map((r) => r.id),
+      -1,
+    );
+    await repo.deleteRois(trx, ids);
+    await applyRoiDeltas(
+      trx,
+      this.dayOffsetHours,
+      live.map((r) => delta(r, -1)),
+    );
+    return rows.length;
   }
 }
 
-async function moveCount(
-  trx: Kysely<Database>,
-  offset: number,
-  roi: { ipp_id: number; class_id: number | null; roi_time: number },
-  ippId: number,
-  classId: number | null,
-) {
-  if (roi.ipp_id === ippId && roi.class_id === classId) return;
-  await bumpRoiRollups(trx, offset, roi.ipp_id, classKeyOf(roi.class_id), roi.roi_time, -1);
-  await bumpRoiRollups(trx, offset, ippId, classKeyOf(classId), roi.roi_time, 1);
+const delta = (roi: Pick<repo.RoiCore, 'ipp_id' | 'class_id' | 'roi_time' | 'hi' | 'roi_labelindex'>, n: number): RoiDelta => ({
+  ippId: roi.ipp_id,
+  classKey: classKeyOf(roi.class_id),
+  kind: kindOf(roi.hi, roi.roi_labelindex),
+  roiTime: roi.roi_time,
+  delta: n,
+});
+
+/** Folder counts follow their live members. */
+async function folderCounts(trx: Kysely<Database>, roiIds: readonly number[], sign: 1 | -1) {
+  for (const part of repo.idChunks(roiIds)) {
+    const perFolder = await trx
+      .selectFrom('folder_rois')
+      .select(['folder_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('roi_id', 'in', part)
+      .groupBy('folder_id')
+      .execute();
+    for (const f of perFolder) {
+      await trx
+        .updateTable('roi_folders')
+        .set((eb) => ({ n: eb('n', '+', sign * Number(f.n)) }))
+        .where('id', '=', f.folder_id)
+        .execute();
+    }
+  }
 }

@@ -12,6 +12,18 @@ export const dayOf = (time: number, offsetHours: number) => {
 /** Rollup key of a class: its id, 0 = not classified. */
 export const classKeyOf = (classId: number | null) => classId ?? 0;
 
+/** Recognition group of an ROI as the class counts store it: 0 ui, 1 ai, 2 hi (spec §3). */
+export const kindOf = (hi: number, labelIndex: number) => (hi === 1 ? 2 : labelIndex === 0 ? 0 : 1);
+
+/** One ROI entering (+1) or leaving (-1) the live counts at its station, class, group and capture time. */
+export interface RoiDelta {
+  ippId: number;
+  classKey: number;
+  kind: number;
+  roiTime: number;
+  delta: number;
+}
+
 /**
  * Adds `delta` ROIs (negative to remove) of one station and class at one time to the rollups. Called in the
  * same transaction as the change to the rois table, so the rollups never disagree with the rows.
@@ -23,28 +35,77 @@ export async function bumpRoiRollups(
   classKey: number,
   roiTime: number,
   delta: number,
+  kind: number,
 ) {
-  if (delta === 0) return;
-  await trx
-    .insertInto('roi_rollup_hour')
-    .values({ ipp_id: ippId, hour: hourOf(roiTime), class_key: classKey, n: delta })
-    .onConflict((oc) => oc.columns(['ipp_id', 'hour', 'class_key']).doUpdateSet({ n: sql`roi_rollup_hour.n + excluded.n` }))
-    .execute();
-  await trx
-    .insertInto('roi_count_hour')
-    .values({ ipp_id: ippId, hour: hourOf(roiTime), n: delta })
-    .onConflict((oc) => oc.columns(['ipp_id', 'hour']).doUpdateSet({ n: sql`roi_count_hour.n + excluded.n` }))
-    .execute();
-  await trx
-    .insertInto('roi_rollup_day')
-    .values({ ipp_id: ippId, day: dayOf(roiTime, dayOffsetHours), class_key: classKey, n: delta })
-    .onConflict((oc) => oc.columns(['ipp_id', 'day', 'class_key']).doUpdateSet({ n: sql`roi_rollup_day.n + excluded.n` }))
-    .execute();
-  await trx
-    .insertInto('roi_totals')
-    .values({ ipp_id: ippId, class_key: classKey, n: delta })
-    .onConflict((oc) => oc.columns(['ipp_id', 'class_key']).doUpdateSet({ n: sql`roi_totals.n + excluded.n` }))
-    .execute();
+  await applyRoiDeltas(trx, dayOffsetHours, [{ ippId, classKey, roiTime, delta, kind }]);
+}
+
+const CHUNK = 200;
+
+/** Sums deltas by key, then one upsert per chunk of keys per table: a 10,000-ROI action costs a few statements. */
+export async function applyRoiDeltas(trx: Kysely<Database>, dayOffsetHours: number, deltas: readonly RoiDelta[]) {
+  const sums = {
+    hour: new Map<string, number>(),
+    count: new Map<string, number>(),
+    day: new Map<string, number>(),
+    totals: new Map<string, number>(),
+    kinds: new Map<string, number>(),
+  };
+  const add = (map: Map<string, number>, key: (number | string)[], delta: number) => {
+    const k = key.join(':');
+    map.set(k, (map.get(k) ?? 0) + delta);
+  };
+  for (const d of deltas) {
+    if (d.delta === 0) continue;
+    add(sums.hour, [d.ippId, hourOf(d.roiTime), d.classKey], d.delta);
+    add(sums.count, [d.ippId, hourOf(d.roiTime)], d.delta);
+    add(sums.day, [d.ippId, dayOf(d.roiTime, dayOffsetHours), d.classKey], d.delta);
+    add(sums.totals, [d.ippId, d.classKey], d.delta);
+    add(sums.kinds, [d.ippId, d.kind, d.classKey], d.delta);
+  }
+  const rows = (map: Map<string, number>) =>
+    [...map].filter(([, n]) => n !== 0).map(([k, n]) => ({ key: k.split(':').map(Number), n }));
+  for (const part of chunks(rows(sums.hour))) {
+    await trx
+      .insertInto('roi_rollup_hour')
+      .values(part.map(({ key: [ipp_id, hour, class_key], n }) => ({ ipp_id: ipp_id!, hour: hour!, class_key: class_key!, n })))
+      .onConflict((oc) => oc.columns(['ipp_id', 'hour', 'class_key']).doUpdateSet({ n: sql`roi_rollup_hour.n + excluded.n` }))
+      .execute();
+  }
+  for (const part of chunks(rows(sums.count))) {
+    await trx
+      .insertInto('roi_count_hour')
+      .values(part.map(({ key: [ipp_id, hour], n }) => ({ ipp_id: ipp_id!, hour: hour!, n })))
+      .onConflict((oc) => oc.columns(['ipp_id', 'hour']).doUpdateSet({ n: sql`roi_count_hour.n + excluded.n` }))
+      .execute();
+  }
+  for (const part of chunks(rows(sums.day))) {
+    await trx
+      .insertInto('roi_rollup_day')
+      .values(part.map(({ key: [ipp_id, day, class_key], n }) => ({ ipp_id: ipp_id!, day: day!, class_key: class_key!, n })))
+      .onConflict((oc) => oc.columns(['ipp_id', 'day', 'class_key']).doUpdateSet({ n: sql`roi_rollup_day.n + excluded.n` }))
+      .execute();
+  }
+  for (const part of chunks(rows(sums.totals))) {
+    await trx
+      .insertInto('roi_totals')
+      .values(part.map(({ key: [ipp_id, class_key], n }) => ({ ipp_id: ipp_id!, class_key: class_key!, n })))
+      .onConflict((oc) => oc.columns(['ipp_id', 'class_key']).doUpdateSet({ n: sql`roi_totals.n + excluded.n` }))
+      .execute();
+  }
+  for (const part of chunks(rows(sums.kinds))) {
+    await trx
+      .insertInto('roi_class_counts')
+      .values(part.map(({ key: [ipp_id, kind, class_key], n }) => ({ ipp_id: ipp_id!, kind: kind!, class_key: class_key!, n })))
+      .onConflict((oc) => oc.columns(['ipp_id', 'kind', 'class_key']).doUpdateSet({ n: sql`roi_class_counts.n + excluded.n` }))
+      .execute();
+  }
+}
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
 }
 
 type TelemetryRollup = 'telemetry_rollup_hour' | 'telemetry_rollup_day';

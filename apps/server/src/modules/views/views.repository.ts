@@ -19,13 +19,14 @@ export async function countFavorites(db: Kysely<Database>, groupId: number | und
     .selectFrom('rois as r')
     .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('r.favorite_at', 'is not', null);
+    .where('r.favorite_at', 'is not', null)
+    .where('r.deleted_at', 'is', null);
   if (groupId !== undefined) query = query.where('i.group_id', '=', groupId);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 export function latestFavorites(db: Kysely<Database>, groupId: number | undefined, limit: number) {
-  let query = summaries(db).where('r.favorite_at', 'is not', null);
+  let query = summaries(db).where('r.favorite_at', 'is not', null).where('r.deleted_at', 'is', null);
   if (groupId !== undefined) query = query.where('i.group_id', '=', groupId);
   return query.orderBy('r.favorite_at', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
 }
@@ -34,6 +35,7 @@ export function latestRois(db: Kysely<Database>, ippIds: number[], limit: number
   if (ippIds.length === 0) return Promise.resolve([]);
   return summaries(db)
     .where('r.ipp_id', 'in', ippIds)
+    .where('r.deleted_at', 'is', null)
     .orderBy('r.roi_time', 'desc')
     .orderBy('r.id', 'desc')
     .limit(limit)
@@ -65,6 +67,7 @@ export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: n
       .selectFrom('rois')
       .select('id')
       .where('ipp_id', '=', ippId)
+      .where('deleted_at', 'is', null)
       .where((eb) => eb.or([eb('roi_time', '<', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '<', id)])]))
       .orderBy('roi_time', 'desc')
       .orderBy('id', 'desc')
@@ -74,6 +77,7 @@ export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: n
       .selectFrom('rois')
       .select('id')
       .where('ipp_id', '=', ippId)
+      .where('deleted_at', 'is', null)
       .where((eb) => eb.or([eb('roi_time', '>', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '>', id)])]))
       .orderBy('roi_time', 'asc')
       .orderBy('id', 'asc')

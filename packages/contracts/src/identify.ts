@@ -1,0 +1,456 @@
+import { z } from 'zod';
+import { CLASS_NAME_PATTERN } from './classes.ts';
+import { RoiSummarySchema } from './views.ts';
+
+/**
+ * Image categories (spec §4, our reading in docs/decisions.md "Images"). Negative ids are galleries and views;
+ * a positive category_id names one ordinary folder.
+ */
+export const CATEGORY = {
+  XCUBE: -1,
+  TEAM: -2,
+  SITE_GALLERY: -3,
+  FAVORITE: -4,
+  TEMPORARY: -5,
+  EXAMPLE: -6,
+  REVIEW: -7,
+  RECYCLE: -8,
+  SITE: -100,
+  ALL: -1000,
+  /** The root of a team's ordinary folders (each folder is also addressable as category_id = its id). */
+  FOLDERS: 0,
+} as const;
+export type CategoryId = (typeof CATEGORY)[keyof typeof CATEGORY];
+
+/** Categories whose tree nodes are stored folders (roi-index rows). */
+export const FOLDER_CATEGORIES: readonly number[] = [
+  CATEGORY.XCUBE,
+  CATEGORY.TEAM,
+  CATEGORY.SITE_GALLERY,
+  CATEGORY.TEMPORARY,
+  CATEGORY.FOLDERS,
+];
+
+export const CategoryIdQuery = z.coerce.number().int().min(-1000).max(2_147_483_647);
+
+/** GET /roi/categorys: the galleries and views the caller may open, in menu order. */
+export const CategorySchema = z.object({
+  id: z.number().int(),
+  /** i18n key suffix: identify.category.<key>. */
+  key: z.enum([
+    'xcube',
+    'team',
+    'site_gallery',
+    'favorite',
+    'temporary',
+    'example',
+    'review',
+    'recycle',
+    'site',
+    'all',
+    'folders',
+  ]),
+  /** ROIs in it (for the recycle bin and review queue: what is waiting). */
+  count: z.number().int(),
+  /** The caller may create folders (classes) in it. */
+  can_create: z.boolean(),
+});
+export type Category = z.infer<typeof CategorySchema>;
+
+/**
+ * A node of the gallery/class tree. `code` is opaque: send it back as `code` to list the node's ROIs.
+ * Folder nodes carry their roi-index id; class nodes (recognition groups of a station, review, recycle) carry
+ * the class id instead.
+ */
+export interface TreeNode {
+  code: string;
+  title: string;
+  count: number;
+  roi_index_id: number | null;
+  class_id: number | null;
+  /** Highlighted class (spec §3 attention). */
+  attention: boolean;
+  /** Has a toolbar shortcut for the caller. */
+  toolbar: boolean;
+  /** A system class or a fixed group: cannot be renamed or deleted. */
+  system: boolean;
+  /** Kind of node: a group of nodes (AI/HI/UI, a station), a stored folder, or a class. */
+  kind: 'group' | 'folder' | 'class';
+  children: TreeNode[];
+}
+export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
+  z.object({
+    code: z.string(),
+    title: z.string(),
+    count: z.number().int(),
+    roi_index_id: z.number().int().nullable(),
+    class_id: z.number().int().nullable(),
+    attention: z.boolean(),
+    toolbar: z.boolean(),
+    system: z.boolean(),
+    kind: z.enum(['group', 'folder', 'class']),
+    children: z.array(TreeNodeSchema),
+  }),
+);
+
+export const TreeQuerySchema = z.object({
+  category_id: CategoryIdQuery,
+  /** Station, for the site gallery (-3) and site images (-100). */
+  ipp_id: z.coerce.number().int().positive().optional(),
+  /** Superadmin: whose team (the others always see their own). */
+  group_id: z.coerce.number().int().positive().optional(),
+  /** Show empty classes too (hidden by default, spec §4). */
+  show_empty: z
+    .enum(['0', '1', 'true', 'false'])
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
+});
+export type TreeQuery = z.input<typeof TreeQuerySchema>;
+
+/** Relative starts a time range may use without an end (spec §5). */
+export const RELATIVE_STARTS = [
+  '-24 hour',
+  '-3 day',
+  '-7 day',
+  '-15 day',
+  '-31 day',
+  '-3 month',
+  '-6 month',
+  '-12 month',
+] as const;
+
+export const SORT_FIELDS = ['Roi_time', 'size', 'confidence', 'id'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** Query fields of spec §3 for listing ROIs (GET /roi/index and friends). */
+export const RoiListQuerySchema = z.object({
+  category_id: CategoryIdQuery,
+  /** A tree node's code; absent = the whole category. */
+  code: z.string().trim().max(64).optional(),
+  ipp_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().optional(),
+  /** Recognition group: ai, hi or ui. */
+  dataIndex: z.enum(['ai', 'hi', 'ui']).optional(),
+  class_id: z.coerce.number().int().positive().optional(),
+  /** Review queue: 1 = reviewed (approved or rejected), otherwise waiting. */
+  reviewed_type: z.coerce.number().int().min(0).max(1).optional(),
+  /** Start: epoch ms, 'YYYY-MM-DD HH:mm:ss' (viewer's tz) or one of RELATIVE_STARTS. */
+  Roi_time_s: z.string().trim().max(32).optional(),
+  Roi_time_e: z.string().trim().max(32).optional(),
+  /** Object size range in pixels; coordRange_1 defaults to coordRange_0 (spec §5). */
+  coordRange_0: z.coerce.number().int().min(0).optional(),
+  coordRange_1: z.coerce.number().int().min(0).optional(),
+  sorttype: z.enum(['asc', 'desc']).default('desc'),
+  diysort: z.enum(SORT_FIELDS).default('Roi_time'),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  /** Keyset cursor from the previous page's `next`; when given, `page` is ignored. */
+  after: z.string().trim().max(64).optional(),
+  /** Minutes east of UTC of the viewer, for dates without a zone. */
+  tz: z.coerce.number().int().min(-720).max(840).default(0),
+});
+export type RoiListQuery = z.input<typeof RoiListQuerySchema>;
+export type RoiListQueryParsed = z.output<typeof RoiListQuerySchema>;
+
+export const ReviewStatusSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
+export type ReviewStatus = z.infer<typeof ReviewStatusSchema>;
+
+/** An ROI as the identify workspace shows it (spec §3 Image item). */
+export const RoiItemSchema = RoiSummarySchema.extend({
+  status: z.number().int(),
+  collect_status: z.number().int(),
+  is_demo_image: z.number().int(),
+  invalid: z.boolean(),
+  /** Position of the ROI in its station's capture sequence (we use its id: devices send no frame index). */
+  index: z.number().int(),
+  /** Its class is an attention class. */
+  attention: z.boolean(),
+  review_status: ReviewStatusSchema,
+  /** In the recycle bin since; null otherwise. */
+  deleted_at: z.number().int().nullable(),
+});
+export type RoiItem = z.infer<typeof RoiItemSchema>;
+
+/** GET /roi/index: one page; the envelope's count is the total matching (capped, see `count_capped`). */
+export const RoiPageSchema = z.object({
+  items: z.array(RoiItemSchema),
+  /** Cursor for the next page (keyset); null on the last page. */
+  next: z.string().nullable(),
+  /** The total stopped counting at this many. */
+  count_capped: z.boolean(),
+});
+export type RoiPage = z.infer<typeof RoiPageSchema>;
+
+export const AdjacentQuerySchema = RoiListQuerySchema.omit({ limit: true, page: true, after: true }).extend({
+  roi_id: z.coerce.number().int().positive(),
+});
+export type AdjacentQuery = z.input<typeof AdjacentQuerySchema>;
+export const AdjacentSchema = z.object({ previous_id: z.number().int().nullable(), next_id: z.number().int().nullable() });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bulk actions (docs/actions.md). The server owns which codes a caller may use where; the web draws buttons
+// from GET /roi/actions and labels them from its translations (identify.action.<code>).
+
+export const ACTION_CODES = [
+  '2',
+  '13',
+  '21',
+  '23',
+  '31',
+  '33',
+  '41',
+  '42',
+  '43',
+  '51',
+  '52',
+  '53',
+  '54',
+  '61',
+  '62',
+  '71',
+  '110',
+  '111',
+  '112',
+  '113',
+  'B001',
+  'B002',
+  'B003',
+  'B004',
+] as const;
+export type ActionCode = (typeof ACTION_CODES)[number];
+
+/** What an action needs besides the selection. */
+export const ActionTargetSchema = z.enum(['none', 'folder', 'class', 'title']);
+export type ActionTarget = z.infer<typeof ActionTargetSchema>;
+
+export const ActionSchema = z.object({
+  code: z.string(),
+  target: ActionTargetSchema,
+  /** Ask before doing it (spec §8: delete, recycle, move, copy, remove). */
+  confirm: z.boolean(),
+  danger: z.boolean(),
+  /** Offered only while no AI-labelled ROI is selected. */
+  no_ai: z.boolean(),
+  /** Only for one ROI at a time, in the detail pane. */
+  single: z.boolean(),
+});
+export type Action = z.infer<typeof ActionSchema>;
+
+export const ActionsQuerySchema = z.object({
+  category_id: CategoryIdQuery,
+  reviewed_type: z.coerce.number().int().min(0).max(1).optional(),
+});
+export const ActionsSchema = z.object({
+  actions: z.array(ActionSchema),
+  /** Why nothing is offered here, as an i18n-free reason code (e.g. example ROIs). */
+  reason: z.enum(['example', 'role', 'none']).nullable(),
+});
+export type Actions = z.infer<typeof ActionsSchema>;
+
+/** POST /roi/save-move: one bulk action on a selection, in one transaction. */
+export const BulkActionBodySchema = z.object({
+  type: z.enum(ACTION_CODES),
+  /** The category the selection was made in (decides which actions are allowed). */
+  category_id: z.number().int(),
+  /** The node it was made in (the folder 'remove' and 'move' take ROIs out of). */
+  code: z.string().max(64).optional(),
+  reviewed_type: z.number().int().min(0).max(1).optional(),
+  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+  /** Folder id (target 'folder') or class id (target 'class'). */
+  target_id: z.number().int().positive().optional(),
+  /** New temporary class name (target 'title'). */
+  title: z.string().trim().max(64).optional(),
+  /** Target class by its label index (21/23), instead of target_id. */
+  change_roi_labelindex: z.number().int().min(1).max(999).optional(),
+});
+export type BulkActionBody = z.infer<typeof BulkActionBodySchema>;
+
+/**
+ * The spec sends save-move's parameters in the query (ipp_id, category_id, target_id, type, hi,
+ * change_roi_labelindex); the selection travels in the body. Query values fill what the body leaves out.
+ */
+export const BulkActionQuerySchema = z.object({
+  type: z.enum(ACTION_CODES).optional(),
+  category_id: z.coerce.number().int().optional(),
+  target_id: z.coerce.number().int().positive().optional(),
+  ipp_id: z.coerce.number().int().positive().optional(),
+  hi: z.coerce.number().int().min(0).max(1).optional(),
+  change_roi_labelindex: z.coerce.number().int().min(1).max(999).optional(),
+});
+export const BulkActionRequestBodySchema = BulkActionBodySchema.partial({ type: true, category_id: true });
+
+export const BulkResultSchema = z.object({
+  /** ROIs the action changed. */
+  affected: z.number().int(),
+  /** ROIs it left alone (already there, not in the source, ...). */
+  unchanged: z.number().int(),
+  /** The folder it created (code 54). */
+  roi_index_id: z.number().int().nullable(),
+});
+export type BulkResult = z.infer<typeof BulkResultSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Folders and classes
+
+/** Folder (class) titles follow the class naming rule. */
+export const CLASS_TITLE_PATTERN = CLASS_NAME_PATTERN;
+
+export const FolderSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  code: z.string(),
+  ipp_id: z.number().int().nullable(),
+  group_id: z.number().int().nullable(),
+  category_id: z.number().int(),
+  count: z.number().int(),
+  attention: z.boolean(),
+  status: z.number().int(),
+});
+export type Folder = z.infer<typeof FolderSchema>;
+
+export const NewFolderBodySchema = z.object({
+  title: z.string().trim().max(64),
+  category_id: z.number().int(),
+  ipp_id: z.number().int().positive().optional(),
+  group_id: z.number().int().positive().optional(),
+  /** Title of the node it is created under, for the success message. */
+  parent: z.string().max(64).optional(),
+});
+export type NewFolderBody = z.infer<typeof NewFolderBodySchema>;
+
+/** A folder (roi_index_id) or an HI class (class_id): exactly one of the two. */
+const folderOrClass = {
+  roi_index_id: z.number().int().positive().optional(),
+  class_id: z.number().int().positive().optional(),
+};
+export const RenameBodySchema = z.object({ ...folderOrClass, title: z.string().trim().max(64) });
+export const FolderIdBodySchema = z.object(folderOrClass);
+
+/** POST /roi-index/save answers what it created: a folder, or (under site images, -100) an HI class. */
+export const CreatedSchema = z.object({
+  roi_index_id: z.number().int().nullable(),
+  class_id: z.number().int().nullable(),
+  title: z.string(),
+  code: z.string(),
+});
+export type Created = z.infer<typeof CreatedSchema>;
+export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000) });
+export const ChangeStatusBodySchema = z.object({
+  ...folderOrClass,
+  attention: z.boolean().optional(),
+  /** 1 visible, 0 hidden. */
+  status: z.number().int().min(0).max(1).optional(),
+});
+
+/** POST /folder/operate-folder: a whole class (folder) copied or moved into another place, or removed. */
+export const OperateFolderBodySchema = z.object({
+  type: z.enum(['copy', 'move', 'remove', 'to_hi']),
+  roi_index_id: z.number().int().positive(),
+  /** Target folder's code, for the images only (copy/move into an existing folder). */
+  roi_index_code: z.string().max(64).optional(),
+  /** Target category, for the class itself (a folder of the same title is made there, or reused). */
+  category_id: z.number().int().optional(),
+  /** Station of a target IPP gallery (-3). */
+  ipp_id: z.number().int().positive().optional(),
+});
+export type OperateFolderBody = z.infer<typeof OperateFolderBodySchema>;
+
+export const ToolbarItemSchema = z.object({
+  id: z.number().int(),
+  category_id: z.number().int(),
+  code: z.string(),
+  title: z.string(),
+});
+export type ToolbarItem = z.infer<typeof ToolbarItemSchema>;
+export const NewToolbarBodySchema = z.object({
+  category_id: z.number().int(),
+  code: z.string().min(1).max(64),
+  title: z.string().trim().min(1).max(64),
+});
+export const IdListBodySchema = z.object({ id: z.number().int().positive() });
+
+/** POST /roi-group/re-bin: restore (re) or purge (delete) ROIs in the recycle bin. */
+export const ReBinBodySchema = z.object({
+  action: z.enum(['re', 'delete']),
+  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+});
+/** POST /roi-group/delete: empty the recycle bin (-8) or the caller's temporary classes (-5). */
+export const GroupDeleteBodySchema = z.object({ category_id: z.number().int() });
+
+/** GET /tool/sys-init: the class list, localized and sorted by title. */
+export const SysInitQuerySchema = z.object({
+  language: z.enum(['zh', 'en']).optional(),
+  sort: z.enum(['title', '-title']).default('title'),
+});
+export const ClassItemSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  label_index: z.number().int().nullable(),
+  system: z.boolean(),
+  visible: z.boolean(),
+  attention: z.boolean(),
+});
+export type ClassItem = z.infer<typeof ClassItemSchema>;
+
+/** Re-identification request (spec §3): time range, AI class, the instrument's dev_id. */
+export const ReidentifyBodySchema = z.object({
+  dev_id: z.string().trim().min(1).max(32),
+  Roi_time_s: z.string().trim().max(32).optional(),
+  Roi_time_e: z.string().trim().max(32).optional(),
+  class_id: z.number().int().positive().optional(),
+  tz: z.number().int().min(-720).max(840).default(0),
+});
+export type ReidentifyBody = z.infer<typeof ReidentifyBodySchema>;
+export const ReidentifyResultSchema = z.object({ job_id: z.number().int(), rois: z.number().int() });
+
+export const OperateResultSchema = z.object({ affected: z.number().int(), roi_index_id: z.number().int().nullable() });
+export type OperateResult = z.infer<typeof OperateResultSchema>;
+
+/** GET /folder/get-folder-by-roi-index: the ROIs of one folder, 1000 a page, oldest first. */
+export const FolderRoisQuerySchema = z.object({
+  roi_index_id: z.coerce.number().int().positive(),
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  sorttype: z.enum(['asc', 'desc']).default('asc'),
+  diysort: z.enum(SORT_FIELDS).default('Roi_time'),
+});
+/** GET /roi/get-roi-by-code: the ROIs of the folder with that code, 200 a page, newest first. */
+export const RoisByCodeQuerySchema = z.object({
+  roi_index_code: z.string().trim().min(1).max(64),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  sorttype: z.enum(['asc', 'desc']).default('desc'),
+  diysort: z.enum(SORT_FIELDS).default('Roi_time'),
+});
+
+/** POST /roi/operator-site-roi: copy ROIs into their station's IPP gallery, or remove them from it. */
+export const SiteRoiBodySchema = z.object({
+  type: z.enum(['copy', 'remove']),
+  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+});
+/** POST /folder/operator-site-folder: remove an IPP gallery folder, or copy it into the team library. */
+export const SiteFolderBodySchema = z.object({
+  type: z.enum(['copy', 'remove']),
+  roi_index_id: z.number().int().positive(),
+});
+/** POST /folder/delete-temporary-folder: one of the caller's temporary classes, or all of them. */
+export const TemporaryDeleteBodySchema = z.object({ roi_index_id: z.number().int().positive().optional() });
+
+/** POST /roi/operate-roi: copy or move ROIs into the folder with that code, or remove them from it. */
+export const OperateRoiBodySchema = z.object({
+  type: z.enum(['copy', 'move', 'remove']),
+  roi_index_code: z.string().min(1).max(64),
+  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+  category_id: z.number().int(),
+  code: z.string().max(64).optional(),
+});
+
+/** GET /roi/set-roi-label-index: a human label by label index (hi = 1); 0 returns the ROI to its AI label. */
+export const SetLabelQuerySchema = z.object({
+  roi_id: z.coerce.number().int().positive(),
+  roi_labelindex: z.coerce.number().int().min(0).max(999),
+});
+
+/** POST /roi/delete: ROIs to the recycle bin, or (with roi_index_id) out of that folder only. */
+export const RoiDeleteBodySchema = z.object({ roi_ids: z.array(z.number().int().positive()).min(1).max(10_000) });
+export const RoiDeleteQuerySchema = z.object({ roi_index_id: z.coerce.number().int().positive().optional() });
