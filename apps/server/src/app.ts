@@ -40,6 +40,11 @@ import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
 import { ViewsService } from './modules/views/views.service.ts';
+import { identifyRoutes } from './modules/identify/identify.routes.ts';
+import { IdentifyService } from './modules/identify/identify.service.ts';
+import { BulkService } from './modules/identify/bulk.service.ts';
+import { FoldersService } from './modules/identify/folders.service.ts';
+import { ReidentifyService } from './modules/identify/reidentify.service.ts';
 import { FileBlobStore } from './storage/blobs.ts';
 import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 
@@ -86,6 +91,13 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
+  const bulk = new BulkService(db, clock, rois);
+  const identify = {
+    identify: new IdentifyService(db, clock),
+    bulk,
+    folders: new FoldersService(db, clock, rois, bulk),
+    reidentify: new ReidentifyService(db, clock),
+  };
   registerAccessControl(app, auth, devices.authenticate);
 
   const origins = config.CORS_ORIGINS.split(',')
@@ -130,6 +142,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
+      await api.register(identifyRoutes(identify));
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
     },
     { prefix: '/api' },

@@ -1,0 +1,146 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { SortField } from '@ipp/contracts';
+import type { Database } from '../../db/schema.ts';
+import { summaries } from '../rois/rois.repository.ts';
+import type { Source } from './scope.ts';
+
+export interface BrowseFilter {
+  source: Source;
+  kind?: number;
+  classKey?: number;
+  ippId?: number;
+  start?: number;
+  end?: number;
+  sizeMin?: number;
+  sizeMax?: number;
+}
+
+export interface BrowseSort {
+  field: SortField;
+  dir: 'asc' | 'desc';
+}
+
+/** A position in a sorted list: the sort value and the id that breaks ties. */
+export type Keyset = [number, number];
+
+type Eb = ExpressionBuilder<Database & { r: Database['rois'] }, 'r'>;
+
+const SORT_COLUMN = { Roi_time: 'r.roi_time', size: 'r.size_px', confidence: 'r.confidence', id: 'r.id' } as const;
+
+/** The sort value as SQL; a missing confidence sorts as -1 so every row has a place. */
+function sortValue(eb: Eb, field: SortField): Expression<number> {
+  return field === 'confidence' ? eb.fn.coalesce('r.confidence', sql<number>`-1`) : eb.ref(SORT_COLUMN[field]);
+}
+
+export const sortValueOf = (
+  row: { roi_time: number; size_px: number; confidence: number | null; id: number },
+  field: SortField,
+) =>
+  field === 'Roi_time' ? row.roi_time : field === 'size' ? row.size_px : field === 'confidence' ? (row.confidence ?? -1) : row.id;
+
+function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
+  const and: Expression<SqlBool>[] = [];
+  const s = f.source;
+  and.push(eb('r.deleted_at', s.kind === 'recycle' ? 'is not' : 'is', null));
+  if ('ippIds' in s && s.ippIds !== null) and.push(s.ippIds.length === 0 ? sql<SqlBool>`1 = 0` : eb('r.ipp_id', 'in', s.ippIds));
+  if (s.kind === 'folders') {
+    and.push(
+      s.folderIds.length === 0
+        ? sql<SqlBool>`1 = 0`
+        : eb.exists(
+            eb
+              .selectFrom('folder_rois as fr')
+              .select(sql`1`.as('one'))
+              .whereRef('fr.roi_id', '=', 'r.id')
+              .where('fr.folder_id', 'in', s.folderIds),
+          ),
+    );
+  }
+  if (s.kind === 'favorite') and.push(eb('r.favorite_at', 'is not', null));
+  if (s.kind === 'review') and.push(s.reviewed ? eb('r.review_status', 'in', [2, 3]) : eb('r.review_status', '=', 1));
+  if (f.ippId !== undefined) and.push(eb('r.ipp_id', '=', f.ippId));
+  if (f.kind === 2) and.push(eb('r.hi', '=', 1));
+  if (f.kind === 1) and.push(eb.and([eb('r.hi', '=', 0), eb('r.roi_labelindex', '!=', 0)]));
+  if (f.kind === 0) and.push(eb.and([eb('r.hi', '=', 0), eb('r.roi_labelindex', '=', 0)]));
+  if (f.classKey !== undefined) and.push(f.classKey === 0 ? eb('r.class_id', 'is', null) : eb('r.class_id', '=', f.classKey));
+  if (f.start !== undefined) and.push(eb('r.roi_time', '>=', f.start));
+  if (f.end !== undefined) and.push(eb('r.roi_time', '<=', f.end));
+  if (f.sizeMin !== undefined) and.push(eb('r.size_px', '>=', f.sizeMin));
+  if (f.sizeMax !== undefined) and.push(eb('r.size_px', '<=', f.sizeMax));
+  return eb.and(and);
+}
+
+/** Rows after (or before, `reverse`) a keyset position in the sort order. */
+function beyond(eb: Eb, sort: BrowseSort, at: Keyset, reverse = false): Expression<SqlBool> {
+  const forward = (sort.dir === 'asc') !== reverse;
+  const op = forward ? '>' : '<';
+  const value = sortValue(eb, sort.field);
+  return eb.or([eb(value, op, at[0]), eb.and([eb(value, '=', at[0]), eb('r.id', op, at[1])])]);
+}
+
+/** The columns of an ROI item: the summary plus state, review and the class's attention flag. */
+function items(db: Kysely<Database>) {
+  return summaries(db).select([
+    'r.status',
+    'r.collect_status',
+    'r.is_demo_image',
+    'r.invalid',
+    'r.review_status',
+    'r.deleted_at',
+    'c.attention',
+  ]);
+}
+export type RoiItemRow = Awaited<ReturnType<ReturnType<typeof items>['execute']>>[number];
+
+export async function page(
+  db: Kysely<Database>,
+  f: BrowseFilter,
+  sort: BrowseSort,
+  limit: number,
+  at: { after?: Keyset; offset?: number },
+): Promise<RoiItemRow[]> {
+  let q = items(db).where((eb) => where(eb as unknown as Eb, f));
+  if (at.after) q = q.where((eb) => beyond(eb as unknown as Eb, sort, at.after!));
+  q = q
+    .orderBy((eb) => sortValue(eb as unknown as Eb, sort.field), sort.dir)
+    .orderBy('r.id', sort.dir)
+    .limit(limit);
+  if (!at.after && at.offset) q = q.offset(at.offset);
+  return q.execute();
+}
+
+/** How many ROIs match, counting at most `cap` of them (a count of millions would cost a scan). */
+export async function countUpTo(db: Kysely<Database>, f: BrowseFilter, cap: number): Promise<number> {
+  const inner = db
+    .selectFrom('rois as r')
+    .select('r.id')
+    .where((eb) => where(eb as unknown as Eb, f))
+    .limit(cap);
+  const row = await db
+    .selectFrom(inner.as('m'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The ids just before and after a position in the list. */
+export async function adjacent(db: Kysely<Database>, f: BrowseFilter, sort: BrowseSort, at: Keyset) {
+  const one = (reverse: boolean) => {
+    const dir = (sort.dir === 'asc') !== reverse ? 'asc' : 'desc';
+    return db
+      .selectFrom('rois as r')
+      .select('r.id')
+      .where((eb) => where(eb as unknown as Eb, f))
+      .where((eb) => beyond(eb as unknown as Eb, sort, at, reverse))
+      .orderBy((eb) => sortValue(eb as unknown as Eb, sort.field), dir)
+      .orderBy('r.id', dir)
+      .limit(1)
+      .executeTakeFirst();
+  };
+  const [previous, next] = await Promise.all([one(true), one(false)]);
+  return { previous_id: previous?.id ?? null, next_id: next?.id ?? null };
+}
+
+export function findItem(db: Kysely<Database>, id: number) {
+  return items(db).where('r.id', '=', id).executeTakeFirst();
+}

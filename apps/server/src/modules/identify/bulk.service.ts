@@ -1,0 +1,302 @@
+import { CATEGORY, CLASS_NAME_PATTERN, ResultCode, type BulkActionBody, type BulkResult } from '@ipp/contracts';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { RoiCore } from '../rois/rois.repository.ts';
+import * as roisRepo from '../rois/rois.repository.ts';
+import type { RoisService } from '../rois/rois.service.ts';
+import { kindOf } from '../stats/rollups.repository.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
+import * as folders from './folders.repository.ts';
+import { effectiveCategory } from './identify.service.ts';
+import { canWriteFolder, categoryFolders, folderNotFound, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
+import { UNCLASSIFIED } from './tree.ts';
+
+type Trx = Kysely<Database>;
+
+interface Ctx {
+  trx: Trx;
+  actor: UserRow;
+  body: BulkActionBody;
+  category: number;
+  rows: RoiCore[];
+  live: Set<number>;
+  now: number;
+}
+
+const notSupported = (key: 'notSupported' | 'exampleReadOnly' | 'aiSelected' | 'demoImages' = 'notSupported') =>
+  new AppError(ResultCode.FORBIDDEN, key);
+const noRoi = () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
+
+/**
+ * Bulk actions on ROI selections (docs/actions.md): the code must be allowed for the caller in the category,
+ * every selected ROI must be visible there, and the whole action runs in one transaction with its counts.
+ */
+export class BulkService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly rois: RoisService,
+  ) {}
+
+  async run(actor: UserRow, body: BulkActionBody): Promise<BulkResult> {
+    const category = effectiveCategory(actor, body.category_id);
+    if (category === CATEGORY.EXAMPLE && actor.role !== 'superadmin') throw notSupported('exampleReadOnly');
+    if (!allowedCodes(actor.role, category, body.reviewed_type).includes(body.type)) throw notSupported();
+    if (isSingle(body.type) && body.roi_ids.length > 1) throw notSupported();
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const rows = await this.selection(trx, actor, category, body);
+      const ctx: Ctx = { trx, actor, body, category, rows, live: liveIds(rows), now: this.clock() };
+      const result = await this.apply(ctx);
+      return { affected: result.affected, unchanged: rows.length - result.affected, roi_index_id: result.folderId ?? null };
+    });
+  }
+
+  /** The selected ROIs, each visible to the caller in the category, or 1002 for the whole call. */
+  private async selection(trx: Trx, actor: UserRow, category: number, body: BulkActionBody): Promise<RoiCore[]> {
+    const ids = [...new Set(body.roi_ids)];
+    const rows = await roisRepo.findRoisCore(trx, ids);
+    if (rows.length !== ids.length) throw noRoi();
+    const xcube = category === CATEGORY.XCUBE || category === CATEGORY.EXAMPLE;
+    if (xcube) {
+      const inLibrary = await foldersHolding(trx, CATEGORY.XCUBE, ids);
+      if (inLibrary.roiIds.size !== ids.length) throw noRoi();
+    } else if (actor.role !== 'superadmin' && rows.some((r) => r.group_id !== actor.group_id)) {
+      throw noRoi();
+    }
+    const binned = category === CATEGORY.RECYCLE;
+    if (rows.some((r) => (r.deleted_at !== null) !== binned)) throw noRoi();
+    if (needsNoAi(body.type) && rows.some((r) => kindOf(r.hi, r.roi_labelindex) === 1)) throw notSupported('aiSelected');
+    if (category === CATEGORY.TEAM && rows.some((r) => r.is_demo_image === 1)) throw notSupported('demoImages');
+    return rows;
+  }
+
+  private async apply(ctx: Ctx): Promise<{ affected: number; folderId?: number }> {
+    const { trx, rows, body } = ctx;
+    const ids = rows.map((r) => r.id);
+    switch (body.type) {
+      case '2':
+        return { affected: await this.rois.recycle(trx, rows, ctx.actor.id) };
+      case '113':
+        return { affected: await this.rois.restore(trx, rows) };
+      case '13': {
+        const byLabel = await classIdsByLabel(trx);
+        return {
+          affected: await this.rois.relabel(trx, rows, (r) => ({
+            classId: byLabel.get(r.roi_labelindex) ?? null,
+            labelIndex: r.roi_labelindex,
+            hi: 0,
+          })),
+        };
+      }
+      case '21':
+      case '23': {
+        const classId = await targetClass(trx, body.target_id, body.change_roi_labelindex);
+        const affected = await this.rois.relabel(trx, rows, (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }));
+        if (body.type === '23') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
+        return { affected };
+      }
+      case '31':
+        return {
+          affected: await addToGalleries(ctx, (r) => ({
+            category_id: CATEGORY.SITE_GALLERY,
+            group_id: r.group_id,
+            ipp_id: r.ipp_id,
+            user_id: null,
+          })),
+        };
+      case '41':
+      case '42': {
+        const affected = await addToGalleries(ctx, (r) => ({
+          category_id: CATEGORY.TEAM,
+          group_id: r.group_id,
+          ipp_id: null,
+          user_id: null,
+        }));
+        if (body.type === '42') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
+        return { affected };
+      }
+      case 'B001':
+        return {
+          affected: await addToGalleries(ctx, () => ({
+            category_id: CATEGORY.XCUBE,
+            group_id: null,
+            ipp_id: null,
+            user_id: null,
+          })),
+        };
+      case '33':
+      case '43':
+      case 'B002': {
+        const category = body.type === '33' ? CATEGORY.SITE_GALLERY : body.type === '43' ? CATEGORY.TEAM : CATEGORY.XCUBE;
+        const holding = await foldersHolding(trx, category, ids);
+        await folders.removeMembers(trx, holding.folderIds, ids, ctx.live);
+        return { affected: holding.roiIds.size };
+      }
+      case '51':
+      case '52': {
+        const target = await writableTarget(ctx);
+        const affected = await folders.addMembers(trx, target.id, ids, ctx.live, ctx.now);
+        if (body.type === '52') {
+          const from = (await sourceFolders(ctx)).filter((id) => id !== target.id);
+          await folders.removeMembers(trx, from, ids, ctx.live);
+          return { affected: Math.max(affected, ids.length), folderId: target.id };
+        }
+        return { affected, folderId: target.id };
+      }
+      case '53': {
+        const from = await sourceFolders(ctx);
+        if (from.length === 0) throw notSupported();
+        return { affected: await countedRemoval(trx, from, ids, ctx.live) };
+      }
+      case '54': {
+        const folder = await newTemporaryClass(ctx);
+        return { affected: await folders.addMembers(trx, folder.id, ids, ctx.live, ctx.now), folderId: folder.id };
+      }
+      case '61':
+      case '62':
+        return { affected: await roisRepo.setFavorites(trx, ids, body.type === '61' ? ctx.now : null) };
+      case '71':
+      case '112':
+        return { affected: await roisRepo.setReview(trx, ids, 1, ctx.now) };
+      case '110': {
+        const affected = await roisRepo.setReview(trx, ids, 2, ctx.now);
+        // Approving confirms the label by a human.
+        await this.rois.relabel(trx, rows, (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }));
+        return { affected };
+      }
+      case '111':
+        return { affected: await roisRepo.setReview(trx, ids, 3, ctx.now) };
+      case 'B003':
+      case 'B004':
+        // Class-level codes: POST /folder/operate-folder.
+        throw notSupported();
+    }
+  }
+}
+
+const liveIds = (rows: readonly RoiCore[]) => new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
+
+async function countedRemoval(trx: Trx, from: number[], ids: number[], live: ReadonlySet<number>) {
+  const holding = new Set(
+    (
+      await trx
+        .selectFrom('folder_rois')
+        .select('roi_id')
+        .distinct()
+        .where('folder_id', 'in', from)
+        .where('roi_id', 'in', ids)
+        .execute()
+    ).map((r) => r.roi_id),
+  );
+  await folders.removeMembers(trx, from, ids, live);
+  return holding.size;
+}
+
+/** Folders of one category holding any of the ROIs, and which of the ROIs they hold. */
+async function foldersHolding(trx: Trx, categoryId: number, roiIds: readonly number[]) {
+  const folderIds = new Set<number>();
+  const held = new Set<number>();
+  for (const part of roisRepo.idChunks(roiIds)) {
+    const rows = await trx
+      .selectFrom('folder_rois as fr')
+      .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')
+      .select(['fr.folder_id', 'fr.roi_id'])
+      .where('f.category_id', '=', categoryId)
+      .where('fr.roi_id', 'in', part)
+      .execute();
+    for (const r of rows) {
+      folderIds.add(r.folder_id);
+      held.add(r.roi_id);
+    }
+  }
+  return { folderIds: [...folderIds], roiIds: held };
+}
+
+/** The folders a move or a remove takes ROIs out of: the node's folder, or the category's writable folders. */
+async function sourceFolders(ctx: Ctx): Promise<number[]> {
+  const { trx, actor, body } = ctx;
+  if (!isFolderCategory(ctx.category)) return [];
+  const { folderId } = parseCode(body.code);
+  if (folderId !== undefined) {
+    const folder = await visibleFolder(trx, actor, folderId, 'code');
+    if (!canWriteFolder(actor, folder)) throw notSupported();
+    return [folder.id];
+  }
+  return (await categoryFolders(trx, actor, ctx.category, {})).filter((f) => canWriteFolder(actor, f)).map((f) => f.id);
+}
+
+/** Copies each ROI into the gallery folder named after its class, creating folders as needed. */
+async function addToGalleries(ctx: Ctx, scopeOf: (roi: RoiCore) => folders.FolderScope): Promise<number> {
+  const titles = await classTitles(ctx.trx);
+  const groups = new Map<string, { scope: folders.FolderScope; title: string; ids: number[] }>();
+  for (const roi of ctx.rows) {
+    const scope = scopeOf(roi);
+    const title = roi.class_id === null ? UNCLASSIFIED : (titles.get(roi.class_id) ?? UNCLASSIFIED);
+    const key = JSON.stringify([scope, title]);
+    const group = groups.get(key) ?? { scope, title, ids: [] };
+    group.ids.push(roi.id);
+    groups.set(key, group);
+  }
+  let added = 0;
+  for (const g of groups.values()) {
+    const folder = await folders.ensureFolder(ctx.trx, g.scope, g.title, ctx.now);
+    added += await folders.addMembers(ctx.trx, folder.id, g.ids, ctx.live, ctx.now);
+  }
+  return added;
+}
+
+/** The target folder of 51/52: one the caller may write, of the ROIs' team (and station, for a site gallery). */
+async function writableTarget(ctx: Ctx) {
+  const { trx, actor, body } = ctx;
+  if (body.target_id === undefined) throw folderNotFound('target_id');
+  const folder = await visibleFolder(trx, actor, body.target_id, 'target_id');
+  if (!canWriteFolder(actor, folder)) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+  const mismatch = ctx.rows.some(
+    (r) =>
+      (folder.group_id !== null && r.group_id !== folder.group_id) ||
+      (folder.category_id === CATEGORY.SITE_GALLERY && r.ipp_id !== folder.ipp_id),
+  );
+  if (mismatch) throw new AppError(ResultCode.BAD_PARAM, 'targetMismatch', {}, 'target_id');
+  return folder;
+}
+
+/** Checks a class title against the naming rule (spec §5). */
+export function checkTitle(title: string | undefined, field = 'title'): string {
+  const value = (title ?? '').trim();
+  if (value === '') throw new AppError(ResultCode.BAD_PARAM, 'classNameEmpty', {}, field);
+  if (!CLASS_NAME_PATTERN.test(value)) throw new AppError(ResultCode.BAD_PARAM, 'classNameBad', {}, field);
+  return value;
+}
+
+async function newTemporaryClass(ctx: Ctx) {
+  const title = checkTitle(ctx.body.title);
+  const scope = { category_id: CATEGORY.TEMPORARY, group_id: ctx.actor.group_id, ipp_id: null, user_id: ctx.actor.id };
+  if (await folders.findFolderByTitle(ctx.trx, scope, title))
+    throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
+  return folders.insertFolder(ctx.trx, scope, title, ctx.now);
+}
+
+async function targetClass(trx: Trx, id: number | undefined, labelIndex: number | undefined): Promise<number> {
+  const q = trx.selectFrom('classes').select('id');
+  const row =
+    id !== undefined
+      ? await q.where('id', '=', id).executeTakeFirst()
+      : labelIndex !== undefined
+        ? await q.where('label_index', '=', labelIndex).executeTakeFirst()
+        : undefined;
+  if (!row) throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'target_id');
+  return row.id;
+}
+
+async function classTitles(trx: Trx) {
+  return new Map((await trx.selectFrom('classes').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
+}
+
+async function classIdsByLabel(trx: Trx) {
+  const rows = await trx.selectFrom('classes').select(['id', 'label_index']).where('label_index', 'is not', null).execute();
+  return new Map(rows.map((c) => [c.label_index!, c.id]));
+}

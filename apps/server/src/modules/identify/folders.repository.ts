@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, RoiFoldersTable } from '../../db/schema.ts';
+import { idChunks } from '../rois/rois.repository.ts';
+
+export type FolderRow = Selectable<RoiFoldersTable>;
+
+/** Who a folder belongs to: a category, and within it a team, a station or a user (null where it does not apply). */
+export interface FolderScope {
+  category_id: number;
+  group_id: number | null;
+  ipp_id: number | null;
+  user_id: number | null;
+}
+
+export const findFolder = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('roi_folders').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findFolderByCode = (db: Kysely<Database>, code: string) =>
+  db.selectFrom('roi_folders').selectAll().where('code', '=', code).executeTakeFirst();
+
+/** Folders of a category for a team / station / user; `undefined` in a filter means any. */
+export function listFolders(
+  db: Kysely<Database>,
+  categoryId: number,
+  filter: { groupId?: number | null; ippId?: number; userId?: number },
+) {
+  let q = db.selectFrom('roi_folders').selectAll().where('category_id', '=', categoryId);
+  if (filter.groupId === null) q = q.where('group_id', 'is', null);
+  else if (filter.groupId !== undefined) q = q.where('group_id', '=', filter.groupId);
+  if (filter.ippId !== undefined) q = q.where('ipp_id', '=', filter.ippId);
+  if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
+  return q.orderBy('title').orderBy('id').execute();
+}
+
+export function findFolderByTitle(db: Kysely<Database>, scope: FolderScope, title: string) {
+  let q = db.selectFrom('roi_folders').selectAll().where('category_id', '=', scope.category_id).where('title', '=', title);
+  for (const key of ['group_id', 'ipp_id', 'user_id'] as const) {
+    const value = scope[key];
+    q = value === null ? q.where(key, 'is', null) : q.where(key, '=', value);
+  }
+  return q.executeTakeFirst();
+}
+
+export async function insertFolder(db: Kysely<Database>, scope: FolderScope, title: string, now: number): Promise<FolderRow> {
+  return db
+    .insertInto('roi_folders')
+    .values({ ...scope, title, code: `rf${crypto.randomBytes(8).toString('hex')}`, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The folder with that title in that scope, created when missing (galleries keep one folder per class). */
+export async function ensureFolder(db: Kysely<Database>, scope: FolderScope, title: string, now: number) {
+  return (await findFolderByTitle(db, scope, title)) ?? insertFolder(db, scope, title, now);
+}
+
+export async function updateFolder(
+  db: Kysely<Database>,
+  id: number,
+  values: Partial<Pick<FolderRow, 'title' | 'attention' | 'status'>>,
+  now: number,
+) {
+  await db
+    .updateTable('roi_folders')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteFolders(db: Kysely<Database>, ids: readonly number[]) {
+  for (const part of idChunks(ids)) {
+    await db.deleteFrom('folder_rois').where('folder_id', 'in', part).execute();
+    await db.deleteFrom('roi_folders').where('id', 'in', part).execute();
+  }
+}
+
+/**
+ * Puts ROIs in a folder; those already there are left alone. `live` are the ones not in the recycle bin (only they
+ * count). Answers how many were added.
+ */
+export async function addMembers(
+  db: Kysely<Database>,
+  folderId: number,
+  roiIds: readonly number[],
+  live: ReadonlySet<number>,
+  now: number,
+) {
+  let added = 0;
+  let addedLive = 0;
+  for (const part of idChunks(roiIds, 500)) {
+    const present = new Set(
+      (
+        await db
+          .selectFrom('folder_rois')
+          .select('roi_id')
+          .where('folder_id', '=', folderId)
+          .where('roi_id', 'in', part)
+          .execute()
+      ).map((r) => r.roi_id),
+    );
+    const fresh = part.filter((id) => !present.has(id));
+    if (fresh.length === 0) continue;
+    await db
+      .insertInto('folder_rois')
+      .values(fresh.map((roi_id) => ({ folder_id: folderId, roi_id, added_at: now })))
+      .execute();
+    added += fresh.length;
+    addedLive += fresh.filter((id) => live.has(id)).length;
+  }
+  if (addedLive > 0) await bumpCount(db, folderId, addedLive);
+  return added;
+}
+
+/** Takes ROIs out of folders; answers how many memberships ended. */
+export async function removeMembers(
+  db: Kysely<Database>,
+  folderIds: readonly number[],
+  roiIds: readonly number[],
+  live: ReadonlySet<number>,
+) {
+  if (folderIds.length === 0) return 0;
+  let removed = 0;
+  for (const part of idChunks(roiIds, 500)) {
+    const rows = await db
+      .selectFrom('folder_rois')
+      .select(['folder_id', 'roi_id'])
+      .where('folder_id', 'in', folderIds)
+      .where('roi_id', 'in', part)
+      .execute();
+    if (rows.length === 0) continue;
+    const perFolder = new Map<number, number>();
+    for (const r of rows) if (live.has(r.roi_id)) perFolder.set(r.folder_id, (perFolder.get(r.folder_id) ?? 0) + 1);
+    await db.deleteFrom('folder_rois').where('folder_id', 'in', folderIds).where('roi_id', 'in', part).execute();
+    for (const [folderId, n] of perFolder) await bumpCount(db, folderId, -n);
+    removed += rows.length;
+  }
+  return removed;
+}
+
+/** Member ids of a folder (live and recycled). */
+export async function memberIds(db: Kysely<Database>, folderId: number): Promise<number[]> {
+  return (await db.selectFrom('folder_rois').select('roi_id').where('folder_id', '=', folderId).execute()).map((r) => r.roi_id);
+}
+
+async function bumpCount(db: Kysely<Database>, folderId: number, delta: number) {
+  await db
+    .updateTable('roi_folders')
+    .set((eb) => ({ n: eb('n', '+', delta) }))
+    .where('id', '=', folderId)
+    .execute();
+}
+
+export const listToolbar = (db: Kysely<Database>, userId: number) =>
+  db
+    .selectFrom('toolbar_items')
+    .select(['id', 'category_id', 'code', 'title'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();

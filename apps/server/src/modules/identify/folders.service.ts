@@ -1,0 +1,468 @@
+import {
+  CATEGORY,
+  ResultCode,
+  type BulkActionBody,
+  type Created,
+  type NewFolderBody,
+  type OperateFolderBody,
+  type OperateResult,
+  type ToolbarItem,
+} from '@ipp/contracts';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
+import { visibleGroup } from '../ipps/ipps.service.ts';
+import * as roisRepo from '../rois/rois.repository.ts';
+import type { RoisService } from '../rois/rois.service.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import type { BulkService } from './bulk.service.ts';
+import { checkTitle } from './bulk.service.ts';
+import * as folders from './folders.repository.ts';
+import { UNCLASSIFIED } from './tree.ts';
+import { canWriteFolder, codes, folderNotFound, visibleFolder } from './scope.ts';
+
+type Trx = Kysely<Database>;
+
+const forbidden = () => new AppError(ResultCode.FORBIDDEN, 'forbidden');
+const notSupported = () => new AppError(ResultCode.FORBIDDEN, 'notSupported');
+const classNotFound = (field = 'class_id') => new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, field);
+const oneOf = () =>
+  new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'roi_index_id', reasonKey: 'reason.required' }, 'roi_index_id');
+const isAdmin = (actor: UserRow) => actor.role !== 'user';
+
+/**
+ * Folders (roi-index) and HI classes as things: create, rename, delete, attention and visibility, toolbar
+ * shortcuts, whole-folder copy/move/remove, and the recycle bin's restore and purge. ROI selections go through
+ * BulkService so the action matrix is checked in one place.
+ */
+export class FoldersService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly rois: RoisService,
+    private readonly bulk: BulkService,
+  ) {}
+
+  /** POST /roi-index/save: a folder in a gallery or folder category, or an HI class under site images (-100). */
+  async save(actor: UserRow, body: NewFolderBody): Promise<Created> {
+    const title = checkTitle(body.title);
+    if (body.category_id === CATEGORY.EXAMPLE) throw new AppError(ResultCode.FORBIDDEN, 'exampleReadOnly');
+    if (body.category_id === CATEGORY.SITE) return this.newClass(actor, title);
+    const scope = await this.scopeFor(actor, body);
+    if (!canWriteFolder(actor, scope)) throw forbidden();
+    return this.db.kysely.transaction().execute(async (trx) => {
+      if (await folders.findFolderByTitle(trx, scope, title))
+        throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
+      const folder = await folders.insertFolder(trx, scope, title, this.clock());
+      return { roi_index_id: folder.id, class_id: null, title, code: folder.code };
+    });
+  }
+
+  /** POST /roi-index/rename: a folder (its writers) or a non-system HI class (administrators). */
+  async rename(actor: UserRow, body: { roi_index_id?: number; class_id?: number; title: string }): Promise<void> {
+    const title = checkTitle(body.title);
+    if (body.roi_index_id !== undefined) {
+      const folder = await this.writableFolder(actor, body.roi_index_id);
+      const scope = {
+        category_id: folder.category_id,
+        group_id: folder.group_id,
+        ipp_id: folder.ipp_id,
+        user_id: folder.user_id,
+      };
+      await this.db.kysely.transaction().execute(async (trx) => {
+        const same = await folders.findFolderByTitle(trx, scope, title);
+        if (same && same.id !== folder.id) throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
+        await folders.updateFolder(trx, folder.id, { title }, this.clock());
+      });
+      return;
+    }
+    if (body.class_id === undefined) throw oneOf();
+    const cls = await this.editableClass(actor, body.class_id);
+    await this.db.kysely.transaction().execute(async (trx) => {
+      const labelIndex = labelIndexOf(title);
+      if (labelIndex !== cls.label_index)
+        throw new AppError(ResultCode.BAD_PARAM, 'labelChanged', { label: cls.label_index ?? '' }, 'title');
+      await assertClassFree(trx, title, null, cls.id);
+      await trx.updateTable('classes').set({ name: title }).where('id', '=', cls.id).execute();
+    });
+  }
+
+  /** POST /roi-index/delete-folder: a folder (its ROIs stay wherever else they are) or an unused HI class. */
+  async remove(actor: UserRow, body: { roi_index_id?: number; class_id?: number }): Promise<void> {
+    if (body.roi_index_id !== undefined) {
+      const folder = await this.writableFolder(actor, body.roi_index_id);
+      await this.db.kysely.transaction().execute((trx) => folders.deleteFolders(trx, [folder.id]));
+      return;
+    }
+    if (body.class_id === undefined) throw oneOf();
+    const cls = await this.editableClass(actor, body.class_id);
+    await this.db.kysely.transaction().execute(async (trx) => {
+      const used = await trx
+        .selectFrom('rois')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('class_id', '=', cls.id)
+        .executeTakeFirstOrThrow();
+      if (Number(used.n) > 0)
+        throw new AppError(ResultCode.BAD_PARAM, 'classInUse', { title: cls.name, count: Number(used.n) }, 'class_id');
+      await trx.deleteFrom('classes').where('id', '=', cls.id).execute();
+    });
+  }
+
+  /** POST /roi-index/batch-delete: several folders, all or none. */
+  async batchDelete(actor: UserRow, ids: readonly number[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    for (const id of unique) await this.writableFolder(actor, id, 'ids');
+    await this.db.kysely.transaction().execute((trx) => folders.deleteFolders(trx, unique));
+    return unique.length;
+  }
+
+  /** POST /roi-index/change-status: attention (highlight) and visibility of a folder or a class. */
+  async changeStatus(actor: UserRow, body: { roi_index_id?: number; class_id?: number; attention?: boolean; status?: number }) {
+    const values = {
+      ...(body.attention === undefined ? {} : { attention: body.attention ? 1 : 0 }),
+      ...(body.status === undefined ? {} : { status: body.status }),
+    };
+    if (body.roi_index_id !== undefined) {
+      const folder = await this.writableFolder(actor, body.roi_index_id);
+      await folders.updateFolder(this.db.kysely, folder.id, values, this.clock());
+      return;
+    }
+    if (body.class_id === undefined) throw oneOf();
+    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    const cls = await findClass(this.db.kysely, body.class_id);
+    const classValues = {
+      ...(values.attention === undefined ? {} : { attention: values.attention }),
+      ...(values.status === undefined ? {} : { visible: values.status }),
+    };
+    if (Object.keys(classValues).length > 0)
+      await this.db.kysely.updateTable('classes').set(classValues).where('id', '=', cls.id).execute();
+  }
+
+  toolbar(actor: UserRow): Promise<ToolbarItem[]> {
+    return folders.listToolbar(this.db.kysely, actor.id);
+  }
+
+  /** POST /roi-index/add-tool-bar: a shortcut to a tree node, per user (adding one twice keeps one). */
+  async addToolbar(actor: UserRow, item: { category_id: number; code: string; title: string }): Promise<ToolbarItem> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('toolbar_items')
+        .select(['id', 'category_id', 'code', 'title'])
+        .where('user_id', '=', actor.id)
+        .where('category_id', '=', item.category_id)
+        .where('code', '=', item.code)
+        .executeTakeFirst();
+      if (existing) return existing;
+      return trx
+        .insertInto('toolbar_items')
+        .values({ user_id: actor.id, ...item, created_at: this.clock() })
+        .returning(['id', 'category_id', 'code', 'title'])
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  async deleteToolbar(actor: UserRow, id: number): Promise<void> {
+    const gone = await this.db.kysely
+      .deleteFrom('toolbar_items')
+      .where('id', '=', id)
+      .where('user_id', '=', actor.id)
+      .executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0)
+      throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'id', reasonKey: 'reason.invalid' }, 'id');
+  }
+
+  /**
+   * POST /folder/operate-folder: a whole class. copy/move with `category_id` takes the class itself (a folder of the
+   * same title there, made or reused); with `roi_index_code` only its images, into that folder. remove deletes the
+   * folder (its ROIs stay elsewhere). to_hi labels its images with the HI class of the same title and takes them
+   * out of the folder (the folder stays, empty).
+   */
+  async operateFolder(actor: UserRow, body: OperateFolderBody): Promise<OperateResult> {
+    if (actor.is_demo === 1) throw forbidden();
+    const source = await visibleFolder(this.db.kysely, actor, body.roi_index_id);
+    if (body.type === 'remove') {
+      await this.remove(actor, { roi_index_id: source.id });
+      return { affected: source.n, roi_index_id: null };
+    }
+    if (body.type !== 'copy' && !canWriteFolder(actor, source)) throw forbidden();
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const ids = await folders.memberIds(trx, source.id);
+      const rows = await roisRepo.findRoisCore(trx, ids);
+      const live = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
+      const now = this.clock();
+      if (body.type === 'to_hi') {
+        const cls = await trx.selectFrom('classes').select('id').where('name', '=', source.title).executeTakeFirst();
+        if (!cls) throw new AppError(ResultCode.BAD_PARAM, 'noHiClass', { class: source.title }, 'roi_index_id');
+        const own = rows.filter((r) => actor.role === 'superadmin' || r.group_id === actor.group_id);
+        const affected = await this.rois.relabel(trx, own, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }));
+        await folders.removeMembers(
+          trx,
+          [source.id],
+          own.map((r) => r.id),
+          live,
+        );
+        return { affected, roi_index_id: null };
+      }
+      const target = await this.operateTarget(trx, actor, body, source);
+      if (target.id === source.id) throw notSupported();
+      const mismatch = rows.some(
+        (r) =>
+          (target.group_id !== null && r.group_id !== target.group_id) ||
+          (target.category_id === CATEGORY.SITE_GALLERY && r.ipp_id !== target.ipp_id),
+      );
+      if (mismatch) throw new AppError(ResultCode.BAD_PARAM, 'targetMismatch', {}, 'roi_index_code');
+      const affected = await folders.addMembers(trx, target.id, ids, live, now);
+      if (body.type === 'move') {
+        if (body.roi_index_code === undefined) await folders.deleteFolders(trx, [source.id]);
+        else await folders.removeMembers(trx, [source.id], ids, live);
+      }
+      return { affected, roi_index_id: target.id };
+    });
+  }
+
+  /** POST /folder/operator-site-folder: an IPP gallery folder removed, or copied (class and images) to the team library. */
+  async operateSiteFolder(actor: UserRow, body: { type: 'copy' | 'remove'; roi_index_id: number }): Promise<OperateResult> {
+    const folder = await visibleFolder(this.db.kysely, actor, body.roi_index_id);
+    if (folder.category_id !== CATEGORY.SITE_GALLERY) throw folderNotFound();
+    return this.operateFolder(actor, {
+      type: body.type,
+      roi_index_id: folder.id,
+      category_id: body.type === 'copy' ? CATEGORY.TEAM : undefined,
+    });
+  }
+
+  /** POST /roi-group/re-bin: restore (re) or purge (delete) ROIs of the recycle bin; administrators. */
+  async reBin(actor: UserRow, action: 're' | 'delete', roiIds: readonly number[]): Promise<number> {
+    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const ids = [...new Set(roiIds)];
+      const rows = await roisRepo.findRoisCore(trx, ids);
+      const mine = rows.filter((r) => r.deleted_at !== null && (actor.role === 'superadmin' || r.group_id === actor.group_id));
+      if (mine.length !== ids.length) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
+      return action === 're' ? this.rois.restore(trx, mine) : this.rois.purge(trx, mine);
+    });
+  }
+
+  /** POST /roi-group/delete: empty the recycle bin (-8, administrators) or the caller's temporary classes (-5). */
+  async groupDelete(actor: UserRow, categoryId: number, groupId?: number): Promise<number> {
+    if (actor.is_demo === 1) throw forbidden();
+    if (categoryId === CATEGORY.TEMPORARY) return this.deleteTemporary(actor);
+    if (categoryId !== CATEGORY.RECYCLE) throw notSupported();
+    if (!isAdmin(actor)) throw forbidden();
+    const team = visibleGroup(actor, groupId);
+    return this.db.kysely.transaction().execute(async (trx) => {
+      let q = trx
+        .selectFrom('rois as r')
+        .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
+        .select('r.id')
+        .where('r.deleted_at', 'is not', null);
+      if (team !== undefined) q = q.where('i.group_id', '=', team);
+      const ids = (await q.execute()).map((r) => r.id);
+      return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids));
+    });
+  }
+
+  /** POST /folder/delete-temporary-folder: one of the caller's temporary classes, or all of them. */
+  async deleteTemporary(actor: UserRow, folderId?: number): Promise<number> {
+    const k = this.db.kysely;
+    const mine = await folders.listFolders(k, CATEGORY.TEMPORARY, { userId: actor.id });
+    const ids = folderId === undefined ? mine.map((f) => f.id) : mine.filter((f) => f.id === folderId).map((f) => f.id);
+    if (folderId !== undefined && ids.length === 0) throw folderNotFound();
+    await k.transaction().execute((trx) => folders.deleteFolders(trx, ids));
+    return ids.length;
+  }
+
+  /** POST /roi-index/rsync: recounts the live members of the caller's team's folders (administrators). */
+  async resync(actor: UserRow, groupId?: number): Promise<number> {
+    if (!isAdmin(actor)) throw forbidden();
+    const team = visibleGroup(actor, groupId);
+    return this.db.kysely.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('roi_folders').select('id');
+      if (team !== undefined) q = q.where('group_id', '=', team);
+      const ids = (await q.execute()).map((r) => r.id);
+      for (const part of roisRepo.idChunks(ids)) {
+        const counted = await trx
+          .selectFrom('folder_rois as fr')
+          .innerJoin('rois as r', 'r.id', 'fr.roi_id')
+          .select(['fr.folder_id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('fr.folder_id', 'in', part)
+          .where('r.deleted_at', 'is', null)
+          .groupBy('fr.folder_id')
+          .execute();
+        const byId = new Map(counted.map((c) => [c.folder_id, Number(c.n)]));
+        for (const id of part)
+          await trx
+            .updateTable('roi_folders')
+            .set({ n: byId.get(id) ?? 0 })
+            .where('id', '=', id)
+            .execute();
+      }
+      return ids.length;
+    });
+  }
+
+  /** POST /roi/operate-roi: copy/move ROIs into the folder with that code, or remove them from it (codes 51/52/53). */
+  async operateRoi(
+    actor: UserRow,
+    body: { type: 'copy' | 'move' | 'remove'; roi_index_code: string; roi_ids: number[]; category_id: number; code?: string },
+  ): Promise<OperateResult> {
+    const folder = await folders.findFolderByCode(this.db.kysely, body.roi_index_code);
+    if (!folder) throw folderNotFound('roi_index_code');
+    const bulk: BulkActionBody =
+      body.type === 'remove'
+        ? { type: '53', category_id: body.category_id, code: codes.folder(folder.id), roi_ids: body.roi_ids }
+        : {
+            type: body.type === 'copy' ? '51' : '52',
+            category_id: body.category_id,
+            code: body.code,
+            roi_ids: body.roi_ids,
+            target_id: folder.id,
+          };
+    const result = await this.bulk.run(actor, bulk);
+    return { affected: result.affected, roi_index_id: folder.id };
+  }
+
+  /** POST /roi/delete: ROIs to the recycle bin (code 2), or with a folder only out of that folder (code 53). */
+  async deleteRois(actor: UserRow, roiIds: number[], folderId?: number) {
+    if (folderId === undefined) return this.bulk.run(actor, { type: '2', category_id: CATEGORY.ALL, roi_ids: roiIds });
+    const folder = await visibleFolder(this.db.kysely, actor, folderId);
+    return this.bulk.run(actor, { type: '53', category_id: folder.category_id, code: codes.folder(folder.id), roi_ids: roiIds });
+  }
+
+  /** GET /roi/set-roi-label-index: a human label by label index; 0 returns the ROI to its AI label. */
+  async setLabelIndex(actor: UserRow, roiId: number, labelIndex: number) {
+    if (actor.is_demo === 1) throw forbidden();
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const rows = await roisRepo.findRoisCore(trx, [roiId]);
+      const roi = rows[0];
+      if (!roi || roi.deleted_at !== null || (actor.role !== 'superadmin' && roi.group_id !== actor.group_id)) {
+        throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
+      }
+      if (labelIndex === 0) {
+        const ai = await trx.selectFrom('classes').select('id').where('label_index', '=', roi.roi_labelindex).executeTakeFirst();
+        await this.rois.relabel(trx, rows, (r) => ({
+          classId: r.roi_labelindex === 0 ? null : (ai?.id ?? null),
+          labelIndex: r.roi_labelindex,
+          hi: 0,
+        }));
+        return { class_id: roi.roi_labelindex === 0 ? null : (ai?.id ?? null), hi: 0 };
+      }
+      const cls = await trx.selectFrom('classes').select('id').where('label_index', '=', labelIndex).executeTakeFirst();
+      if (!cls) throw classNotFound('roi_labelindex');
+      await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }));
+      return { class_id: cls.id, hi: 1 };
+    });
+  }
+
+  private async newClass(actor: UserRow, title: string): Promise<Created> {
+    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    const labelIndex = labelIndexOf(title);
+    return this.db.kysely.transaction().execute(async (trx) => {
+      await assertClassFree(trx, title, labelIndex);
+      const row = await trx
+        .insertInto('classes')
+        .values({ name: title, label_index: labelIndex, system: 0, visible: 1, created_at: this.clock() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { roi_index_id: null, class_id: row.id, title, code: codes.groupClass('hi', row.id) };
+    });
+  }
+
+  /** Where a new folder goes: the category's team, station or user. */
+  private async scopeFor(
+    actor: UserRow,
+    body: { category_id: number; ipp_id?: number; group_id?: number },
+  ): Promise<folders.FolderScope> {
+    const team = visibleGroup(actor, body.group_id);
+    const needTeam = () => {
+      if (team === undefined) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+      return team;
+    };
+    switch (body.category_id) {
+      case CATEGORY.XCUBE:
+        return { category_id: CATEGORY.XCUBE, group_id: null, ipp_id: null, user_id: null };
+      case CATEGORY.TEAM:
+        return { category_id: CATEGORY.TEAM, group_id: needTeam(), ipp_id: null, user_id: null };
+      case CATEGORY.FOLDERS:
+        return { category_id: CATEGORY.FOLDERS, group_id: needTeam(), ipp_id: null, user_id: null };
+      case CATEGORY.TEMPORARY:
+        return { category_id: CATEGORY.TEMPORARY, group_id: actor.group_id, ipp_id: null, user_id: actor.id };
+      case CATEGORY.SITE_GALLERY: {
+        const ippId = body.ipp_id;
+        const station =
+          ippId === undefined
+            ? undefined
+            : await this.db.kysely.selectFrom('ipps').select(['id', 'group_id']).where('id', '=', ippId).executeTakeFirst();
+        if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
+          throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
+        }
+        return { category_id: CATEGORY.SITE_GALLERY, group_id: station.group_id, ipp_id: station.id, user_id: null };
+      }
+      default:
+        throw notSupported();
+    }
+  }
+
+  private async operateTarget(trx: Trx, actor: UserRow, body: OperateFolderBody, source: folders.FolderRow) {
+    if (body.roi_index_code !== undefined) {
+      const target = await folders.findFolderByCode(trx, body.roi_index_code);
+      if (!target || !canWriteFolder(actor, target)) throw folderNotFound('roi_index_code');
+      return target;
+    }
+    if (body.category_id === undefined)
+      throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'category_id', reasonKey: 'reason.required' }, 'category_id');
+    const scope = await this.scopeFor(actor, {
+      category_id: body.category_id,
+      ipp_id: body.ipp_id,
+      group_id: source.group_id ?? undefined,
+    });
+    if (!canWriteFolder(actor, scope)) throw forbidden();
+    return folders.ensureFolder(trx, scope, source.title, this.clock());
+  }
+
+  private async writableFolder(actor: UserRow, id: number, field?: string) {
+    if (actor.is_demo === 1) throw forbidden();
+    const folder = await visibleFolder(this.db.kysely, actor, id, field);
+    if (!canWriteFolder(actor, folder)) throw forbidden();
+    return folder;
+  }
+
+  private async editableClass(actor: UserRow, id: number) {
+    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    const cls = await findClass(this.db.kysely, id);
+    if (cls.system === 1) throw new AppError(ResultCode.FORBIDDEN, 'systemClass');
+    return cls;
+  }
+}
+
+/** The three leading digits of a class name are its label index (spec §5). */
+const labelIndexOf = (title: string) => Number(title.slice(0, 3));
+
+async function findClass(db: Kysely<Database>, id: number) {
+  const cls = await db.selectFrom('classes').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!cls) throw classNotFound();
+  return cls;
+}
+
+/** Class names and label indexes are unique across the system (classes are global, docs/decisions.md). */
+async function assertClassFree(trx: Trx, title: string, labelIndex: number | null, exceptId?: number) {
+  const sameName = await trx.selectFrom('classes').select('id').where('name', '=', title).executeTakeFirst();
+  if (sameName && sameName.id !== exceptId) throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
+  if (labelIndex === null) return;
+  if (labelIndex === 0) throw new AppError(ResultCode.BAD_PARAM, 'labelTaken', { label: '000', title: UNCLASSIFIED }, 'title');
+  const sameLabel = await trx
+    .selectFrom('classes')
+    .select(['id', 'name'])
+    .where('label_index', '=', labelIndex)
+    .executeTakeFirst();
+  if (sameLabel && sameLabel.id !== exceptId) {
+    throw new AppError(
+      ResultCode.BAD_PARAM,
+      'labelTaken',
+      { label: String(labelIndex).padStart(3, '0'), title: sameLabel.name },
+      'title',
+    );
+  }
+}

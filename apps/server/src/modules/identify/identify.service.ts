@@ -1,0 +1,293 @@
+import {
+  CATEGORY,
+  ResultCode,
+  type Actions,
+  type AdjacentQuery,
+  type Category,
+  type ClassItem,
+  type RoiItem,
+  type RoiListQueryParsed,
+  type RoiPage,
+  type SortField,
+  type TreeNode,
+} from '@ipp/contracts';
+import { AdjacentQuerySchema } from '@ipp/contracts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../http/app-error.ts';
+import { visibleGroup } from '../ipps/ipps.service.ts';
+import { presentRoi } from '../rois/rois.service.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { allowedCodes, describe } from './actions.ts';
+import * as browse from './browse.repository.ts';
+import * as counts from './counts.repository.ts';
+import * as folders from './folders.repository.ts';
+import { categoryFolders, isFolderCategory, parseCode, visibleFolder, type Source } from './scope.ts';
+import { parseTimeRange } from './time-range.ts';
+import { buildTree, type TreeInput } from './tree.ts';
+
+/** A total is counted exactly up to this many ROIs; beyond it the answer says "at least". */
+const COUNT_CAP = 100_000;
+
+const REVIEW_STATUS = ['none', 'pending', 'approved', 'rejected'] as const;
+
+export function presentItem(row: browse.RoiItemRow): RoiItem {
+  return {
+    ...presentRoi(row),
+    status: row.status,
+    collect_status: row.collect_status,
+    is_demo_image: row.is_demo_image,
+    invalid: row.invalid === 1,
+    index: row.id,
+    attention: row.attention === 1,
+    review_status: REVIEW_STATUS[row.review_status] ?? 'none',
+    deleted_at: row.deleted_at === null ? null : Number(row.deleted_at),
+  };
+}
+
+const encodeCursor = (at: browse.Keyset) => Buffer.from(JSON.stringify(at)).toString('base64url');
+function decodeCursor(cursor: string): browse.Keyset {
+  try {
+    const at: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(at) && at.length === 2 && at.every((v) => Number.isFinite(v))) return at as browse.Keyset;
+  } catch {
+    // fall through to the parameter error
+  }
+  throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'after', reasonKey: 'reason.format' }, 'after');
+}
+
+/** Non-superadmins asking for the Xcube library get the example ROIs (spec §4). */
+export const effectiveCategory = (actor: UserRow, categoryId: number) =>
+  categoryId === CATEGORY.XCUBE && actor.role !== 'superadmin' ? CATEGORY.EXAMPLE : categoryId;
+
+/** The identify workspace's reads: categories, the class tree, the ROI list, neighbours and the allowed actions. */
+export class IdentifyService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async categories(actor: UserRow, groupId?: number): Promise<Category[]> {
+    const k = this.db.kysely;
+    const team = visibleGroup(actor, groupId);
+    const ids = await this.teamStations(actor, groupId);
+    const total = (rows: { n: number }[]) => rows.reduce((a, r) => a + r.n, 0);
+    const folderTotal = async (category: number) => total(await categoryFolders(k, actor, category, { groupId }));
+    const admin = actor.role !== 'user';
+    const list: Category[] = [
+      {
+        id: CATEGORY.SITE,
+        key: 'site',
+        count: total(await counts.stationClassCounts(k, ids)),
+        can_create: admin,
+      },
+      { id: CATEGORY.ALL, key: 'all', count: total(await counts.stationClassCounts(k, ids)), can_create: false },
+      actor.role === 'superadmin'
+        ? { id: CATEGORY.XCUBE, key: 'xcube', count: await folderTotal(CATEGORY.XCUBE), can_create: true }
+        : { id: CATEGORY.EXAMPLE, key: 'example', count: await folderTotal(CATEGORY.XCUBE), can_create: false },
+      { id: CATEGORY.TEAM, key: 'team', count: await folderTotal(CATEGORY.TEAM), can_create: admin && team !== undefined },
+      { id: CATEGORY.SITE_GALLERY, key: 'site_gallery', count: await folderTotal(CATEGORY.SITE_GALLERY), can_create: admin },
+      { id: CATEGORY.FOLDERS, key: 'folders', count: await folderTotal(CATEGORY.FOLDERS), can_create: team !== undefined },
+      { id: CATEGORY.TEMPORARY, key: 'temporary', count: await folderTotal(CATEGORY.TEMPORARY), can_create: true },
+      {
+        id: CATEGORY.FAVORITE,
+        key: 'favorite',
+        count: total(await counts.subsetClassCounts(k, 'favorite', ids)),
+        can_create: false,
+      },
+    ];
+    if (admin) {
+      list.push(
+        { id: CATEGORY.REVIEW, key: 'review', count: total(await counts.subsetClassCounts(k, 'review', ids)), can_create: false },
+        {
+          id: CATEGORY.RECYCLE,
+          key: 'recycle',
+          count: total(await counts.subsetClassCounts(k, 'recycle', ids)),
+          can_create: false,
+        },
+      );
+    }
+    return list;
+  }
+
+  async tree(
+    actor: UserRow,
+    q: { category_id: number; ipp_id?: number; group_id?: number; show_empty?: boolean },
+  ): Promise<TreeNode[]> {
+    const k = this.db.kysely;
+    const category = effectiveCategory(actor, q.category_id);
+    const [classes, toolbar] = await Promise.all([counts.allClasses(k), folders.listToolbar(k, actor.id)]);
+    const input: TreeInput = {
+      category,
+      classes,
+      showEmpty: q.show_empty ?? false,
+      toolbar: new Set(toolbar.filter((t) => t.category_id === q.category_id).map((t) => t.code)),
+    };
+    if (isFolderCategory(category)) {
+      return buildTree({
+        ...input,
+        folders: await categoryFolders(k, actor, category, { ippId: q.ipp_id, groupId: q.group_id }),
+      });
+    }
+    const ids = await this.teamStations(actor, q.group_id);
+    switch (category) {
+      case CATEGORY.SITE: {
+        const station = await this.station(actor, q.ipp_id, ids);
+        return buildTree({ ...input, groupCounts: await counts.groupClassCounts(k, [station]) });
+      }
+      case CATEGORY.ALL:
+        return buildTree({
+          ...input,
+          stations: await counts.stationsOfTeam(k, visibleGroup(actor, q.group_id)),
+          stationCounts: await counts.stationClassCounts(k, ids),
+        });
+      case CATEGORY.FAVORITE:
+      case CATEGORY.REVIEW:
+      case CATEGORY.RECYCLE: {
+        const subset = category === CATEGORY.FAVORITE ? 'favorite' : category === CATEGORY.REVIEW ? 'review' : 'recycle';
+        return buildTree({ ...input, subsetCounts: await counts.subsetClassCounts(k, subset, ids) });
+      }
+      default:
+        throw unknownCategory();
+    }
+  }
+
+  async list(actor: UserRow, q: RoiListQueryParsed): Promise<{ page: RoiPage; count: number }> {
+    const filter = await this.filterOf(actor, q);
+    const sort = { field: q.diysort, dir: q.sorttype };
+    const after = q.after ? decodeCursor(q.after) : undefined;
+    const rows = await browse.page(this.db.kysely, filter, sort, q.limit + 1, { after, offset: (q.page - 1) * q.limit });
+    const more = rows.length > q.limit;
+    const items = rows.slice(0, q.limit);
+    const last = items.at(-1);
+    const total = await browse.countUpTo(this.db.kysely, filter, COUNT_CAP + 1);
+    return {
+      page: {
+        items: items.map(presentItem),
+        next: more && last ? encodeCursor([browse.sortValueOf(last, sort.field), last.id]) : null,
+        count_capped: total > COUNT_CAP,
+      },
+      count: Math.min(total, COUNT_CAP),
+    };
+  }
+
+  /** The ROIs of one folder, by id or code (GET /folder/get-folder-by-roi-index, /roi/get-roi-by-code). */
+  async folderRois(
+    actor: UserRow,
+    q: {
+      roi_index_id?: number;
+      roi_index_code?: string;
+      limit: number;
+      page: number;
+      sorttype: 'asc' | 'desc';
+      diysort: SortField;
+    },
+  ) {
+    const k = this.db.kysely;
+    const found = q.roi_index_code !== undefined ? await folders.findFolderByCode(k, q.roi_index_code) : undefined;
+    const id = q.roi_index_id ?? found?.id;
+    if (id === undefined) throw new AppError(ResultCode.BAD_PARAM, 'folderNotFound', {}, 'roi_index_code');
+    const folder = await visibleFolder(k, actor, id, q.roi_index_id === undefined ? 'roi_index_code' : 'roi_index_id');
+    return this.list(actor, { ...q, category_id: folder.category_id, code: `f:${folder.id}`, tz: 0 });
+  }
+
+  async adjacent(actor: UserRow, query: AdjacentQuery) {
+    const q = AdjacentQuerySchema.parse(query);
+    const filter = await this.filterOf(actor, { ...q, limit: 1, page: 1 });
+    const row = await browse.findItem(this.db.kysely, q.roi_id);
+    if (!row) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
+    return browse.adjacent(this.db.kysely, filter, { field: q.diysort, dir: q.sorttype }, [
+      browse.sortValueOf(row, q.diysort),
+      row.id,
+    ]);
+  }
+
+  actions(actor: UserRow, categoryId: number, reviewedType?: number): Actions {
+    if (actor.is_demo === 1) return { actions: [], reason: 'role' };
+    const category = effectiveCategory(actor, categoryId);
+    const codes = allowedCodes(actor.role, category, reviewedType);
+    if (codes.length > 0) return { actions: codes.map(describe), reason: null };
+    return { actions: [], reason: category === CATEGORY.EXAMPLE ? 'example' : actor.role === 'user' ? 'role' : 'none' };
+  }
+
+  async classes(sort: 'title' | '-title'): Promise<ClassItem[]> {
+    const rows = await counts.allClasses(this.db.kysely);
+    const items = rows.map((c) => ({
+      id: c.id,
+      title: c.name,
+      label_index: c.label_index,
+      system: c.system === 1,
+      visible: c.visible === 1,
+      attention: c.attention === 1,
+    }));
+    items.sort((a, b) => a.title.localeCompare(b.title));
+    return sort === '-title' ? items.reverse() : items;
+  }
+
+  /** The list filter of a query: the category's source, the node's narrowing, and the §3 query fields. */
+  async filterOf(actor: UserRow, q: RoiListQueryParsed): Promise<browse.BrowseFilter> {
+    const category = effectiveCategory(actor, q.category_id);
+    const code = parseCode(q.code);
+    const time = parseTimeRange(q, this.clock());
+    const sizeMin = q.coordRange_0;
+    const sizeMax = q.coordRange_1 ?? q.coordRange_0;
+    const kind = code.kind ?? (q.dataIndex === undefined ? undefined : { ui: 0, ai: 1, hi: 2 }[q.dataIndex]);
+    return {
+      source: await this.sourceOf(actor, category, q, code.folderId),
+      kind,
+      classKey: code.classKey ?? q.class_id,
+      ippId: code.ippId,
+      start: time?.start,
+      end: time?.end,
+      sizeMin,
+      sizeMax,
+    };
+  }
+
+  private async sourceOf(actor: UserRow, category: number, q: RoiListQueryParsed, folderId?: number): Promise<Source> {
+    const k = this.db.kysely;
+    if (isFolderCategory(category)) {
+      if (folderId !== undefined) {
+        const folder = await visibleFolder(k, actor, folderId, 'code');
+        return { kind: 'folders', folderIds: [folder.id] };
+      }
+      const list = await categoryFolders(k, actor, category, { ippId: q.ipp_id, groupId: q.group_id });
+      return { kind: 'folders', folderIds: list.map((f) => f.id) };
+    }
+    const ids = await this.teamStations(actor, q.group_id);
+    switch (category) {
+      case CATEGORY.SITE:
+        return { kind: 'stations', ippIds: [await this.station(actor, q.ipp_id, ids)] };
+      case CATEGORY.ALL:
+        return { kind: 'stations', ippIds: q.ipp_id === undefined ? ids : [await this.station(actor, q.ipp_id, ids)] };
+      case CATEGORY.FAVORITE:
+        return { kind: 'favorite', ippIds: ids };
+      case CATEGORY.REVIEW:
+        return { kind: 'review', ippIds: ids, reviewed: q.reviewed_type === 1 };
+      case CATEGORY.RECYCLE:
+        return { kind: 'recycle', ippIds: ids };
+      default:
+        throw unknownCategory();
+    }
+  }
+
+  /** The caller's team's station ids; null for a superadmin looking at every team. */
+  async teamStations(actor: UserRow, groupId?: number): Promise<number[] | null> {
+    const team = visibleGroup(actor, groupId);
+    if (team === undefined) return null;
+    return (await counts.stationsOfTeam(this.db.kysely, team)).map((s) => s.id);
+  }
+
+  private async station(actor: UserRow, ippId: number | undefined, teamIds: number[] | null): Promise<number> {
+    if (ippId === undefined)
+      throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'ipp_id', reasonKey: 'reason.required' }, 'ipp_id');
+    if (teamIds !== null && !teamIds.includes(ippId)) throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
+    if (teamIds === null && !(await this.db.kysely.selectFrom('ipps').select('id').where('id', '=', ippId).executeTakeFirst())) {
+      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
+    }
+    return ippId;
+  }
+}
+
+const unknownCategory = () =>
+  new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'category_id', reasonKey: 'reason.invalid' }, 'category_id');

@@ -1,0 +1,64 @@
+import { ResultCode, type ReidentifyBody } from '@ipp/contracts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { parseTimeRange } from './time-range.ts';
+
+/**
+ * Re-identification requests (spec §3): a station, a time range (required) and optionally one AI class. This
+ * records the job; the AI issue's worker runs it (docs/decisions.md "Images").
+ */
+export class ReidentifyService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async submit(actor: UserRow, body: ReidentifyBody): Promise<{ job_id: number; rois: number }> {
+    if (actor.role === 'user' || actor.is_demo === 1) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+    if (!body.Roi_time_s && !body.Roi_time_e) throw new AppError(ResultCode.BAD_PARAM, 'selectDate', {}, 'Roi_time_s');
+    const now = this.clock();
+    const range = parseTimeRange(body, now, true)!;
+    const k = this.db.kysely;
+    const station = await k.selectFrom('ipps').select(['id', 'group_id']).where('dev_id', '=', body.dev_id).executeTakeFirst();
+    if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
+      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'dev_id');
+    }
+    if (
+      body.class_id !== undefined &&
+      !(await k.selectFrom('classes').select('id').where('id', '=', body.class_id).executeTakeFirst())
+    ) {
+      throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'class_id');
+    }
+    return k.transaction().execute(async (trx) => {
+      let q = trx
+        .selectFrom('rois')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ipp_id', '=', station.id)
+        .where('roi_time', '>=', range.start)
+        .where('roi_time', '<=', range.end)
+        .where('deleted_at', 'is', null);
+      if (body.class_id !== undefined) q = q.where('class_id', '=', body.class_id);
+      const total = Number((await q.executeTakeFirstOrThrow()).n);
+      if (total === 0) throw new AppError(ResultCode.BAD_PARAM, 'noImagesInRange', {}, 'Roi_time_s');
+      const job = await trx
+        .insertInto('reid_jobs')
+        .values({
+          group_id: station.group_id,
+          ipp_id: station.id,
+          user_id: actor.id,
+          class_id: body.class_id ?? null,
+          start_at: range.start,
+          end_at: range.end,
+          status: 'queued',
+          total,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { job_id: job.id, rois: total };
+    });
+  }
+}

@@ -1,0 +1,127 @@
+import { CATEGORY, ResultCode } from '@ipp/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
+import { visibleGroup } from '../ipps/ipps.service.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import * as folders from './folders.repository.ts';
+
+/** Which ROIs a category (and node) stands for, before the list filters. */
+export type Source =
+  | { kind: 'stations'; ippIds: number[] | null }
+  | { kind: 'folders'; folderIds: number[] }
+  | { kind: 'favorite'; ippIds: number[] | null }
+  | { kind: 'review'; ippIds: number[] | null; reviewed: boolean }
+  | { kind: 'recycle'; ippIds: number[] | null };
+
+/** What a node code narrows to besides the source: recognition group (0 ui, 1 ai, 2 hi) and class (0 = none). */
+export interface NodeFilter {
+  kind?: number;
+  classKey?: number;
+}
+
+export const KINDS = { ui: 0, ai: 1, hi: 2 } as const;
+export type KindName = keyof typeof KINDS;
+
+/** Node codes (opaque to the web): t:<group>[:c:<class>], s:<station>[:c:<class>], c:<class>, f:<folder>. */
+export const codes = {
+  group: (kind: KindName) => `t:${kind}`,
+  groupClass: (kind: KindName, classKey: number) => `t:${kind}:c:${classKey}`,
+  station: (ippId: number) => `s:${ippId}`,
+  stationClass: (ippId: number, classKey: number) => `s:${ippId}:c:${classKey}`,
+  cls: (classKey: number) => `c:${classKey}`,
+  folder: (id: number) => `f:${id}`,
+};
+
+export interface ParsedCode {
+  kind?: number;
+  ippId?: number;
+  classKey?: number;
+  folderId?: number;
+}
+
+const badCode = () => new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'code', reasonKey: 'reason.format' }, 'code');
+
+export function parseCode(code: string | undefined): ParsedCode {
+  if (!code) return {};
+  const parts = code.split(':');
+  const out: ParsedCode = {};
+  for (let i = 0; i < parts.length; i += 2) {
+    const [tag, value] = [parts[i], parts[i + 1]];
+    if (value === undefined) throw badCode();
+    if (tag === 't' && value in KINDS) out.kind = KINDS[value as KindName];
+    else if (/^\d{1,10}$/.test(value) && tag === 's') out.ippId = Number(value);
+    else if (/^\d{1,10}$/.test(value) && tag === 'c') out.classKey = Number(value);
+    else if (/^\d{1,10}$/.test(value) && tag === 'f') out.folderId = Number(value);
+    else throw badCode();
+  }
+  return out;
+}
+
+/** The category a folder lives in as the tree shows it (-6 is the read-only face of -1). */
+export const folderCategoryOf = (categoryId: number) => (categoryId === CATEGORY.EXAMPLE ? CATEGORY.XCUBE : categoryId);
+
+export const isFolderCategory = (categoryId: number) =>
+  categoryId > 0 ||
+  (
+    [CATEGORY.XCUBE, CATEGORY.TEAM, CATEGORY.SITE_GALLERY, CATEGORY.TEMPORARY, CATEGORY.FOLDERS, CATEGORY.EXAMPLE] as number[]
+  ).includes(categoryId);
+
+/** Whether the caller may see a folder's ROIs. The Xcube library is global: everyone reads it (as example ROIs). */
+export function canSeeFolder(actor: UserRow, folder: folders.FolderRow): boolean {
+  if (folder.category_id === CATEGORY.XCUBE) return true;
+  if (folder.category_id === CATEGORY.TEMPORARY) return folder.user_id === actor.id;
+  return actor.role === 'superadmin' || folder.group_id === actor.group_id;
+}
+
+/** Whether the caller may put ROIs in a folder, or create, rename and delete such folders (docs/actions.md). */
+export function canWriteFolder(actor: UserRow, folder: Pick<folders.FolderRow, 'category_id' | 'group_id' | 'user_id'>): boolean {
+  const own = actor.role === 'superadmin' || folder.group_id === actor.group_id;
+  switch (folder.category_id) {
+    case CATEGORY.XCUBE:
+      return actor.role === 'superadmin';
+    case CATEGORY.TEAM:
+    case CATEGORY.SITE_GALLERY:
+      return own && actor.role !== 'user';
+    case CATEGORY.TEMPORARY:
+      return folder.user_id === actor.id;
+    case CATEGORY.FOLDERS:
+      return own;
+    default:
+      return false;
+  }
+}
+
+export const folderNotFound = (field = 'roi_index_id') => new AppError(ResultCode.BAD_PARAM, 'folderNotFound', {}, field);
+
+/** A folder the caller may see, or 1002 (a folder of another team answers exactly like a missing one). */
+export async function visibleFolder(db: Kysely<Database>, actor: UserRow, id: number, field?: string) {
+  const folder = await folders.findFolder(db, id);
+  if (!folder || !canSeeFolder(actor, folder)) throw folderNotFound(field);
+  return folder;
+}
+
+/** The folders a category holds for the caller (the whole category's when no folder is named). */
+export async function categoryFolders(
+  db: Kysely<Database>,
+  actor: UserRow,
+  categoryId: number,
+  opts: { ippId?: number; groupId?: number },
+): Promise<folders.FolderRow[]> {
+  if (categoryId > 0) return [await visibleFolder(db, actor, categoryId, 'category_id')];
+  const team = visibleGroup(actor, opts.groupId);
+  switch (folderCategoryOf(categoryId)) {
+    case CATEGORY.XCUBE:
+      return folders.listFolders(db, CATEGORY.XCUBE, { groupId: null });
+    case CATEGORY.TEAM:
+      return folders.listFolders(db, CATEGORY.TEAM, { groupId: team });
+    case CATEGORY.SITE_GALLERY:
+      return folders.listFolders(db, CATEGORY.SITE_GALLERY, { groupId: team, ippId: opts.ippId });
+    case CATEGORY.TEMPORARY:
+      return folders.listFolders(db, CATEGORY.TEMPORARY, { userId: actor.id });
+    case CATEGORY.FOLDERS:
+      return folders.listFolders(db, CATEGORY.FOLDERS, { groupId: team });
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,127 @@
+import type { TreeNode } from '@ipp/contracts';
+import type { ClassCountRow } from './counts.repository.ts';
+import type { FolderRow } from './folders.repository.ts';
+import { codes, KINDS, type KindName } from './scope.ts';
+
+interface ClassRow {
+  id: number;
+  name: string;
+  system: number;
+  attention: number;
+}
+
+export interface TreeInput {
+  category: number;
+  classes: readonly ClassRow[];
+  showEmpty: boolean;
+  /** Codes the caller has toolbar shortcuts for in this category. */
+  toolbar: ReadonlySet<string>;
+  folders?: readonly FolderRow[];
+  groupCounts?: readonly ClassCountRow[];
+  stations?: readonly { id: number; dev_id: string; site_name: string }[];
+  stationCounts?: readonly { ipp_id: number; class_key: number; n: number }[];
+  subsetCounts?: readonly { class_key: number; n: number }[];
+}
+
+/** The title of the "not classified" node: it follows the naming rule like every class. */
+export const UNCLASSIFIED = '000Unclassified';
+
+const node = (input: TreeInput, part: Omit<TreeNode, 'toolbar' | 'children'> & { children?: TreeNode[] }): TreeNode => ({
+  children: [],
+  ...part,
+  toolbar: input.toolbar.has(part.code),
+});
+
+/** Class nodes from per-class counts; every class (and "not classified") when empty ones are shown. */
+function classNodes(input: TreeInput, perClass: Map<number, number>, code: (classKey: number) => string): TreeNode[] {
+  const shown = input.classes.filter((c) => input.showEmpty || (perClass.get(c.id) ?? 0) > 0);
+  const nodes = shown.map((c) =>
+    node(input, {
+      code: code(c.id),
+      title: c.name,
+      count: perClass.get(c.id) ?? 0,
+      roi_index_id: null,
+      class_id: c.id,
+      attention: c.attention === 1,
+      system: c.system === 1,
+      kind: 'class',
+    }),
+  );
+  const none = perClass.get(0) ?? 0;
+  if (none > 0 || input.showEmpty) {
+    nodes.push(
+      node(input, {
+        code: code(0),
+        title: UNCLASSIFIED,
+        count: none,
+        roi_index_id: null,
+        class_id: null,
+        attention: false,
+        system: true,
+        kind: 'class',
+      }),
+    );
+  }
+  return nodes;
+}
+
+const sum = (nodes: TreeNode[]) => nodes.reduce((a, n) => a + n.count, 0);
+
+/** The gallery/class tree of one category (spec §2 /identify, left pane). */
+export function buildTree(input: TreeInput): TreeNode[] {
+  if (input.folders) {
+    // Folders are things people made (or galleries filled): shown even when empty, or a new folder could never be
+    // chosen as a target. Only class nodes hide when empty.
+    return input.folders.map((f) =>
+      node(input, {
+        code: codes.folder(f.id),
+        title: f.title,
+        count: Number(f.n),
+        roi_index_id: f.id,
+        class_id: null,
+        attention: f.attention === 1,
+        system: false,
+        kind: 'folder',
+      }),
+    );
+  }
+  if (input.groupCounts) {
+    return (['ai', 'hi', 'ui'] as KindName[]).map((kind) => {
+      const perClass = new Map<number, number>();
+      for (const r of input.groupCounts!)
+        if (r.kind === KINDS[kind]) perClass.set(r.class_key, (perClass.get(r.class_key) ?? 0) + r.n);
+      const children = classNodes(input, perClass, (key) => codes.groupClass(kind, key));
+      return node(input, {
+        code: codes.group(kind),
+        title: kind.toUpperCase(),
+        count: [...perClass.values()].reduce((a, n) => a + n, 0),
+        roi_index_id: null,
+        class_id: null,
+        attention: false,
+        system: true,
+        kind: 'group',
+        children,
+      });
+    });
+  }
+  if (input.stations) {
+    return input.stations.map((s) => {
+      const perClass = new Map<number, number>();
+      for (const r of input.stationCounts ?? []) if (r.ipp_id === s.id) perClass.set(r.class_key, r.n);
+      const children = classNodes(input, perClass, (key) => codes.stationClass(s.id, key));
+      return node(input, {
+        code: codes.station(s.id),
+        title: s.site_name ? `${s.dev_id} ${s.site_name}` : s.dev_id,
+        count: sum(children),
+        roi_index_id: null,
+        class_id: null,
+        attention: false,
+        system: true,
+        kind: 'group',
+        children,
+      });
+    });
+  }
+  const perClass = new Map((input.subsetCounts ?? []).map((r) => [r.class_key, r.n]));
+  return classNodes(input, perClass, codes.cls);
+}
