@@ -16,6 +16,8 @@ export interface RoiIngest {
   sizePx: number;
   data: Buffer;
   isDemo?: boolean;
+  /** A human label (imports of labelled sets): the ROI is stored as HI in this class. */
+  hiClassId?: number;
 }
 
 export const roiTypeOf = (hi: number, labelIndex: number): RoiType => (hi === 1 ? 'hi' : labelIndex === 0 ? 'ui' : 'ai');
@@ -70,7 +72,9 @@ export class RoisService {
     await this.blobs.put(thumbName(sha256), image.thumb);
     const receivedAt = this.clock();
     return this.db.kysely.transaction().execute(async (trx) => {
-      const classId = input.labelIndex === 0 ? null : ((await repo.classIdForLabel(trx, input.labelIndex))?.id ?? null);
+      const hi = input.hiClassId === undefined ? 0 : 1;
+      const classId =
+        input.hiClassId ?? (input.labelIndex === 0 ? null : ((await repo.classIdForLabel(trx, input.labelIndex))?.id ?? null));
       const roiId = await repo.insertRoi(trx, {
         ipp_id: input.ippId,
         roi_time: input.capturedAt,
@@ -84,6 +88,7 @@ export class RoisService {
         roi_labelindex: input.labelIndex,
         confidence: input.confidence,
         class_id: classId,
+        hi,
         is_demo_image: input.isDemo ? 1 : 0,
       });
       if (roiId === undefined) {
@@ -98,7 +103,7 @@ export class RoisService {
         classKeyOf(classId),
         input.capturedAt,
         1,
-        kindOf(0, input.labelIndex),
+        kindOf(hi, input.labelIndex),
       );
       await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
       return { roiId, stored: true, sha256 };

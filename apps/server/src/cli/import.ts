@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { systemClock } from '../clock.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { RoisService } from '../modules/rois/rois.service.ts';
+import { ensureDayRollups } from '../modules/stats/rollups.repository.ts';
+import { ImportError, importFolder, type ImportAs } from '../modules/transfer/import-folder.ts';
+import { FileBlobStore } from '../storage/blobs.ts';
+
+const USAGE = `usage: npm run import -- <dir> --station <dev_id> [--as hi|reference]
+
+Imports a folder holding one sub-folder of images per class as human-identified ROIs of the station.
+  --as hi          (default) the images become HI ROIs of their class
+  --as reference   the same, and each class is also filed in the station's team library (-2)
+Capture times come from file names carrying unix seconds (SPC-<camera>-<seconds>-...), else the file time.
+The database and image store are those of the server (DATABASE_URL, DATA_DIR). Re-running is safe.`;
+
+function progressBar(done: number, total: number, file: string) {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${file}`.slice(0, 110);
+  if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(110)}`);
+  else if (done === total || done % Math.max(1, Math.floor(total / 10)) === 0) process.stderr.write(`${line}\n`);
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: { station: { type: 'string' }, as: { type: 'string', default: 'hi' }, help: { type: 'boolean' } },
+    });
+  } catch (error) {
+    console.error(`import: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [dir] = args.positionals;
+  const as = args.values.as;
+  if (!dir || !args.values.station || (as !== 'hi' && as !== 'reference') || args.positionals.length > 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`import: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    await migrateToLatest(db);
+    await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
+    const rois = new RoisService(
+      db,
+      systemClock,
+      new FileBlobStore(path.join(config.DATA_DIR, 'blobs')),
+      config.STATS_UTC_OFFSET,
+    );
+    const started = Date.now();
+    const report = await importFolder(db, rois, systemClock, {
+      dir: path.resolve(dir),
+      devId: args.values.station,
+      as: as as ImportAs,
+      onProgress: progressBar,
+    });
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    for (const c of report.classes)
+      console.log(`${c.folder.padEnd(24)} → ${c.class}${c.created ? ' (new class)' : ''}: ${c.images}`);
+    console.log(
+      `${report.station}: ${report.imported} imported, ${report.duplicates} already there, ${report.failed.length} failed, ` +
+        `${report.classes.length} classes, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    for (const f of report.failed) console.error(`  failed ${f.file}: ${f.reason}`);
+    return report.failed.length > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof ImportError) {
+      console.error(`import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,171 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { CATEGORY, CLASS_NAME_PATTERN } from '@ipp/contracts';
+import type { Kysely } from 'kysely';
+import sharp from 'sharp';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import * as folders from '../identify/folders.repository.ts';
+import { idChunks } from '../rois/rois.repository.ts';
+import type { RoisService } from '../rois/rois.service.ts';
+
+export type ImportAs = 'hi' | 'reference';
+
+export interface ImportOptions {
+  /** A folder holding one sub-folder of images per class. */
+  dir: string;
+  devId: string;
+  /** hi: human-identified ROIs of the station; reference: the same, also filed in the team library (-2). */
+  as: ImportAs;
+  onProgress?: (done: number, total: number, file: string) => void;
+}
+
+export interface ImportReport {
+  station: string;
+  classes: { folder: string; class: string; created: boolean; images: number }[];
+  imported: number;
+  /** Images already stored for the station (a re-run, or one image filed under two classes). */
+  duplicates: number;
+  failed: { file: string; reason: string }[];
+}
+
+export class ImportError extends Error {}
+
+const IMAGE = /\.(png|jpe?g|tiff?|bmp|webp|gif)$/i;
+/** Capture time in file names of the common plankton cameras: SPC-<camera>-<unix seconds>-... */
+const UNIX_SECONDS = /(?:^|[-_])(1\d{9})(?:[-_.]|$)/;
+
+/** When the image was taken: from its name where it says so, else the file's modification time. */
+export function captureTimeOf(name: string, mtimeMs: number): number {
+  const m = UNIX_SECONDS.exec(name);
+  return m ? Number(m[1]) * 1000 : Math.round(mtimeMs);
+}
+
+/**
+ * Imports a folder-per-class image set (the common layout of labelled plankton data sets) as human-identified ROIs
+ * of one station, through the same ingest path as the instruments (files durable before the row, counts in the
+ * same transaction). Re-running it is safe: images already stored are counted as duplicates and left alone, so an
+ * interrupted import is finished by running it again.
+ */
+export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts: ImportOptions): Promise<ImportReport> {
+  const k = db.kysely;
+  const station = await k
+    .selectFrom('ipps')
+    .select(['id', 'group_id', 'dev_id'])
+    .where('dev_id', '=', opts.devId)
+    .executeTakeFirst();
+  if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
+  const plan = await planOf(opts.dir);
+  const total = plan.reduce((a, c) => a + c.files.length, 0);
+  if (total === 0) throw new ImportError(`no images under ${opts.dir} (expected one sub-folder of images per class)`);
+  const report: ImportReport = { station: station.dev_id, classes: [], imported: 0, duplicates: 0, failed: [] };
+  let done = 0;
+  for (const entry of plan) {
+    const cls = await k.transaction().execute((trx) => classForFolder(trx, entry.folder, clock()));
+    const ids: number[] = [];
+    for (const file of entry.files) {
+      const full = path.join(opts.dir, entry.folder, file);
+      try {
+        const [data, stat] = await Promise.all([fs.readFile(full), fs.stat(full)]);
+        const meta = await sharp(data).metadata();
+        const result = await rois.ingest({
+          ippId: station.id,
+          capturedAt: captureTimeOf(file, stat.mtimeMs),
+          labelIndex: 0,
+          confidence: null,
+          sizePx: (meta.width ?? 0) * (meta.height ?? 0),
+          data,
+          hiClassId: cls.id,
+        });
+        if (result.stored) report.imported++;
+        else report.duplicates++;
+        ids.push(result.roiId);
+      } catch (error) {
+        report.failed.push({
+          file: path.join(entry.folder, file),
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+      opts.onProgress?.(++done, total, path.join(entry.folder, file));
+    }
+    if (opts.as === 'reference' && ids.length > 0) await fileInTeamLibrary(k, station.group_id, cls.name, ids, clock());
+    report.classes.push({ folder: entry.folder, class: cls.name, created: cls.created, images: entry.files.length });
+  }
+  return report;
+}
+
+async function planOf(dir: string): Promise<{ folder: string; files: string[] }[]> {
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    throw new ImportError(`cannot read the folder ${dir}`);
+  }
+  const plan = [];
+  for (const e of entries
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .sort((a, b) => a.name.localeCompare(b.name))) {
+    const files = (await fs.readdir(path.join(dir, e.name))).filter((f) => IMAGE.test(f) && !f.startsWith('.')).sort();
+    if (files.length > 0) plan.push({ folder: e.name, files });
+  }
+  return plan;
+}
+
+/**
+ * The class a folder's images belong to: a folder named by the rule ("012Noctiluca") is that class; otherwise the
+ * class whose name after its three digits is the folder's ("Copepod" → "001Copepod"); otherwise a new class with the
+ * next free label index from 100 up.
+ */
+export async function classForFolder(trx: Kysely<Database>, folder: string, now: number) {
+  const classes = await trx.selectFrom('classes').select(['id', 'name', 'label_index']).execute();
+  const named = (name: string) => classes.find((c) => c.name === name);
+  const create = async (name: string, labelIndex: number) => {
+    const row = await trx
+      .insertInto('classes')
+      .values({ name, label_index: labelIndex, system: 0, visible: 1, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, name, created: true };
+  };
+  if (CLASS_NAME_PATTERN.test(folder)) {
+    const same = named(folder);
+    if (same) return { id: same.id, name: same.name, created: false };
+    const label = Number(folder.slice(0, 3));
+    const taken = classes.find((c) => c.label_index === label);
+    if (taken || label === 0)
+      throw new ImportError(
+        `folder ${folder}: label index ${folder.slice(0, 3)} is already used by ${taken?.name ?? '000Unclassified'}`,
+      );
+    return create(folder, label);
+  }
+  const bare = folder
+    .trim()
+    .replace(/\s+/g, '_')
+    .replace(/[^\u4e00-\u9fa5A-Za-z0-9_-]/g, '');
+  if (bare === '') throw new ImportError(`folder ${folder}: no usable class name`);
+  const match = classes.find((c) => c.name.slice(3).toLowerCase() === bare.toLowerCase());
+  if (match) return { id: match.id, name: match.name, created: false };
+  const used = new Set(classes.map((c) => c.label_index));
+  let label = 100;
+  while (used.has(label)) label++;
+  if (label > 999) throw new ImportError('no free label index left (000-999)');
+  return create(`${String(label).padStart(3, '0')}${bare}`, label);
+}
+
+async function fileInTeamLibrary(db: Kysely<Database>, groupId: number, title: string, roiIds: number[], now: number) {
+  await db.transaction().execute(async (trx) => {
+    const folder = await folders.ensureFolder(
+      trx,
+      { category_id: CATEGORY.TEAM, group_id: groupId, ipp_id: null, user_id: null },
+      title,
+      now,
+    );
+    const live = new Set<number>();
+    for (const part of idChunks(roiIds)) {
+      const rows = await trx.selectFrom('rois').select('id').where('id', 'in', part).where('deleted_at', 'is', null).execute();
+      for (const r of rows) live.add(r.id);
+    }
+    await folders.addMembers(trx, folder.id, roiIds, live, now);
+  });
+}
