@@ -45,6 +45,8 @@ import { IdentifyService } from './modules/identify/identify.service.ts';
 import { BulkService } from './modules/identify/bulk.service.ts';
 import { FoldersService } from './modules/identify/folders.service.ts';
 import { ReidentifyService } from './modules/identify/reidentify.service.ts';
+import { ExportService } from './modules/transfer/export.service.ts';
+import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 import { FileBlobStore } from './storage/blobs.ts';
 import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 
@@ -143,6 +145,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
       await api.register(identifyRoutes(identify));
+      await api.register(transferRoutes(new ExportService(db, identify.identify, blobs), clock));
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
     },
     { prefix: '/api' },

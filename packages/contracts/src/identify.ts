@@ -454,3 +454,16 @@ export const SetLabelQuerySchema = z.object({
 /** POST /roi/delete: ROIs to the recycle bin, or (with roi_index_id) out of that folder only. */
 export const RoiDeleteBodySchema = z.object({ roi_ids: z.array(z.number().int().positive()).min(1).max(10_000) });
 export const RoiDeleteQuerySchema = z.object({ roi_index_id: z.coerce.number().int().positive().optional() });
+
+/**
+ * POST /roi/export: a selection (roi_ids) or everything a list query matches (at most EXPORT_MAX), as CSV or as an
+ * EcoTaxa-compatible zip (ecotaxa_export.tsv + the images). Streamed; the answer is the file, not an envelope.
+ */
+export const EXPORT_MAX = 100_000;
+export const ExportBodySchema = z.object({
+  format: z.enum(['csv', 'ecotaxa']),
+  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+  /** The list query (GET /roi/index fields) when exporting a whole folder, class or filter. */
+  query: RoiListQuerySchema.omit({ limit: true, page: true, after: true }).optional(),
+});
+export type ExportBody = z.input<typeof ExportBodySchema>;

@@ -109,6 +109,11 @@ export async function page(
   return q.execute();
 }
 
+/** The items of these ids (any state), by id. */
+export function findItems(db: Kysely<Database>, ids: readonly number[]): Promise<RoiItemRow[]> {
+  return items(db).where('r.id', 'in', ids).orderBy('r.id').execute();
+}
+
 /** How many ROIs match, counting at most `cap` of them (a count of millions would cost a scan). */
 export async function countUpTo(db: Kysely<Database>, f: BrowseFilter, cap: number): Promise<number> {
   const inner = db
