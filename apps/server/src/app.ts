@@ -31,7 +31,6 @@ import { GroupViewService } from './modules/group-view/group-view.service.ts';
 import { ippsRoutes } from './modules/ipps/ipps.routes.ts';
 import { IppsService } from './modules/ipps/ipps.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
-import path from 'node:path';
 import { deviceRoutes } from './modules/device/device.routes.ts';
 import { DeviceService, configDocument } from './modules/device/device.service.ts';
 import { allDeviceConfigs } from './modules/device/device.repository.ts';
@@ -47,7 +46,7 @@ import { FoldersService } from './modules/identify/folders.service.ts';
 import { ReidentifyService } from './modules/identify/reidentify.service.ts';
 import { ExportService } from './modules/transfer/export.service.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
-import { FileBlobStore } from './storage/blobs.ts';
+import { blobStoreOf } from './storage/s3-blobs.ts';
 import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 
 declare module 'fastify' {
@@ -87,7 +86,8 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
     maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000,
     decoyHash: await hashPassword(crypto.randomBytes(16).toString('hex'), config.SCRYPT_LOG_N),
   });
-  const blobs = new FileBlobStore(path.join(config.DATA_DIR, 'blobs'));
+  const blobs = blobStoreOf(config);
+  if (blobs.close) app.addHook('onClose', async () => blobs.close?.());
   await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
   const rois = new RoisService(db, clock, blobs, config.STATS_UTC_OFFSET);
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);

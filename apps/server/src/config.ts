@@ -15,6 +15,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite default)')
     .optional(),
+  /** Images in an S3-protocol bucket instead of DATA_DIR/blobs: s3://bucket[/prefix][?endpoint=…&region=…]. */
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[^/?]+/, 'must be an s3://bucket[/prefix] URL (leave it unset for files under DATA_DIR)')
+    .optional(),
   MQTT_URL: z
     .string()
     .regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL')

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { RoisService } from '../modules/rois/rois.service.ts';
 import { ensureDayRollups } from '../modules/stats/rollups.repository.ts';
 import { ImportError, importFolder, type ImportAs } from '../modules/transfer/import-folder.ts';
-import { FileBlobStore } from '../storage/blobs.ts';
+import { blobStoreOf } from '../storage/s3-blobs.ts';
 
 const USAGE = `usage: npm run import -- <dir> --station <dev_id> [--as hi|reference]
 
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
     const rois = new RoisService(
       db,
       systemClock,
-      new FileBlobStore(path.join(config.DATA_DIR, 'blobs')),
+      blobStoreOf(config),
       config.STATS_UTC_OFFSET,
     );
     const started = Date.now();

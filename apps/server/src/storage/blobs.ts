@@ -4,7 +4,7 @@ import path from 'node:path';
 import { writeFileDurably, type ImageType } from './files.ts';
 
 export const EXTENSION_OF: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-const TYPE_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+export const TYPE_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 /** A blob name: the content's SHA-256 and a variant (`png`/`jpg`/`webp` originals, `thumb.webp` thumbnails). */
 export const BLOB_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|thumb\.webp)$/;
@@ -13,8 +13,8 @@ export const sha256Of = (data: Buffer) => crypto.createHash('sha256').update(dat
 
 /**
  * Content-addressed image storage. Names are derived from the content, so writing the same image twice is
- * harmless and a stored name never changes meaning (served with immutable caching). Issue 5 adds an S3 store
- * behind the same interface.
+ * harmless and a stored name never changes meaning (served with immutable caching). S3BlobStore (s3-blobs.ts)
+ * speaks the S3 protocol behind the same interface.
  */
 export interface BlobStore {
   /** Writes and syncs the blob unless it is already there. */
