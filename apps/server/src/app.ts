@@ -44,6 +44,7 @@ import { IdentifyService } from './modules/identify/identify.service.ts';
 import { BulkService } from './modules/identify/bulk.service.ts';
 import { FoldersService } from './modules/identify/folders.service.ts';
 import { ReidentifyService } from './modules/identify/reidentify.service.ts';
+import { RecycleSweeper } from './modules/identify/recycle-sweeper.ts';
 import { ExportService } from './modules/transfer/export.service.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 import { blobStoreOf } from './storage/s3-blobs.ts';
@@ -55,6 +56,7 @@ declare module 'fastify' {
     mqtt: MqttBridge | null;
     rois: RoisService;
     devices: DeviceService;
+    recycle: RecycleSweeper;
   }
 }
 
@@ -100,6 +102,9 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
     folders: new FoldersService(db, clock, rois, bulk),
     reidentify: new ReidentifyService(db, clock),
   };
+  const sweeper = new RecycleSweeper(db, clock, rois, settings);
+  sweeper.start((error) => app.log.error(error, 'recycle bin sweep failed'));
+  app.addHook('onClose', async () => sweeper.stop());
   registerAccessControl(app, auth, devices.authenticate);
 
   const origins = config.CORS_ORIGINS.split(',')
@@ -161,6 +166,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   app.decorate('mqtt', bridge);
   app.decorate('rois', rois);
   app.decorate('devices', devices);
+  app.decorate('recycle', sweeper);
 
   const webServed = serveWeb ? await registerWebApp(app, config.WEB_DIST) : false;
   registerNotFound(app, webServed);

@@ -1,7 +1,7 @@
 import { CATEGORY, type Actions, type Category, type RoiItem, type RoiPage, type TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, buildWorld, type World } from './helpers/actors.ts';
-import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
+import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
 
@@ -337,6 +337,25 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     await act(w.tokens.otherAdmin, { type: '2', category_id: -1000, roi_ids: [bRoi] });
     expect(await okData(w.tokens.ownAdmin, 'POST', '/api/roi-group/delete', { category_id: -8 })).toEqual({ affected: 1 });
     expect((await list(w.tokens.otherAdmin, 'category_id=-8')).count).toBe(1);
+  });
+
+  it('purges what stayed in the recycle bin longer than the retention setting, with its counts', async () => {
+    await okData(w.tokens.superadmin, 'POST', '/api/setting/save', { recycle_retention_days: 30 });
+    await act(w.tokens.ownAdmin, { type: '2', category_id: -1000, roi_ids: [aRois[0]] });
+    env.clock.advance(20 * 86_400_000);
+    // Sessions expire over three weeks: sign in again.
+    w.tokens.ownAdmin = await login(env, 'admin_a');
+    await act(w.tokens.ownAdmin, { type: '2', category_id: -1000, roi_ids: [aRois[1]] });
+    env.clock.advance(11 * 86_400_000);
+    w.tokens.ownAdmin = await login(env, 'admin_a');
+    expect(await env.app.recycle.sweep()).toBe(1);
+    expect(ids((await list(w.tokens.ownAdmin, 'category_id=-8')).items)).toEqual([aRois[1]]);
+    expect(await env.db.kysely.selectFrom('rois').select('id').where('id', '=', aRois[0]!).executeTakeFirst()).toBeUndefined();
+    // Restoring the other still works, and the counts add up: 6 - 1 purged.
+    await act(w.tokens.ownAdmin, { type: '113', category_id: -8, roi_ids: [aRois[1]] });
+    const nodes = await tree(w.tokens.ownAdmin, `category_id=-100&ipp_id=${a1.id}`);
+    expect(nodes.reduce((a, n) => a + n.count, 0)).toBe(5);
+    expect(await env.app.recycle.sweep()).toBe(0);
   });
 
   it('names classes by the rule, creates HI classes under site images, and labels ROIs by hand', async () => {
