@@ -74,14 +74,15 @@ export class IdentifyService {
     const total = (rows: { n: number }[]) => rows.reduce((a, r) => a + r.n, 0);
     const folderTotal = async (category: number) => total(await categoryFolders(k, actor, category, { groupId }));
     const admin = actor.role !== 'user';
+    const stationTotal = total(await counts.stationClassCounts(k, ids));
     const list: Category[] = [
       {
         id: CATEGORY.SITE,
         key: 'site',
-        count: total(await counts.stationClassCounts(k, ids)),
+        count: stationTotal,
         can_create: admin,
       },
-      { id: CATEGORY.ALL, key: 'all', count: total(await counts.stationClassCounts(k, ids)), can_create: false },
+      { id: CATEGORY.ALL, key: 'all', count: stationTotal, can_create: false },
       actor.role === 'superadmin'
         ? { id: CATEGORY.XCUBE, key: 'xcube', count: await folderTotal(CATEGORY.XCUBE), can_create: true }
         : { id: CATEGORY.EXAMPLE, key: 'example', count: await folderTotal(CATEGORY.XCUBE), can_create: false },
