@@ -47,6 +47,7 @@ import { ReidentifyService } from './modules/identify/reidentify.service.ts';
 import { RecycleSweeper } from './modules/identify/recycle-sweeper.ts';
 import { ExportService } from './modules/transfer/export.service.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
+import { ImportUploadService } from './modules/transfer/import-upload.ts';
 import { blobStoreOf } from './storage/s3-blobs.ts';
 import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 
@@ -150,7 +151,9 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
       await api.register(identifyRoutes(identify));
-      await api.register(transferRoutes(new ExportService(db, identify.identify, blobs), clock));
+      await api.register(
+        transferRoutes(new ExportService(db, identify.identify, blobs), new ImportUploadService(db, rois, clock), clock),
+      );
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
     },
     { prefix: '/api' },

@@ -467,3 +467,17 @@ export const ExportBodySchema = z.object({
   query: RoiListQuerySchema.omit({ limit: true, page: true, after: true }).optional(),
 });
 export type ExportBody = z.input<typeof ExportBodySchema>;
+
+/** POST /roi/import?dev_id&as (multipart "file": a zip of one folder of images per class); administrators. */
+export const ImportQuerySchema = z.object({
+  dev_id: z.string().trim().min(1).max(32),
+  as: z.enum(['hi', 'reference']).default('hi'),
+});
+export const ImportReportSchema = z.object({
+  station: z.string(),
+  classes: z.array(z.object({ folder: z.string(), class: z.string(), created: z.boolean(), images: z.number().int() })),
+  imported: z.number().int(),
+  duplicates: z.number().int(),
+  failed: z.array(z.object({ file: z.string(), reason: z.string() })),
+});
+export type ImportReport = z.infer<typeof ImportReportSchema>;

@@ -61,12 +61,7 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(db);
     await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
-    const rois = new RoisService(
-      db,
-      systemClock,
-      blobStoreOf(config),
-      config.STATS_UTC_OFFSET,
-    );
+    const rois = new RoisService(db, systemClock, blobStoreOf(config), config.STATS_UTC_OFFSET);
     const started = Date.now();
     const report = await importFolder(db, rois, systemClock, {
       dir: path.resolve(dir),

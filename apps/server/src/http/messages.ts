@@ -86,6 +86,7 @@ const MESSAGES = {
     zh: '导出最多 {max} 张图像，请缩小范围',
     en: 'An export holds at most {max} images: narrow the selection',
   },
+  badZip: { zh: '无法导入该压缩包：{reason}', en: 'This zip cannot be imported: {reason}' },
   noImagesInRange: { zh: '该时间范围内没有图像', en: 'No images in that time range' },
   'reason.future': { zh: '晚于服务器当前时间', en: 'is later than the server time' },
   'reason.notImage': { zh: '不是 PNG、JPEG 或 WebP 图片', en: 'is not a PNG, JPEG or WebP image' },

@@ -1,12 +1,29 @@
-import { ExportBodySchema } from '@ipp/contracts';
+import { ExportBodySchema, ImportQuerySchema, ImportReportSchema, envelopeOf } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../clock.ts';
 import { requireAuth } from '../../http/access.ts';
+import { ok } from '../../http/envelope.ts';
 import type { ExportService } from './export.service.ts';
+import type { ImportUploadService } from './import-upload.ts';
 
-/** Exports (issue 5 "Import and export"); imports run from the command line (`npm run import`). */
-export const transferRoutes = (exports: ExportService, clock: Clock): FastifyPluginAsyncZod =>
+/** Import and export (issue 5): the console's zip import (`npm run import` does the same from a folder), exports. */
+export const transferRoutes = (exports: ExportService, imports: ImportUploadService, clock: Clock): FastifyPluginAsyncZod =>
   async function (app) {
+    app.post(
+      '/roi/import',
+      {
+        config: { access: ['superadmin', 'administrator'] },
+        schema: {
+          tags: ['identify'],
+          summary: 'Import a zip of one folder of images per class as human-identified ROIs of a station',
+          consumes: ['multipart/form-data'],
+          querystring: ImportQuerySchema,
+          response: { 200: envelopeOf(ImportReportSchema) },
+        },
+      },
+      async (request) => ok(await imports.run(requireAuth(request).user, request, request.query)),
+    );
+
     app.post(
       '/roi/export',
       {
