@@ -49,7 +49,7 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     return undefined;
   };
   const newFolder = async (token: Token, title: string, categoryId: number = CATEGORY.FOLDERS, extra: object = {}) =>
-    okData<{ roi_index_id: number; code: string }>(token, 'POST', '/api/roi-index/save', {
+    okData<{ roi_index_id: number; code: string; roi_index_code: string }>(token, 'POST', '/api/roi-index/save', {
       title,
       category_id: categoryId,
       ...extra,
@@ -286,6 +286,21 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
       title: '101Later',
       count: 1,
     });
+    // The images only, into an existing folder named by its tree code (as the tree gives it) or its stored code.
+    expect(f1.code).toBe(`f:${f1.roi_index_id}`);
+    const imagesOnly = await okData<{ affected: number }>(w.tokens.user, 'POST', '/api/folder/operate-folder', {
+      type: 'copy',
+      roi_index_id: f2.roi_index_id,
+      roi_index_code: f1.code,
+    });
+    expect(imagesOnly.affected).toBe(1);
+    expect((await list(w.tokens.user, `category_id=0&code=${f1.code}`)).count).toBe(2);
+    const byStored = await okData<{ affected: number }>(w.tokens.user, 'POST', '/api/folder/operate-folder', {
+      type: 'copy',
+      roi_index_id: f2.roi_index_id,
+      roi_index_code: f1.roi_index_code,
+    });
+    expect(byStored.affected).toBe(0); // already there
     const noClass = await fail(w.tokens.user, 'POST', '/api/folder/operate-folder', {
       type: 'to_hi',
       roi_index_id: f2.roi_index_id,
@@ -494,6 +509,10 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
         [aRois[1], 'rejected', 'ai'],
       ]),
     );
+    // Approving an unlabelled ROI confirms no class: it stays unlabelled (UI), only its review state changes.
+    await act(w.tokens.user, { type: '71', category_id: -100, roi_ids: [aRois[3]] });
+    await act(w.tokens.ownAdmin, { type: '110', category_id: -7, roi_ids: [aRois[3]] });
+    expect(ids((await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&dataIndex=ui`)).items)).toEqual([aRois[3]]);
     await act(w.tokens.ownAdmin, { type: '112', category_id: -7, reviewed_type: 1, roi_ids: [aRois[1]] });
     expect(ids((await list(w.tokens.ownAdmin, 'category_id=-7')).items)).toEqual([aRois[1]]);
     expect((await list(w.tokens.otherAdmin, 'category_id=-7')).count).toBe(0);

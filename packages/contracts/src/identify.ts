@@ -331,7 +331,10 @@ export const CreatedSchema = z.object({
   roi_index_id: z.number().int().nullable(),
   class_id: z.number().int().nullable(),
   title: z.string(),
+  /** The new node's tree code (send it as `code` to list its ROIs). */
   code: z.string(),
+  /** A folder's stored code (roi_index_code of the folder calls); null for a class. */
+  roi_index_code: z.string().nullable(),
 });
 export type Created = z.infer<typeof CreatedSchema>;
 export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000) });
@@ -346,7 +349,7 @@ export const ChangeStatusBodySchema = z.object({
 export const OperateFolderBodySchema = z.object({
   type: z.enum(['copy', 'move', 'remove', 'to_hi']),
   roi_index_id: z.number().int().positive(),
-  /** Target folder's code, for the images only (copy/move into an existing folder). */
+  /** Target folder, for the images only (copy/move into an existing folder): its stored code or its tree code f:<id>. */
   roi_index_code: z.string().max(64).optional(),
   /** Target category, for the class itself (a folder of the same title is made there, or reused). */
   category_id: z.number().int().optional(),

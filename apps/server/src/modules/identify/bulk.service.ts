@@ -164,8 +164,9 @@ export class BulkService {
         return { affected: await roisRepo.setReview(trx, ids, 1, ctx.now) };
       case '110': {
         const affected = await roisRepo.setReview(trx, ids, 2, ctx.now);
-        // Approving confirms the label by a human.
-        await this.rois.relabel(trx, rows, (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }));
+        // Approving confirms the label by a human; an unlabelled ROI has none to confirm and stays unlabelled.
+        const labelled = rows.filter((r) => r.class_id !== null);
+        await this.rois.relabel(trx, labelled, (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }));
         return { affected };
       }
       case '111':

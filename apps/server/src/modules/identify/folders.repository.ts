@@ -19,6 +19,12 @@ export const findFolder = (db: Kysely<Database>, id: number) =>
 export const findFolderByCode = (db: Kysely<Database>, code: string) =>
   db.selectFrom('roi_folders').selectAll().where('code', '=', code).executeTakeFirst();
 
+/** A folder by its stored code (rf…) or by its tree code (f:<id>). */
+export function findFolderByAnyCode(db: Kysely<Database>, code: string) {
+  const tree = /^f:(\d{1,10})$/.exec(code);
+  return tree ? findFolder(db, Number(tree[1])) : findFolderByCode(db, code);
+}
+
 /** Folders of a category for a team / station / user; `undefined` in a filter means any. */
 export function listFolders(
   db: Kysely<Database>,

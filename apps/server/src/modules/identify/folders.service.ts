@@ -56,7 +56,7 @@ export class FoldersService {
       if (await folders.findFolderByTitle(trx, scope, title))
         throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
       const folder = await folders.insertFolder(trx, scope, title, this.clock());
-      return { roi_index_id: folder.id, class_id: null, title, code: folder.code };
+      return { roi_index_id: folder.id, class_id: null, title, code: codes.folder(folder.id), roi_index_code: folder.code };
     });
   }
 
@@ -308,7 +308,7 @@ export class FoldersService {
     actor: UserRow,
     body: { type: 'copy' | 'move' | 'remove'; roi_index_code: string; roi_ids: number[]; category_id: number; code?: string },
   ): Promise<OperateResult> {
-    const folder = await folders.findFolderByCode(this.db.kysely, body.roi_index_code);
+    const folder = await folders.findFolderByAnyCode(this.db.kysely, body.roi_index_code);
     if (!folder) throw folderNotFound('roi_index_code');
     const bulk: BulkActionBody =
       body.type === 'remove'
@@ -366,7 +366,7 @@ export class FoldersService {
         .values({ name: title, label_index: labelIndex, system: 0, visible: 1, created_at: this.clock() })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return { roi_index_id: null, class_id: row.id, title, code: codes.groupClass('hi', row.id) };
+      return { roi_index_id: null, class_id: row.id, title, code: codes.groupClass('hi', row.id), roi_index_code: null };
     });
   }
 
@@ -407,7 +407,7 @@ export class FoldersService {
 
   private async operateTarget(trx: Trx, actor: UserRow, body: OperateFolderBody, source: folders.FolderRow) {
     if (body.roi_index_code !== undefined) {
-      const target = await folders.findFolderByCode(trx, body.roi_index_code);
+      const target = await folders.findFolderByAnyCode(trx, body.roi_index_code);
       if (!target || !canWriteFolder(actor, target)) throw folderNotFound('roi_index_code');
       return target;
     }

@@ -185,7 +185,7 @@ export class IdentifyService {
     },
   ) {
     const k = this.db.kysely;
-    const found = q.roi_index_code !== undefined ? await folders.findFolderByCode(k, q.roi_index_code) : undefined;
+    const found = q.roi_index_code !== undefined ? await folders.findFolderByAnyCode(k, q.roi_index_code) : undefined;
     const id = q.roi_index_id ?? found?.id;
     if (id === undefined) throw new AppError(ResultCode.BAD_PARAM, 'folderNotFound', {}, 'roi_index_code');
     const folder = await visibleFolder(k, actor, id, q.roi_index_id === undefined ? 'roi_index_code' : 'roi_index_id');
