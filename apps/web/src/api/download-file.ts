@@ -15,6 +15,8 @@ export interface DownloadedFile {
 
 export interface DownloadOptions {
   query?: RequestOptions['query'];
+  /** Sent as JSON with POST (exports of a selection); without it the download is a GET. */
+  body?: unknown;
   onProgress?: (progress: DownloadProgress) => void;
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -50,7 +52,7 @@ async function readPayload(response: Response): Promise<unknown> {
 }
 
 /**
- * GET of a file the server streams instead of an envelope (CSV exports), with the same address and headers as
+ * A file the server streams instead of an envelope (CSV and zip exports; GET, or POST with a JSON body), with the same address and headers as
  * every call. Progress follows the body as it arrives; a JSON answer is the failure envelope and is reported as
  * any call's failure (toast, 1010 sign-out), then rejected with ApiError.
  */
@@ -76,7 +78,14 @@ export async function downloadFile(path: string, options: DownloadOptions = {}):
   try {
     let response: Response;
     try {
-      response = await fetch(apiUrl(path, options.query), { method: 'GET', headers: buildHeaders(), signal: controller.signal });
+      const post = options.body !== undefined;
+      const headers = buildHeaders(post ? { body: options.body } : {});
+      response = await fetch(apiUrl(path, options.query), {
+        method: post ? 'POST' : 'GET',
+        headers,
+        body: post ? JSON.stringify(options.body) : undefined,
+        signal: controller.signal,
+      });
     } catch (error) {
       return failed(error);
     }

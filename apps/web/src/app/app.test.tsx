@@ -70,14 +70,6 @@ describe('routing and guard', () => {
     expect(router.state.location.pathname).toBe('/manage/group');
   });
 
-  it('shows an honest not-built notice on screens later issues build', async () => {
-    mockServer({ '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO) });
-    signIn('user');
-    renderRoutes(appRouteObjects, ['/identify']);
-    const notice = await screen.findByTestId('not-built');
-    expect(within(notice).getByText('尚未实现 —— 此页面将在后续工作中提供。')).toBeTruthy();
-  });
-
   it('signs in from a deep link with id and token, then drops the token from the address', async () => {
     const fetchMock = mockServer({ '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO) });
     const { router } = renderRoutes(appRouteObjects, ['/ipp/ipp-view?id=5&token=link-token']);

@@ -21,6 +21,16 @@ const EDITED_TABLE: RoleTable = {
   ],
 };
 
+/** The identify workspace of a user whose team has nothing yet. */
+const EMPTY_IDENTIFY = {
+  '/api/roi/categorys': () => okEnvelope([{ id: -4, key: 'favorite', count: 0, can_create: false }]),
+  '/api/ipp/index': () => pageEnvelope([]),
+  '/api/roi-index/index': () => okEnvelope([]),
+  '/api/roi-index/tool-bar': () => okEnvelope([]),
+  '/api/roi/index': () => okEnvelope({ items: [], next: null, count_capped: false }),
+  '/api/roi/actions': () => okEnvelope({ actions: [], reason: 'role' }),
+};
+
 beforeEach(async () => {
   await setLanguage('zh');
 });
@@ -81,12 +91,13 @@ describe('guard with the server role table', () => {
     const fetchMock = mockServer({
       '/api/wyrbac/login/user-info': () => okEnvelope(PLAIN_USER),
       '/api/setting/get-role': () => new Response('bad gateway', { status: 502 }),
+      ...EMPTY_IDENTIFY,
     });
     signIn('user');
     const { router } = renderRoutes(appRouteObjects, ['/manage/group']);
     await waitFor(() => expect(router.state.location.pathname).toBe('/403'));
     await router.navigate('/identify');
-    expect(await screen.findByTestId('not-built')).toBeTruthy();
+    expect(await screen.findByTestId('identify-page')).toBeTruthy();
     // Once: a failed table is not fetched again by every component that mounts.
     expect(callsTo(fetchMock, '/api/setting/get-role')).toHaveLength(1);
     expect(document.querySelector('.ant-message-notice')).toBeNull();

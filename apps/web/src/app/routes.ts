@@ -49,8 +49,7 @@ const stationDetailPage = page(() =>
 const imageDetailPage = page(() =>
   import('@/features/image-detail/pages/image-detail-page').then((m) => ({ default: m.ImageDetailPage })),
 );
-// Replaced route by route as later issues build the real screens.
-const pendingPage = page(() => import('@/features/pending/pages/pending-page').then((m) => ({ default: m.PendingPage })));
+const identifyPage = page(() => import('@/features/identify/pages/identify-page').then((m) => ({ default: m.IdentifyPage })));
 
 export const MENU_GROUPS: readonly MenuGroup[] = [
   { key: 'monitoring', titleKey: 'menu.monitoring', icon: EnvironmentOutlined },
@@ -71,7 +70,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/manage/ipp', { menu: 'monitoring', page: ippsPage }),
   route('/ipp/ipp-view', { menu: 'monitoring', page: stationPreviewPage }),
   route('/ipp/ipp-view-detail', { keepAlive: true, menu: 'monitoring', page: stationDetailPage }),
-  route('/identify', { menu: 'root', icon: AimOutlined, page: pendingPage }),
+  route('/identify', { menu: 'root', icon: AimOutlined, page: identifyPage }),
   route('/system/config', { menu: 'system', page: settingsPage }),
   route('/system/account', { menu: 'system', page: accountPage }),
   route('/system/role', { menu: 'system', page: rolesPage }),

@@ -1,0 +1,31 @@
+import { TreeNodeSchema, type TreeNode } from '@ipp/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, parseData } from '@/api/client';
+import { cleanQuery, identifyKeys } from './keys';
+
+const TreeSchema = TreeNodeSchema.array();
+
+export interface TreeParams {
+  category_id: number;
+  ipp_id?: number;
+  group_id?: number;
+  show_empty?: boolean;
+}
+
+/** GET /roi-index/index: the class (folder) tree of one category with counts. */
+export async function getTree(params: TreeParams, options: { signal?: AbortSignal } = {}): Promise<TreeNode[]> {
+  const { show_empty, ...rest } = params;
+  const query = cleanQuery({ ...rest, show_empty: show_empty ? 1 : undefined });
+  return parseData(TreeSchema, await api.get<unknown>('/roi-index/index', { query, signal: options.signal }));
+}
+
+export function treeQueryOptions(params: TreeParams) {
+  return queryOptions({ queryKey: identifyKeys.tree(params), queryFn: ({ signal }) => getTree(params, { signal }) });
+}
+
+export function useTree(params: TreeParams | null) {
+  return useQuery({
+    ...treeQueryOptions(params ?? { category_id: 0 }),
+    enabled: params !== null,
+  });
+}

@@ -1,0 +1,27 @@
+import type { RequestOptions } from '@/api/client';
+
+/** Every identify query sits under this key, so one invalidation after a change refreshes lists, trees and counts. */
+export const identifyKey = ['identify'] as const;
+
+export const identifyKeys = {
+  categories: (groupId?: number) => [...identifyKey, 'categories', groupId ?? null] as const,
+  tree: (query: object) => [...identifyKey, 'tree', query] as const,
+  rois: (query: object) => [...identifyKey, 'rois', query] as const,
+  adjacent: (query: object) => [...identifyKey, 'adjacent', query] as const,
+  actions: (categoryId: number, reviewedType?: number) => [...identifyKey, 'actions', categoryId, reviewedType ?? null] as const,
+  toolbar: () => [...identifyKey, 'toolbar'] as const,
+  details: (roiId: number) => [...identifyKey, 'details', roiId] as const,
+};
+
+/** The classes list does not change with the images, so it lives outside the identify key. */
+export const classesKey = (language: string) => ['classes', language] as const;
+
+/** A query without its empty values (the server reads '' as a value, not as absent). */
+export function cleanQuery(query: object): NonNullable<RequestOptions['query']> {
+  const out: NonNullable<RequestOptions['query']> = {};
+  for (const [key, value] of Object.entries(query) as [string, unknown][]) {
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
+  }
+  return out;
+}

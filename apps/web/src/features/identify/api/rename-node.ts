@@ -1,0 +1,14 @@
+import { api } from '@/api/client';
+import { useIdentifyMutation } from './use-identify-mutation';
+
+/** A folder (roi_index_id) or an HI class (class_id). */
+export type NodeRef = { roi_index_id: number } | { class_id: number };
+
+/** POST /roi-index/rename. Silent: the form shows the refusal under the name. */
+export async function renameNode(body: NodeRef & { title: string }): Promise<void> {
+  await api.post<unknown>('/roi-index/rename', body, { silent: true });
+}
+
+export function useRenameNode() {
+  return useIdentifyMutation(renameNode);
+}

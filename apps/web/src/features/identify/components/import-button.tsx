@@ -1,0 +1,142 @@
+import { InboxOutlined, UploadOutlined } from '@ant-design/icons';
+import type { ImportReport } from '@ipp/contracts';
+import { App, Button, Form, Modal, Radio, Select, Typography, Upload, type ButtonProps } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatFileSize } from '@/lib/format';
+import { IMPORT_ZIP_MAX, useImportZip } from '../api/import-zip';
+
+interface Station {
+  id: number;
+  dev_id: string;
+  site_name: string;
+}
+
+/** Administrators: import a zip of one folder of images per class as human-identified images of a station. */
+export function ImportButton({ stations, defaultDevId }: { stations: readonly Station[]; defaultDevId?: string }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const [open, setOpen] = useState(false);
+  const [devId, setDevId] = useState<string | undefined>(undefined);
+  const [as, setAs] = useState<'hi' | 'reference'>('hi');
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const upload = useImportZip();
+  const station = devId ?? defaultDevId;
+
+  const close = () => {
+    setOpen(false);
+    setFile(null);
+    setError(null);
+  };
+
+  const report = (r: ImportReport) =>
+    modal.info({
+      title: t('identify.import.done', { station: r.station }),
+      width: 560,
+      content: (
+        <div data-testid="identify-import-report" data-imported={r.imported}>
+          <Typography.Paragraph>
+            {t('identify.import.summary', {
+              imported: r.imported,
+              duplicates: r.duplicates,
+              failed: r.failed.length,
+              classes: r.classes.length,
+            })}
+          </Typography.Paragraph>
+          <ul style={{ maxHeight: 240, overflow: 'auto', paddingInlineStart: 18 }}>
+            {r.classes.map((c) => (
+              <li key={c.folder}>
+                {c.folder} → {c.class}
+                {c.created ? ` (${t('identify.import.newClass')})` : ''}: {c.images}
+              </li>
+            ))}
+            {r.failed.map((f) => (
+              <li key={f.file}>
+                <Typography.Text type="danger">
+                  {f.file}: {f.reason}
+                </Typography.Text>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ),
+    });
+
+  const submit = () => {
+    if (!file || !station) {
+      setError(t('identify.import.required'));
+      return;
+    }
+    upload.mutate(
+      { file, devId: station, as },
+      {
+        onSuccess: (r) => {
+          close();
+          report(r);
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <Button size="small" icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="identify-import">
+        {t('identify.import.button')}
+      </Button>
+      <Modal
+        open={open}
+        title={t('identify.import.title')}
+        okText={t('identify.import.start')}
+        cancelText={t('common.cancel')}
+        onOk={submit}
+        onCancel={() => !upload.isPending && close()}
+        confirmLoading={upload.isPending}
+        okButtonProps={{ 'data-testid': 'identify-import-ok' } as ButtonProps}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">{t('identify.import.hint')}</Typography.Paragraph>
+        <Form layout="vertical">
+          <Form.Item label={t('identify.import.station')} required>
+            <Select
+              value={station}
+              onChange={setDevId}
+              options={stations.map((s) => ({ value: s.dev_id, label: s.site_name ? `${s.dev_id} ${s.site_name}` : s.dev_id }))}
+              data-testid="identify-import-station"
+            />
+          </Form.Item>
+          <Form.Item label={t('identify.import.as')}>
+            <Radio.Group value={as} onChange={(e) => setAs(e.target.value as 'hi' | 'reference')}>
+              <Radio value="hi">{t('identify.import.asHi')}</Radio>
+              <Radio value="reference">{t('identify.import.asReference')}</Radio>
+            </Radio.Group>
+          </Form.Item>
+          <Form.Item required validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
+            <Upload.Dragger
+              accept=".zip,application/zip"
+              maxCount={1}
+              fileList={file ? [{ uid: '1', name: `${file.name} (${formatFileSize(file.size)})`, status: 'done' }] : []}
+              beforeUpload={(chosen) => {
+                if (chosen.size > IMPORT_ZIP_MAX)
+                  setError(t('identify.import.tooLarge', { max: formatFileSize(IMPORT_ZIP_MAX) }));
+                else {
+                  setFile(chosen);
+                  setError(null);
+                }
+                return false;
+              }}
+              onRemove={() => setFile(null)}
+              data-testid="identify-import-file"
+            >
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined />
+              </p>
+              <p>{t('identify.import.drop')}</p>
+            </Upload.Dragger>
+          </Form.Item>
+        </Form>
+        {upload.isPending && <Typography.Text type="secondary">{t('identify.import.running')}</Typography.Text>}
+      </Modal>
+    </>
+  );
+}

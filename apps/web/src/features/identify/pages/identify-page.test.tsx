@@ -1,0 +1,233 @@
+import type { RoiItem, TreeNode } from '@ipp/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { appRouteObjects } from '@/app/router';
+import { setLanguage } from '@/i18n';
+import { ippFixture } from '@/test/fixtures';
+import { callsTo, failField, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
+import { roiFixture } from '@/test/monitoring-fixtures';
+import { jsonResponse, okEnvelope, renderRoutes } from '@/test/render';
+import { pickOption } from '@/test/select';
+
+const node = (over: Partial<TreeNode>): TreeNode => ({
+  code: 'x',
+  title: 'x',
+  count: 0,
+  roi_index_id: null,
+  class_id: null,
+  attention: false,
+  toolbar: false,
+  system: true,
+  kind: 'group',
+  children: [],
+  ...over,
+});
+
+/** Site images of station 7: 12,345 AI Copepods (an attention class) and 3 unidentified. */
+const SITE_TREE = [
+  node({
+    code: 't:ai',
+    title: 'AI',
+    count: 12_345,
+    children: [node({ code: 't:ai:c:1', title: '001Copepod', count: 12_345, class_id: 1, kind: 'class', attention: true })],
+  }),
+  node({ code: 't:ui', title: 'UI', count: 3 }),
+];
+const FOLDER_TREE = [node({ code: 'f:31', title: '101Box', count: 4, roi_index_id: 31, system: false, kind: 'folder' })];
+
+function roiItem(id: number, type: RoiItem['type']): RoiItem {
+  return {
+    ...roiFixture({ id, type, class_id: type === 'ai' ? 1 : null, class_name: type === 'ai' ? '001Copepod' : null }),
+    status: 0,
+    collect_status: 0,
+    is_demo_image: 0,
+    invalid: false,
+    index: id,
+    attention: type === 'ai',
+    review_status: 'none',
+    deleted_at: null,
+  };
+}
+/** Newest first: three unidentified, then two AI-labelled. */
+const ITEMS = [roiItem(1, 'ui'), roiItem(2, 'ui'), roiItem(3, 'ui'), roiItem(4, 'ai'), roiItem(5, 'ai')];
+
+const action = (code: string, over: object = {}) => ({
+  code,
+  target: 'none',
+  confirm: false,
+  danger: false,
+  no_ai: false,
+  single: false,
+  ...over,
+});
+
+function server(extra: Record<string, Handler> = {}) {
+  return mockServer({
+    '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role: 'administrator', group_id: 4 }),
+    '/api/roi/categorys': () =>
+      okEnvelope([
+        { id: -100, key: 'site', count: 123_456, can_create: true },
+        { id: 0, key: 'folders', count: 4, can_create: true },
+      ]),
+    '/api/ipp/index': () => pageEnvelope([ippFixture({ id: 7 })]),
+    '/api/roi-index/index': (url) => okEnvelope(url.searchParams.get('category_id') === '0' ? FOLDER_TREE : SITE_TREE),
+    '/api/roi-index/tool-bar': () => okEnvelope([]),
+    '/api/roi/index': () =>
+      jsonResponse({
+        code: 1000,
+        data: { items: ITEMS, next: null, count_capped: true },
+        model: null,
+        count: 100_000,
+        index: null,
+      }),
+    '/api/roi/actions': () =>
+      okEnvelope({
+        actions: [
+          action('51', { target: 'folder', confirm: true }),
+          action('61'),
+          action('23', { target: 'class', confirm: true, no_ai: true }),
+        ],
+        reason: null,
+      }),
+    '/api/roi/get-adjacent-roi': () => okEnvelope({ previous_id: null, next_id: 2 }),
+    '/api/roi/save-move': () => okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null }),
+    ...extra,
+  });
+}
+
+const text = (testId: string) => screen.getByTestId(testId).textContent;
+const cell = (id: number) => screen.getByTestId(`roi-cell-${id}`);
+
+async function openWorkspace() {
+  const view = renderRoutes(appRouteObjects, ['/identify']);
+  await screen.findByTestId('roi-cell-5');
+  return view;
+}
+
+beforeEach(async () => {
+  await setLanguage('zh');
+  signIn('administrator');
+});
+
+describe('identify workspace', () => {
+  it('opens the first station’s site images with counts of ten thousand and more in 万', async () => {
+    const fetchMock = server();
+    await openWorkspace();
+    expect(text('identify-node-count-t:ai')).toBe('1.23 万');
+    expect(text('identify-node-count-t:ui')).toBe('3');
+    expect(screen.getByTestId('identify-node-t:ai:c:1').getAttribute('data-attention')).toBe('true');
+    // The server stopped counting at 100,000.
+    expect(text('identify-total')).toBe('≥ 10.00 万 张');
+    expect(text('identify-category')).toContain('站点图像 (12.35 万)');
+    const list = callsTo(fetchMock, '/api/roi/index')[0]!.url.searchParams;
+    expect(Object.fromEntries(list)).toMatchObject({ category_id: '-100', ipp_id: '7', limit: '200', sorttype: 'desc' });
+
+    // A tree node narrows the list to its code.
+    fireEvent.click(screen.getByTestId('identify-node-t:ai:c:1'));
+    await waitFor(() => expect(callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams.get('code')).toBe('t:ai:c:1'));
+  });
+
+  it('selects by click, Shift range and Ctrl toggle, then runs an action on the selection', async () => {
+    const fetchMock = server();
+    await openWorkspace();
+    fireEvent.click(cell(1));
+    fireEvent.click(cell(3), { shiftKey: true });
+    expect(text('identify-selection-count')).toBe('已选 3 张');
+    fireEvent.click(cell(2), { ctrlKey: true });
+    expect(text('identify-selection-count')).toBe('已选 2 张');
+    expect(cell(2).getAttribute('aria-selected')).toBe('false');
+    // The last click is shown in the detail pane.
+    await waitFor(() => expect(screen.getByTestId('identify-detail').getAttribute('data-roi')).toBe('2'));
+
+    fireEvent.click(screen.getByTestId('action-61'));
+    await screen.findByText('操作成功：2 张已处理，0 张未变化');
+    expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({ type: '61', category_id: -100, roi_ids: [1, 3] });
+    await waitFor(() => expect(text('identify-selection-count')).toBe('已选 0 张'));
+  });
+
+  it('offers "move to an HI class" only while no AI-labelled ROI is selected', async () => {
+    server();
+    await openWorkspace();
+    fireEvent.click(cell(2));
+    expect(screen.getByTestId('action-23')).toBeTruthy();
+    fireEvent.click(cell(4), { ctrlKey: true });
+    expect(screen.queryByTestId('action-23')).toBeNull();
+    expect(screen.getByTestId('action-51')).toBeTruthy();
+  });
+
+  it('copies to a folder chosen in the picker after a confirmation, and shows a refusal with the server’s words', async () => {
+    const fetchMock = server();
+    await openWorkspace();
+    fireEvent.click(cell(1));
+    fireEvent.click(screen.getByTestId('action-51'));
+    await screen.findByTestId('identify-target-folder');
+    await pickOption('identify-target-folder', '101Box (4)');
+    fireEvent.click(screen.getByTestId('identify-target-ok'));
+    const dialog = (await screen.findByTestId('confirm-ok')).closest('.ant-modal') as HTMLElement;
+    expect(within(dialog).getByText('对 1 张图像执行此操作，目标：101Box。确定吗？')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('confirm-ok'));
+    await waitFor(() =>
+      expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({ type: '51', category_id: -100, roi_ids: [1], target_id: 31 }),
+    );
+
+    server({ '/api/roi/save-move': () => failField(1011, '不支持此操作', 403, 'type') });
+    fireEvent.click(cell(2));
+    fireEvent.click(screen.getByTestId('action-61'));
+    await screen.findByText('不支持此操作');
+    expect(text('identify-selection-count')).toBe('已选 1 张');
+  });
+
+  it('checks a new class name against the naming rule before creating it under HI', async () => {
+    const fetchMock = server({
+      '/api/roi-index/save': (_url, init) => {
+        const { title } = JSON.parse(String(init?.body)) as { title: string };
+        return okEnvelope({ roi_index_id: null, class_id: 50, title, code: 't:hi:c:50', roi_index_code: null });
+      },
+    });
+    await openWorkspace();
+    fireEvent.click(screen.getByTestId('identify-new-class'));
+    const input = await screen.findByTestId('identify-new-class-input');
+    fireEvent.click(screen.getByTestId('identify-new-class-ok'));
+    await screen.findByText('类别名称不能为空');
+    fireEvent.change(input, { target: { value: '12ab' } });
+    fireEvent.click(screen.getByTestId('identify-new-class-ok'));
+    await screen.findByText('命名不符合规范');
+    expect(callsTo(fetchMock, '/api/roi-index/save')).toHaveLength(0);
+
+    fireEvent.change(input, { target: { value: '101Foo' } });
+    fireEvent.click(screen.getByTestId('identify-new-class-ok'));
+    await screen.findByText('在 HI 下新建类别 101Foo 成功');
+    expect(lastBody(fetchMock, '/api/roi-index/save')).toEqual({ title: '101Foo', category_id: -100, ipp_id: 7, parent: 'HI' });
+    // A new class is empty: the empty classes are shown so it can be seen.
+    await waitFor(() => expect(callsTo(fetchMock, '/api/roi-index/index').at(-1)!.url.searchParams.get('show_empty')).toBe('1'));
+  });
+
+  it('opens a new folder once the tree shows it (the tree gives its node code)', async () => {
+    const folders = [...FOLDER_TREE];
+    const fetchMock = server({
+      '/api/roi-index/index': (url) => okEnvelope(url.searchParams.get('category_id') === '0' ? folders : SITE_TREE),
+      '/api/roi-index/save': () => {
+        folders.push(node({ code: 'f:32', title: '102New', roi_index_id: 32, system: false, kind: 'folder' }));
+        // The folder's stored code is not a tree code: the page lists by the tree code only.
+        return okEnvelope({
+          roi_index_id: 32,
+          class_id: null,
+          title: '102New',
+          code: 'f:32',
+          roi_index_code: 'rf0123456789abcdef',
+        });
+      },
+    });
+    await openWorkspace();
+    await pickOption('identify-category', '文件夹');
+    await screen.findByTestId('identify-node-f:31');
+    fireEvent.click(screen.getByTestId('identify-new-class'));
+    fireEvent.change(await screen.findByTestId('identify-new-class-input'), { target: { value: '102New' } });
+    fireEvent.click(screen.getByTestId('identify-new-class-ok'));
+    await screen.findByText('在 文件夹 下新建类别 102New 成功');
+    expect(lastBody(fetchMock, '/api/roi-index/save')).toEqual({ title: '102New', category_id: 0, parent: '文件夹' });
+    await waitFor(() => expect(callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams.get('code')).toBe('f:32'));
+    const codes = callsTo(fetchMock, '/api/roi/index').map((call) => call.url.searchParams.get('code'));
+    expect(codes).not.toContain('rf0123456789abcdef');
+  });
+});

@@ -1,0 +1,142 @@
+import type { Action } from '@ipp/contracts';
+import { Card, Col, Row } from 'antd';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadFailed } from '@/components/load-failed';
+import { PageLoading } from '@/components/page-loading';
+import { useActions } from '../api/get-actions';
+import { useAdjacent } from '../api/get-adjacent';
+import { useRoiSummary } from '../api/get-roi-details';
+import { useRois } from '../api/get-rois';
+import { CategoryPane } from '../components/category-pane';
+import { DetailPane } from '../components/detail-pane';
+import { RoiBrowser } from '../components/roi-browser';
+import { useBulkAction } from '../hooks/use-bulk-action';
+import { useIdentifyKeys } from '../hooks/use-identify-keys';
+import { useWorkspace } from '../hooks/use-workspace';
+import { singleActions } from '../utils/actions';
+import { clickSelection, EMPTY_SELECTION, selectedInOrder, type ClickModifiers } from '../utils/selection';
+
+/** Review codes the A and R keys stand for (docs/actions.md). */
+const APPROVE = '110';
+const REJECT = '111';
+
+/**
+ * Identify management (spec §2 /identify): categories and the class tree on the left, the filtered thumbnail
+ * grid with selection and bulk actions in the centre, the focused ROI on the right.
+ */
+export function IdentifyPage() {
+  const { t } = useTranslation();
+  const ws = useWorkspace();
+  const { category, setSelection, setFocusedId, focusedId } = ws;
+  const rois = useRois(ws.query);
+  const items = useMemo(() => rois.data?.pages.flatMap((page) => page.items) ?? [], [rois.data]);
+  const order = useMemo(() => items.map((roi) => roi.id), [items]);
+  const byId = useMemo(() => new Map(items.map((roi) => [roi.id, roi])), [items]);
+  const firstPage = rois.data?.pages[0];
+  const actions = useActions(category?.id ?? null, ws.reviewedType);
+  const actionList = actions.data?.actions ?? [];
+  const selectedIds = selectedInOrder(ws.selection, order);
+  const selectionHasAi = selectedIds.some((id) => byId.get(id)?.type === 'ai');
+
+  // The focused ROI: from the loaded pages, or fetched when previous/next went beyond them.
+  const loaded = focusedId === null ? undefined : byId.get(focusedId);
+  const summary = useRoiSummary(focusedId !== null && !loaded ? focusedId : null);
+  const focused = loaded ?? summary.data;
+  const adjacent = useAdjacent(focusedId !== null && ws.query ? { ...ws.query, roi_id: focusedId } : null);
+  const previousId = adjacent.data?.previous_id ?? null;
+  const nextId = adjacent.data?.next_id ?? null;
+
+  const bulk = useBulkAction(
+    {
+      categoryId: category?.id ?? 0,
+      code: ws.code,
+      reviewedType: ws.reviewedType,
+      categories: ws.categories.data ?? [],
+      groupId: ws.groupId,
+      ippId: ws.station?.id,
+    },
+    (action, roiIds) => {
+      setSelection(EMPTY_SELECTION);
+      // Approved or rejected, the ROI leaves the pending queue: go on with the next one.
+      if ((action.code === APPROVE || action.code === REJECT) && focusedId !== null && roiIds.includes(focusedId)) {
+        setFocusedId(nextId ?? previousId);
+      }
+    },
+  );
+
+  const orderRef = useRef(order);
+  useEffect(() => {
+    orderRef.current = order;
+  });
+  const onCellClick = useCallback(
+    (id: number, mods: ClickModifiers) => {
+      setSelection((current) => clickSelection(current, orderRef.current, id, mods));
+      setFocusedId(id);
+    },
+    [setSelection, setFocusedId],
+  );
+
+  const reviewAction = (code: string) => {
+    const action = actionList.find((each) => each.code === code);
+    return action && focusedId !== null && !bulk.busy ? () => bulk.start(action, [focusedId]) : undefined;
+  };
+  useIdentifyKeys({
+    previous: previousId === null ? undefined : () => setFocusedId(previousId),
+    next: nextId === null ? undefined : () => setFocusedId(nextId),
+    approve: reviewAction(APPROVE),
+    reject: reviewAction(REJECT),
+  });
+
+  if (ws.categories.isPending) return <PageLoading />;
+  if (ws.categories.isError || !category) {
+    return <LoadFailed error={ws.categories.error} onRetry={() => void ws.categories.refetch()} />;
+  }
+
+  const detailActions = focused ? singleActions(actionList, focused.type === 'ai') : [];
+  const runOnSelection = (action: Action) => bulk.start(action, selectedIds);
+
+  return (
+    <Row gutter={[12, 12]} data-testid="identify-page">
+      <Col xs={24} lg={6} xxl={5}>
+        <Card size="small" title={t('identify.tree')}>
+          <CategoryPane ws={ws} />
+        </Card>
+      </Col>
+      <Col xs={24} lg={12} xxl={13}>
+        <Card size="small" title={t(`identify.category.${category.key}`)}>
+          <RoiBrowser
+            ws={ws}
+            items={items}
+            order={order}
+            total={firstPage?.total ?? 0}
+            capped={firstPage?.count_capped ?? false}
+            list={rois}
+            actions={actions.data}
+            selectedIds={selectedIds}
+            selectionHasAi={selectionHasAi}
+            busy={bulk.busy}
+            onRun={runOnSelection}
+            onCellClick={onCellClick}
+          />
+        </Card>
+      </Col>
+      <Col xs={24} lg={6}>
+        <Card size="small" title={t('identify.detail.title')}>
+          <DetailPane
+            roi={focused}
+            loading={focusedId !== null && !loaded && summary.isPending}
+            previousId={previousId}
+            nextId={nextId}
+            onMove={setFocusedId}
+            actions={detailActions}
+            onRun={(action) => focusedId !== null && bulk.start(action, [focusedId])}
+            busy={bulk.busy}
+            reviewKeys={actionList.some((action) => action.code === APPROVE)}
+          />
+        </Card>
+      </Col>
+      {bulk.element}
+    </Row>
+  );
+}

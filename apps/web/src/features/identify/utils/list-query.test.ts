@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FILTERS, listQuery, SIZE_UNBOUNDED } from './list-query';
+
+describe('list query', () => {
+  it('waits for a station under site images, and sends it only where a station applies', () => {
+    expect(listQuery({ categoryId: -100 }, DEFAULT_FILTERS, 480)).toBeNull();
+    expect(listQuery({ categoryId: -100, ippId: 7, code: 't:ai' }, DEFAULT_FILTERS, 480)).toMatchObject({
+      category_id: -100,
+      code: 't:ai',
+      ipp_id: 7,
+      sorttype: 'desc',
+      diysort: 'Roi_time',
+      tz: 480,
+    });
+    expect(listQuery({ categoryId: 0, ippId: 7 }, DEFAULT_FILTERS, 0)?.ipp_id).toBeUndefined();
+  });
+
+  it('sends a relative start alone (spec §5), and an absolute range as both ends', () => {
+    const relative = listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, time: { kind: 'relative', start: '-7 day' } }, 0);
+    expect(relative).toMatchObject({ Roi_time_s: '-7 day' });
+    expect(relative?.Roi_time_e).toBeUndefined();
+    const range = listQuery(
+      { categoryId: -4 },
+      { ...DEFAULT_FILTERS, time: { kind: 'range', start: '2026-03-01 00:00:00', end: '2026-03-05 23:59:59' } },
+      0,
+    );
+    expect(range).toMatchObject({ Roi_time_s: '2026-03-01 00:00:00', Roi_time_e: '2026-03-05 23:59:59' });
+  });
+
+  it('sends a size range as both bounds, an open side as 0 or unbounded', () => {
+    const none = listQuery({ categoryId: -4 }, DEFAULT_FILTERS, 0);
+    expect([none?.coordRange_0, none?.coordRange_1]).toEqual([undefined, undefined]);
+    const min = listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, sizeMin: 500 }, 0);
+    expect([min?.coordRange_0, min?.coordRange_1]).toEqual([500, SIZE_UNBOUNDED]);
+    const max = listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, sizeMax: 900 }, 0);
+    expect([max?.coordRange_0, max?.coordRange_1]).toEqual([0, 900]);
+  });
+
+  it('sends reviewed_type only in the review queue', () => {
+    const filters = { ...DEFAULT_FILTERS, reviewed: 1 as const };
+    expect(listQuery({ categoryId: -7 }, filters, 0)?.reviewed_type).toBe(1);
+    expect(listQuery({ categoryId: -4 }, filters, 0)?.reviewed_type).toBeUndefined();
+  });
+});

@@ -1,0 +1,75 @@
+import { CATEGORY, type RELATIVE_STARTS, type RoiListQuery, type SortField } from '@ipp/contracts';
+
+export type RelativeStart = (typeof RELATIVE_STARTS)[number];
+export type RecognitionGroup = 'ai' | 'hi' | 'ui';
+
+/** The capture-time filter: none, one of the relative starts of spec §5, or an absolute range. */
+export type TimeFilter =
+  | { kind: 'all' }
+  | { kind: 'relative'; start: RelativeStart }
+  /** 'YYYY-MM-DD HH:mm:ss' in the viewer's zone. */
+  | { kind: 'range'; start: string; end: string };
+
+export interface Filters {
+  dataIndex: RecognitionGroup | null;
+  time: TimeFilter;
+  /** Object size range, px; the upper bound defaults to the lower one on the server (spec §5). */
+  sizeMin: number | null;
+  sizeMax: number | null;
+  sort: SortField;
+  order: 'asc' | 'desc';
+  /** Review queue (-7): 1 = reviewed, 0 = waiting. */
+  reviewed: 0 | 1;
+}
+
+export const DEFAULT_FILTERS: Filters = {
+  dataIndex: null,
+  time: { kind: 'all' },
+  sizeMin: null,
+  sizeMax: null,
+  sort: 'Roi_time',
+  order: 'desc',
+  reviewed: 0,
+};
+
+/** The upper size bound sent for "no upper bound" (the largest 32-bit size, fine for both databases). */
+export const SIZE_UNBOUNDED = 2_147_483_647;
+
+/** Where the list is taken from: a category, a node of its tree, the station and team it is scoped to. */
+export interface Scope {
+  categoryId: number;
+  code?: string;
+  ippId?: number;
+  groupId?: number;
+}
+
+/** Site images (-100) show one station: nothing is listed until one is chosen. */
+export const needsStation = (categoryId: number) => categoryId === CATEGORY.SITE;
+/** Categories that take a station: required for site images, a narrowing for the IPP gallery. */
+export const takesStation = (categoryId: number) => categoryId === CATEGORY.SITE || categoryId === CATEGORY.SITE_GALLERY;
+
+/** The query of GET /roi/index (and get-adjacent-roi) for a scope and filters; null while a station is missing. */
+export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQuery | null {
+  if (needsStation(scope.categoryId) && scope.ippId === undefined) return null;
+  const { time } = filters;
+  // The server reads a lone lower bound as an exact size (spec §5); the form means "at least", so it sends both.
+  const bounded = filters.sizeMin !== null || filters.sizeMax !== null;
+  return {
+    category_id: scope.categoryId,
+    code: scope.code,
+    ipp_id: takesStation(scope.categoryId) ? scope.ippId : undefined,
+    group_id: scope.groupId,
+    dataIndex: filters.dataIndex ?? undefined,
+    reviewed_type: scope.categoryId === CATEGORY.REVIEW ? filters.reviewed : undefined,
+    Roi_time_s: time.kind === 'all' ? undefined : time.start,
+    Roi_time_e: time.kind === 'range' ? time.end : undefined,
+    coordRange_0: bounded ? (filters.sizeMin ?? 0) : undefined,
+    coordRange_1: bounded ? (filters.sizeMax ?? SIZE_UNBOUNDED) : undefined,
+    sorttype: filters.order,
+    diysort: filters.sort,
+    tz,
+  };
+}
+
+/** Absolute times as the server reads them: the viewer's local time (with `tz`). */
+export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';

@@ -1,0 +1,49 @@
+/** The selected ROIs of the grid and the one a Shift-click range starts from. */
+export interface Selection {
+  ids: ReadonlySet<number>;
+  anchor: number | null;
+}
+
+export const EMPTY_SELECTION: Selection = { ids: new Set(), anchor: null };
+
+export interface ClickModifiers {
+  /** Shift: the range from the anchor to this ROI. */
+  range: boolean;
+  /** Ctrl or ⌘ (or the cell's checkbox): add or remove this ROI only. */
+  toggle: boolean;
+}
+
+/**
+ * One click on a grid cell, as file managers do it: a plain click selects that ROI alone; Ctrl/⌘ toggles it;
+ * Shift selects the range from the anchor (added to the selection when Ctrl/⌘ is held too). `order` is the
+ * grid's order of ROI ids.
+ */
+export function clickSelection(current: Selection, order: readonly number[], id: number, mods: ClickModifiers): Selection {
+  if (mods.range && current.anchor !== null) {
+    const from = order.indexOf(current.anchor);
+    const to = order.indexOf(id);
+    if (from !== -1 && to !== -1) {
+      const range = order.slice(Math.min(from, to), Math.max(from, to) + 1);
+      const ids = new Set(mods.toggle ? current.ids : []);
+      for (const each of range) ids.add(each);
+      return { ids, anchor: current.anchor };
+    }
+  }
+  if (mods.toggle) {
+    const ids = new Set(current.ids);
+    if (ids.has(id)) ids.delete(id);
+    else ids.add(id);
+    return { ids, anchor: id };
+  }
+  return { ids: new Set([id]), anchor: id };
+}
+
+/** Every ROI shown (the loaded pages). */
+export function selectAll(order: readonly number[]): Selection {
+  return { ids: new Set(order), anchor: order[0] ?? null };
+}
+
+/** The selected ids in grid order (the order the user sees, and the one sent). */
+export function selectedInOrder(selection: Selection, order: readonly number[]): number[] {
+  return order.filter((id) => selection.ids.has(id));
+}

@@ -1,0 +1,330 @@
+import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
+import type { Browser, Page } from 'playwright-core';
+import fs from 'node:fs';
+import sharp from 'sharp';
+import yazl from 'yazl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { choose, confirm, setLanguage, toast } from './support/antd.ts';
+import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
+import { signIn } from './support/console.ts';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+
+const T = {
+  en: {
+    site: 'Site images',
+    folders: 'Folders',
+    recycle: 'Recycle bin',
+    review: 'Review',
+    nameEmpty: 'Class name can not be empty',
+    nameBad: 'Naming does not conform to the specifications.',
+    created: (name: string) => `New Class ${name} under Folders successful`,
+    done: 'Operation successful',
+    selected: (n: number) => `${n} selected`,
+    total: (n: number) => `${n} images`,
+  },
+  zh: {
+    site: '站点图像',
+    folders: '文件夹',
+    recycle: '回收站',
+    review: '审核',
+    nameEmpty: '类别名称不能为空',
+    nameBad: '命名不符合规范',
+    created: (name: string) => `在 文件夹 下新建类别 ${name} 成功`,
+    done: '操作成功',
+    selected: (n: number) => `已选 ${n} 张`,
+    total: (n: number) => `共 ${n} 张`,
+  },
+} as const;
+
+/** Five unlabelled ROIs (newest first in the grid), then three the device labelled 1 (AI). */
+const ROIS = 8;
+const UNLABELLED = 5;
+
+/** A small PNG whose pixels encode `seed`: every seed is another image (the server stores each content once). */
+function pngOf(seed: number): Promise<Buffer> {
+  const raw = Buffer.alloc(24 * 24 * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (seed * 7919 + i * 31) & 0xff;
+  raw.writeUInt32BE(seed, 0);
+  return sharp(raw, { raw: { width: 24, height: 24, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'x-token': token, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; data: T };
+  if (envelope.code !== 1000) throw new Error(`${path}: ${JSON.stringify(envelope)}`);
+  return envelope.data;
+}
+
+/** Registers a station in the demo team through the console API and sends its ROIs through the device API. */
+async function seedStation(baseUrl: string, token: string, devId: string, siteName: string) {
+  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
+  const team = teams.find((each) => each.name.startsWith('Demo Team'));
+  if (!team) throw new Error('no demo team');
+  const saved = await call<{ ipp: { id: number }; device_key: string }>(baseUrl, token, '/ipp/save', {
+    dev_id: devId,
+    site_name: siteName,
+    country: 'CN',
+    longitude: 120.3,
+    latitude: 36.1,
+    group_id: team.id,
+    serial_number: `SN-${devId}`,
+    config: DEFAULT_IPP_CONFIG,
+  });
+  const now = Date.now();
+  for (let i = 0; i < ROIS; i++) {
+    const form = new FormData();
+    form.set('captured_at', String(now - (i + 1) * 60_000));
+    form.set('label_index', i < UNLABELLED ? '0' : '1');
+    form.set('confidence', i < UNLABELLED ? '0' : '0.9');
+    form.set('size_px', String(1500 + i * 100));
+    form.set('file', new Blob([new Uint8Array(await pngOf(Number(devId) * 100 + i))], { type: 'image/png' }), 'roi.png');
+    const res = await fetch(`${baseUrl}/api/device/rois`, {
+      method: 'POST',
+      headers: { 'x-device-key': saved.device_key },
+      body: form,
+    });
+    const answer = (await res.json()) as { code: number };
+    if (answer.code !== 1000) throw new Error(`upload ${i}: ${JSON.stringify(answer)}`);
+  }
+  return saved.ipp.id;
+}
+
+/** A zip of one class folder, as a data set export would hold it. */
+async function classZip(folder: string, seeds: number[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const seed of seeds) zip.addBuffer(await pngOf(seed), `${folder}/${seed}.png`);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const cells = (page: Page) => page.locator('[data-testid^="roi-cell-"]');
+const attr = (page: Page, testId: string, name: string) => page.getByTestId(testId).getAttribute(name);
+
+async function expectGridCount(page: Page, n: number) {
+  if (n === 0) {
+    await page.getByTestId('identify-grid-empty').waitFor();
+    return;
+  }
+  await expect.poll(() => attr(page, 'identify-grid', 'data-count'), { timeout: 15_000 }).toBe(String(n));
+}
+
+/** The folder's node in the tree (folder codes are opaque: found by title) and its count. */
+async function folderCount(page: Page, title: string) {
+  const node = page.locator('[data-testid^="identify-node-f:"]', { hasText: title });
+  await node.waitFor();
+  const code = (await node.getAttribute('data-testid'))!.replace('identify-node-', '');
+  return { node, code, count: () => page.getByTestId(`identify-node-count-${code}`).textContent() };
+}
+
+/**
+ * The identify workspace end to end, in Chromium against the real server: a superadmin picks the demo team and a
+ * station's site images, selects a range of thumbnails, files them into a new folder (the naming rule refused
+ * first), then recycles one and restores it from the recycle bin, with the counts following each step.
+ */
+describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify workspace in Chromium (%s)', (lang) => {
+  let server: RunningServer;
+  let browser: Browser;
+  const t = T[lang];
+  const devId = lang === 'en' ? '41001' : '41002';
+  const siteName = `E2E identify buoy ${lang}`;
+  const folder = `101E2E_${lang}`;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('selects, files into a new folder, recycles and restores', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await setLanguage(page, lang);
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    await seedStation(server.url, token!, devId, siteName);
+
+    // Site images of the station: the tree by recognition group, the grid newest first.
+    await page.goto('/identify');
+    await page.getByTestId('identify-page').waitFor();
+    await choose(page, 'identify-team', 'Demo Team');
+    await choose(page, 'identify-category', t.site);
+    await choose(page, 'identify-station', siteName);
+    await expectGridCount(page, ROIS);
+    expect(await page.getByTestId('identify-total').textContent()).toBe(t.total(ROIS));
+    expect(await page.getByTestId('identify-node-count-t:ui').textContent()).toBe(String(UNLABELLED));
+    expect(await page.getByTestId('identify-node-count-t:ai').textContent()).toBe(String(ROIS - UNLABELLED));
+    const ids = await cells(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-testid')!.slice(9))));
+    expect(ids).toHaveLength(ROIS);
+
+    // The detail pane follows the focus; the arrow keys step through the list.
+    await cells(page).nth(0).click();
+    await expect.poll(() => attr(page, 'identify-detail', 'data-roi')).toBe(String(ids[0]));
+    await page.getByTestId('identify-next').waitFor();
+    await expect.poll(() => page.getByTestId('identify-next').isEnabled()).toBe(true);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => attr(page, 'identify-detail', 'data-roi')).toBe(String(ids[1]));
+    expect(await page.getByTestId('identify-detail-file-size').textContent()).toMatch(/KB$/);
+
+    // Shift-click selects the range from the first click; Ctrl-click adds one more and takes it away again.
+    await cells(page)
+      .nth(2)
+      .click({ modifiers: ['Shift'] });
+    await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('3');
+    expect(await page.getByTestId('identify-selection-count').textContent()).toBe(t.selected(3));
+    for (const id of ids.slice(0, 3)) expect(await attr(page, `roi-cell-${id}`, 'data-selected')).toBe('true');
+    expect(await attr(page, `roi-cell-${ids[3]}`, 'data-selected')).toBe('false');
+    // No AI-labelled image selected: "move to an HI class" is offered; with one, it is not.
+    await page.getByTestId('action-23').waitFor();
+    await cells(page)
+      .nth(ROIS - 1)
+      .click({ modifiers: ['ControlOrMeta'] });
+    await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('4');
+    expect(await page.getByTestId('action-23').count()).toBe(0);
+    await cells(page)
+      .nth(ROIS - 1)
+      .click({ modifiers: ['ControlOrMeta'] });
+    await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('3');
+    await page.getByTestId('action-23').waitFor();
+
+    // Copy to a folder: a new folder made in the picker, its name checked against the rule first.
+    await page.getByTestId('action-51').click();
+    await page.getByTestId('identify-target-category-0').waitFor();
+    await page.getByTestId('identify-target-new').click();
+    await page.getByTestId('identify-new-class-ok').click();
+    await page.getByText(t.nameEmpty).waitFor();
+    await page.getByTestId('identify-new-class-input').fill('bad name');
+    await page.getByTestId('identify-new-class-ok').click();
+    await page.getByText(t.nameBad).waitFor();
+    await page.getByTestId('identify-new-class-input').fill(folder);
+    await page.getByTestId('identify-new-class-ok').click();
+    await toast(page, t.created(folder));
+    await expect.poll(() => page.getByTestId('identify-target-folder').textContent()).toContain(`${folder} (0)`);
+    await page.getByTestId('identify-target-ok').click();
+    await confirm(page);
+    await toast(page, t.done);
+    await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('0');
+
+    // The folder holds the three.
+    await choose(page, 'identify-category', t.folders);
+    const filed = await folderCount(page, folder);
+    await expect.poll(filed.count).toBe('3');
+    // Highlight it and keep a shortcut to it, from its menu.
+    await page.getByTestId(`identify-node-menu-${filed.code}`).click();
+    await page.getByTestId('identify-node-action-attention-add').click();
+    await toast(page, t.done);
+    await expect.poll(() => attr(page, `identify-node-${filed.code}`, 'data-attention')).toBe('true');
+    await page.getByTestId(`identify-node-menu-${filed.code}`).click();
+    await page.getByTestId('identify-node-action-toolbar-add').click();
+    await page.getByTestId('identify-shortcuts').getByText(folder).waitFor();
+    await filed.node.click();
+    await expectGridCount(page, 3);
+    const inFolder = await cells(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')));
+    expect(inFolder.sort()).toEqual(
+      ids
+        .slice(0, 3)
+        .map((id) => `roi-cell-${id}`)
+        .sort(),
+    );
+
+    // Recycle one: it leaves the folder.
+    await cells(page).nth(0).click();
+    await page.getByTestId('action-2').click();
+    await confirm(page);
+    await toast(page, t.done);
+    await expectGridCount(page, 2);
+    await expect.poll(filed.count).toBe('2');
+
+    // Restore it from the recycle bin: back in the folder.
+    await choose(page, 'identify-category', t.recycle);
+    await expectGridCount(page, 1);
+    await cells(page).nth(0).click();
+    await page.getByTestId('action-113').click();
+    await confirm(page);
+    await toast(page, t.done);
+    await expectGridCount(page, 0);
+    await choose(page, 'identify-category', t.folders);
+    await expect.poll((await folderCount(page, folder)).count).toBe('3');
+    await context.close();
+  }, 180_000);
+
+  it('reviews with the keyboard, exports a selection as CSV and imports a class folder zip', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await setLanguage(page, lang);
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto('/identify');
+    await page.getByTestId('identify-page').waitFor();
+    await choose(page, 'identify-team', 'Demo Team');
+    await choose(page, 'identify-category', t.site);
+    await choose(page, 'identify-station', siteName);
+    await expectGridCount(page, ROIS);
+    const ids = await cells(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-testid')!.slice(9))));
+
+    // Submit two for review, then approve one with A and reject the other with R.
+    await cells(page).nth(3).click();
+    await cells(page)
+      .nth(4)
+      .click({ modifiers: ['Shift'] });
+    await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('2');
+    await page.getByTestId('action-71').click();
+    await toast(page, t.done);
+    await choose(page, 'identify-category', t.review);
+    await expectGridCount(page, 2);
+    await cells(page).nth(0).click();
+    await expect.poll(() => attr(page, 'identify-detail', 'data-roi')).not.toBeNull();
+    await page.keyboard.press('a');
+    await expectGridCount(page, 1);
+    await cells(page).nth(0).click();
+    await expect
+      .poll(() => attr(page, 'identify-detail', 'data-roi'))
+      .toBe(
+        await cells(page)
+          .nth(0)
+          .getAttribute('data-testid')
+          .then((v) => v!.slice(9)),
+      );
+    await page.keyboard.press('r');
+    await expectGridCount(page, 0);
+
+    // Export a selection of the station's images as CSV: one row per ROI.
+    await choose(page, 'identify-category', t.site);
+    await expectGridCount(page, ROIS);
+    await cells(page).nth(0).click();
+    await cells(page)
+      .nth(1)
+      .click({ modifiers: ['Shift'] });
+    await page.getByTestId('identify-export').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('identify-export-csv').click()]);
+    const csv = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toMatch(/^roi_id,dev_id,/);
+    expect(csv.slice(1).map((line) => Number(line.split(',')[0]))).toEqual([ids[0], ids[1]].sort((a, b) => a! - b!));
+
+    // Import a zip of one class folder: its images arrive as HI images of the station.
+    const className = lang === 'en' ? '142E2E_import_en' : '143E2E_import_zh';
+    const zipPath = `${await download.path()}.zip`;
+    fs.writeFileSync(zipPath, await classZip(className, lang === 'en' ? [9001, 9002] : [9101, 9102]));
+    await page.getByTestId('identify-import').click();
+    await page.locator('.ant-modal input[type=file]').setInputFiles(zipPath);
+    await page.getByTestId('identify-import-ok').click();
+    await expect.poll(() => attr(page, 'identify-import-report', 'data-imported'), { timeout: 30_000 }).toBe('2');
+    await page.keyboard.press('Escape');
+    await expectGridCount(page, ROIS + 2);
+    await expect.poll(() => page.getByTestId('identify-node-count-t:hi').textContent()).toBe('2');
+    await context.close();
+  }, 180_000);
+});
