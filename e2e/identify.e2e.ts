@@ -105,6 +105,27 @@ async function classZip(folder: string, seeds: number[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Picks a category and waits until the select shows it: right after an action the category list refetches its
+ * counts and may re-render under the open dropdown, so a pick that did not take is made again.
+ */
+async function chooseCategory(page: Page, name: string) {
+  const option = page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: name })
+    .first();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.getByTestId('identify-category').click({ timeout: 5000 });
+      await option.click({ timeout: 5000 });
+      await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 3000 }).toContain(name);
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 const cells = (page: Page) => page.locator('[data-testid^="roi-cell-"]');
 const attr = (page: Page, testId: string, name: string) => page.getByTestId(testId).getAttribute(name);
 
@@ -146,25 +167,35 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await server?.stop();
   });
 
+  const signedIn = async () => {
+    const opened = await newPage(browser, server.url);
+    await opened.page.goto('/login');
+    await setLanguage(opened.page, lang);
+    await signIn(opened.page, 'admin', ADMIN_PASSWORD);
+    return opened;
+  };
+
+  /** The station's site images; answers the grid's ROI ids, newest first. */
+  const openSiteImages = async (page: Page) => {
+    await page.goto('/identify');
+    await page.getByTestId('identify-page').waitFor();
+    await choose(page, 'identify-team', 'Demo Team');
+    await chooseCategory(page, t.site);
+    await choose(page, 'identify-station', siteName);
+    await expectGridCount(page, ROIS);
+    return cells(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-testid')!.slice(9))));
+  };
+
   it('selects, files into a new folder, recycles and restores', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.goto('/login');
-    await setLanguage(page, lang);
-    await signIn(page, 'admin', ADMIN_PASSWORD);
+    const { context, page } = await signedIn();
     const token = await page.evaluate(() => localStorage.getItem('token'));
     await seedStation(server.url, token!, devId, siteName);
 
     // Site images of the station: the tree by recognition group, the grid newest first.
-    await page.goto('/identify');
-    await page.getByTestId('identify-page').waitFor();
-    await choose(page, 'identify-team', 'Demo Team');
-    await choose(page, 'identify-category', t.site);
-    await choose(page, 'identify-station', siteName);
-    await expectGridCount(page, ROIS);
+    const ids = await openSiteImages(page);
     expect(await page.getByTestId('identify-total').textContent()).toBe(t.total(ROIS));
     expect(await page.getByTestId('identify-node-count-t:ui').textContent()).toBe(String(UNLABELLED));
     expect(await page.getByTestId('identify-node-count-t:ai').textContent()).toBe(String(ROIS - UNLABELLED));
-    const ids = await cells(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-testid')!.slice(9))));
     expect(ids).toHaveLength(ROIS);
 
     // The detail pane follows the focus; the arrow keys step through the list.
@@ -216,7 +247,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('0');
 
     // The folder holds the three.
-    await choose(page, 'identify-category', t.folders);
+    await chooseCategory(page, t.folders);
     const filed = await folderCount(page, folder);
     await expect.poll(filed.count).toBe('3');
     // Highlight it and keep a shortcut to it, from its menu.
@@ -246,30 +277,21 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await expect.poll(filed.count).toBe('2');
 
     // Restore it from the recycle bin: back in the folder.
-    await choose(page, 'identify-category', t.recycle);
+    await chooseCategory(page, t.recycle);
     await expectGridCount(page, 1);
     await cells(page).nth(0).click();
     await page.getByTestId('action-113').click();
     await confirm(page);
     await toast(page, t.done);
     await expectGridCount(page, 0);
-    await choose(page, 'identify-category', t.folders);
+    await chooseCategory(page, t.folders);
     await expect.poll((await folderCount(page, folder)).count).toBe('3');
     await context.close();
   }, 180_000);
 
   it('reviews with the keyboard, exports a selection as CSV and imports a class folder zip', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.goto('/login');
-    await setLanguage(page, lang);
-    await signIn(page, 'admin', ADMIN_PASSWORD);
-    await page.goto('/identify');
-    await page.getByTestId('identify-page').waitFor();
-    await choose(page, 'identify-team', 'Demo Team');
-    await choose(page, 'identify-category', t.site);
-    await choose(page, 'identify-station', siteName);
-    await expectGridCount(page, ROIS);
-    const ids = await cells(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-testid')!.slice(9))));
+    const { context, page } = await signedIn();
+    const ids = await openSiteImages(page);
 
     // Submit two for review, then approve one with A and reject the other with R.
     await cells(page).nth(3).click();
@@ -279,7 +301,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('2');
     await page.getByTestId('action-71').click();
     await toast(page, t.done);
-    await choose(page, 'identify-category', t.review);
+    await chooseCategory(page, t.review);
     await expectGridCount(page, 2);
     await cells(page).nth(0).click();
     await expect.poll(() => attr(page, 'identify-detail', 'data-roi')).not.toBeNull();
@@ -298,7 +320,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await expectGridCount(page, 0);
 
     // Export a selection of the station's images as CSV: one row per ROI.
-    await choose(page, 'identify-category', t.site);
+    await chooseCategory(page, t.site);
     await expectGridCount(page, ROIS);
     await cells(page).nth(0).click();
     await cells(page)

@@ -41,6 +41,7 @@ import {
   ViewsScopeQuerySchema,
   ResultCode,
   envelopeOf,
+  type RoiPage,
 } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -107,10 +108,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
           response: { 200: envelopeOf(RoiPageSchema) },
         },
       },
-      async (request) => {
-        const { page, count } = await identify.list(requireAuth(request).user, request.query);
-        return ok(page, { count });
-      },
+      async (request) => listed(await identify.list(requireAuth(request).user, request.query)),
     );
 
     app.get(
@@ -124,10 +122,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
           response: { 200: envelopeOf(RoiPageSchema) },
         },
       },
-      async (request) => {
-        const { page, count } = await identify.list(requireAuth(request).user, { ...request.query, category_id: CATEGORY.ALL });
-        return ok(page, { count });
-      },
+      async (request) => listed(await identify.list(requireAuth(request).user, { ...request.query, category_id: CATEGORY.ALL })),
     );
 
     app.get(
@@ -141,10 +136,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
           response: { 200: envelopeOf(RoiPageSchema) },
         },
       },
-      async (request) => {
-        const { page, count } = await identify.folderRois(requireAuth(request).user, request.query);
-        return ok(page, { count });
-      },
+      async (request) => listed(await identify.folderRois(requireAuth(request).user, request.query)),
     );
 
     app.get(
@@ -158,10 +150,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
           response: { 200: envelopeOf(RoiPageSchema) },
         },
       },
-      async (request) => {
-        const { page, count } = await identify.folderRois(requireAuth(request).user, request.query);
-        return ok(page, { count });
-      },
+      async (request) => listed(await identify.folderRois(requireAuth(request).user, request.query)),
     );
 
     app.get(
@@ -499,6 +488,9 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
       async (request) => ok(await reidentify.submit(requireAuth(request).user, request.body)),
     );
   };
+
+/** A page of ROIs in the envelope, its total in `count`. */
+const listed = ({ page, count }: { page: RoiPage; count: number }) => ok(page, { count });
 
 const required = (field: string) =>
   new AppError(ResultCode.BAD_PARAM, 'badParam', { field, reasonKey: 'reason.required' }, field);
