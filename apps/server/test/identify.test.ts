@@ -96,6 +96,13 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     // A class node lists exactly its ROIs.
     const copepods = await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&code=${ai!.children[0]!.code}`);
     expect(ids(copepods.items).sort()).toEqual([aRois[0], aRois[1], aRois[5]].sort());
+    // Its total comes from the maintained counts, and agrees with a counted one (a time filter forces counting).
+    expect(copepods.count).toBe(3);
+    const counted = await list(
+      w.tokens.user,
+      `category_id=-100&ipp_id=${a1.id}&code=${ai!.children[0]!.code}&Roi_time_s=-24 hour`,
+    );
+    expect(counted.count).toBe(3);
     // Another team's station answers like a missing one.
     expect((await fail(w.tokens.user, 'GET', `/api/roi-index/index?category_id=-100&ipp_id=${b1.id}`)).code).toBe(1002);
   });
@@ -111,6 +118,8 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     const second = await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&limit=4&after=${first.next}`);
     expect([...ids(first.items), ...ids(second.items)]).toEqual([...aRois].reverse());
     expect(second.next).toBeNull();
+    // A page reached by cursor is not counted again.
+    expect(second.count).toBe(-1);
     // Ascending by size, page 2 by number equals page 2 by cursor.
     const bySize1 = await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&limit=3&diysort=size&sorttype=asc`);
     const bySize2 = await list(

@@ -171,7 +171,10 @@ export const RoiItemSchema = RoiSummarySchema.extend({
 });
 export type RoiItem = z.infer<typeof RoiItemSchema>;
 
-/** GET /roi/index: one page; the envelope's count is the total matching (capped, see `count_capped`). */
+/**
+ * GET /roi/index: one page; the envelope's count is the total matching (capped, see `count_capped`), or -1 on a page
+ * reached by cursor (`after`), which is not counted again.
+ */
 export const RoiPageSchema = z.object({
   items: z.array(RoiItemSchema),
   /** Cursor for the next page (keyset); null on the last page. */

@@ -44,8 +44,23 @@ export function imagesMigration(dialect: DialectName) {
         .on('rois')
         .columns(['ipp_id', 'class_id', 'roi_time', 'id'])
         .execute();
+      await db.schema.createIndex('rois_ipp_size_idx').on('rois').columns(['ipp_id', 'size_px', 'id']).execute();
       await db.schema.createIndex('rois_review_idx').on('rois').columns(['review_status', 'ipp_id', 'roi_time']).execute();
-      await db.schema.createIndex('rois_deleted_idx').on('rois').columns(['deleted_at']).execute();
+      // The recycle bin and the favourites are small subsets: partial indexes led by the station, so a count or a
+      // page of them never walks a station's whole history.
+      await db.schema
+        .createIndex('rois_deleted_idx')
+        .on('rois')
+        .columns(['ipp_id', 'deleted_at', 'id'])
+        .where(sql.ref('deleted_at'), 'is not', null)
+        .execute();
+      await db.schema.dropIndex('rois_favorite_idx').execute();
+      await db.schema
+        .createIndex('rois_favorite_idx')
+        .on('rois')
+        .columns(['ipp_id', 'favorite_at', 'id'])
+        .where(sql.ref('favorite_at'), 'is not', null)
+        .execute();
       await db.schema.dropIndex('rois_ipp_time_idx').execute();
 
       await withIdColumn(db.schema.createTable('roi_folders'), dialect)

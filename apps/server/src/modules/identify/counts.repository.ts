@@ -20,6 +20,16 @@ export async function groupClassCounts(db: Kysely<Database>, ippIds: readonly nu
   return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }
 
+/** Live ROIs of some stations (null: all), optionally of one recognition group and class, from the maintained counts. */
+export async function maintainedTotal(db: Kysely<Database>, ippIds: readonly number[] | null, kind?: number, classKey?: number) {
+  if (ippIds !== null && ippIds.length === 0) return 0;
+  let q = db.selectFrom('roi_class_counts').select((eb) => eb.fn.sum<number | string | null>('n').as('n'));
+  if (ippIds !== null) q = q.where('ipp_id', 'in', ippIds);
+  if (kind !== undefined) q = q.where('kind', '=', kind);
+  if (classKey !== undefined) q = q.where('class_key', '=', classKey);
+  return Number((await q.executeTakeFirst())?.n ?? 0);
+}
+
 /** Live ROIs per station and class (the statistics totals, also maintained). */
 export async function stationClassCounts(db: Kysely<Database>, ippIds: readonly number[] | null) {
   let q = db.selectFrom('roi_totals').select(['ipp_id', 'class_key', 'n']).where('n', '!=', 0);

@@ -161,7 +161,9 @@ export class IdentifyService {
     const more = rows.length > q.limit;
     const items = rows.slice(0, q.limit);
     const last = items.at(-1);
-    const total = await browse.countUpTo(this.db.kysely, filter, COUNT_CAP + 1);
+    // A page reached by cursor is not counted again: the first page said how many (and counting costs more than
+    // the page itself on a large station).
+    const total = after ? -1 : await this.total(filter);
     return {
       page: {
         items: items.map(presentItem),
@@ -170,6 +172,30 @@ export class IdentifyService {
       },
       count: Math.min(total, COUNT_CAP),
     };
+  }
+
+  /**
+   * How many ROIs a filter matches: from the maintained counts when it is a station / group / class filter (the
+   * tree's own numbers, exact at any size), else counted up to COUNT_CAP + 1.
+   */
+  private async total(f: browse.BrowseFilter): Promise<number> {
+    const k = this.db.kysely;
+    const plain = f.start === undefined && f.end === undefined && f.sizeMin === undefined && f.sizeMax === undefined;
+    if (plain && f.source.kind === 'stations') {
+      const ippIds = f.ippId !== undefined ? [f.ippId] : f.source.ippIds;
+      return counts.maintainedTotal(k, ippIds, f.kind, f.classKey);
+    }
+    if (
+      plain &&
+      f.source.kind === 'folders' &&
+      f.source.folderIds.length === 1 &&
+      f.kind === undefined &&
+      f.classKey === undefined
+    ) {
+      const folder = await folders.findFolder(k, f.source.folderIds[0]!);
+      return folder ? Number(folder.n) : 0;
+    }
+    return browse.countUpTo(k, f, COUNT_CAP + 1);
   }
 
   /** The ROIs of one folder, by id or code (GET /folder/get-folder-by-roi-index, /roi/get-roi-by-code). */
