@@ -55,6 +55,9 @@ export function openDatabase(options: DatabaseOptions): Db {
   // with the images, and should not pay a read() per page for it.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
+  // Planner statistics where tables changed a lot (SQLite's advice for long-lived connections): without them the
+  // planner may pick a station-wide index for a small subset such as the recycle bin.
+  sqlite.pragma('optimize=0x10002');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { kysely, dialect: 'sqlite', describe: `SQLite ${target}`, close: () => kysely.destroy() };
 }

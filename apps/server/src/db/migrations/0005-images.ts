@@ -44,6 +44,14 @@ export function imagesMigration(dialect: DialectName) {
         .on('rois')
         .columns(['ipp_id', 'class_id', 'roi_time', 'id'])
         .execute();
+      // Live ROIs only: a time-range page and its count read the index alone, never a recycled row (a station's
+      // count of up to 100,001 ROIs in 5 ms instead of 300 ms at 10M, measured by bench/src/identify.ts).
+      await db.schema
+        .createIndex('rois_live_ipp_time_idx')
+        .on('rois')
+        .columns(['ipp_id', 'roi_time', 'id'])
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
       await db.schema.createIndex('rois_ipp_size_idx').on('rois').columns(['ipp_id', 'size_px', 'id']).execute();
       await db.schema.createIndex('rois_review_idx').on('rois').columns(['review_status', 'ipp_id', 'roi_time']).execute();
       // The recycle bin and the favourites are small subsets: partial indexes led by the station, so a count or a
