@@ -15,6 +15,7 @@ const T = {
     folders: 'Folders',
     recycle: 'Recycle bin',
     review: 'Review',
+    size: 'Size',
     nameEmpty: 'Class name can not be empty',
     nameBad: 'Naming does not conform to the specifications.',
     created: (name: string) => `New Class ${name} under Folders successful`,
@@ -27,6 +28,7 @@ const T = {
     folders: '文件夹',
     recycle: '回收站',
     review: '审核',
+    size: '颗粒大小',
     nameEmpty: '类别名称不能为空',
     nameBad: '命名不符合规范',
     created: (name: string) => `在 文件夹 下新建类别 ${name} 成功`,
@@ -291,7 +293,24 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
 
   it('reviews with the keyboard, exports a selection as CSV and imports a class folder zip', async () => {
     const { context, page } = await signedIn();
-    const ids = await openSiteImages(page);
+    let ids = await openSiteImages(page);
+    const first = () => cells(page).first().getAttribute('data-testid');
+
+    // Filters: recognition group, then a size range (sizes are 1500 + 100 per image, newest smallest).
+    await page.getByTestId('identify-data-index-ai').click();
+    await expectGridCount(page, ROIS - UNLABELLED);
+    expect(await attr(page, 'identify-total', 'data-count')).toBe(String(ROIS - UNLABELLED));
+    await page.getByTestId('identify-data-index-all').click();
+    await expectGridCount(page, ROIS);
+    await page.getByTestId('identify-size-min').fill('2000');
+    await page.getByTestId('identify-size-min').press('Enter');
+    await expectGridCount(page, 3);
+    // Sort by size, largest first, then smallest first.
+    await choose(page, 'identify-sort', t.size);
+    await expect.poll(first).toBe(`roi-cell-${ids[ROIS - 1]}`);
+    await page.getByTestId('identify-order').click();
+    await expect.poll(first).toBe(`roi-cell-${ids[5]}`);
+    ids = await openSiteImages(page);
 
     // Submit two for review, then approve one with A and reject the other with R.
     await cells(page).nth(3).click();
