@@ -18,13 +18,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { sql } from 'kysely';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
-import { hashPassword } from '../../apps/server/src/modules/auth/password.ts';
+import { buildRoiRollups, seedFleet } from './fleet.ts';
 import * as browse from '../../apps/server/src/modules/identify/browse.repository.ts';
 
 const HOUR = 3_600_000;
@@ -64,42 +63,7 @@ const MIN_RUNS = 3;
 
 async function load(db: Db, rois: number) {
   const k = db.kysely;
-  const team = await k.insertInto('teams').values({ name: 'Bench', created_at: NOW }).returning('id').executeTakeFirstOrThrow();
-  await k
-    .insertInto('users')
-    .values({
-      account: 'bench',
-      name: 'Bench',
-      password_hash: await hashPassword('bench-pass', 10),
-      phone: '',
-      email: '',
-      group_id: team.id,
-      role: 'administrator',
-      avatar: '',
-      is_demo: 0,
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  for (let i = 1; i <= STATIONS; i++) {
-    await k
-      .insertInto('ipps')
-      .values({
-        dev_id: `B${i}`,
-        site_name: `Bench ${i}`,
-        country: 'CN',
-        longitude: 120,
-        latitude: 36,
-        group_id: team.id,
-        serial_number: '',
-        config: JSON.stringify(DEFAULT_IPP_CONFIG),
-        device_key_hash: String(i).padStart(64, '0'),
-        last_online_at: NOW,
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
-  }
+  await seedFleet(k, STATIONS, NOW);
   // The secondary indexes of `rois` are dropped for the load and built again from their own definitions afterwards:
   // the same indexes, built by one sort each instead of 10M random inserts.
   const indexes = await sql<{ name: string; sql: string }>`
@@ -129,24 +93,10 @@ async function load(db: Db, rois: number) {
   for (const index of indexes.rows) await sql.raw(index.sql).execute(k);
   // Rollups and maintained counts as ingest would have left them (the rollup property test proves ingest keeps them
   // equal to this).
-  await sql`insert into roi_rollup_hour (ipp_id, hour, class_key, n)
-    select ipp_id, (roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}, coalesce(class_id, 0), count(*) from rois group by 1, 2, 3`.execute(
-    k,
-  );
-  await sql`insert into roi_rollup_day (ipp_id, day, class_key, n)
-    select ipp_id, ((roi_time + ${sql.lit(8 * HOUR)}) / ${sql.lit(DAY)}) * ${sql.lit(DAY)} - ${sql.lit(8 * HOUR)}, coalesce(class_id, 0), count(*)
-    from rois group by 1, 2, 3`.execute(k);
-  await sql`insert into roi_count_hour (ipp_id, hour, n)
-    select ipp_id, (roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}, count(*) from rois group by 1, 2`.execute(k);
-  await sql`insert into roi_totals (ipp_id, class_key, n) select ipp_id, coalesce(class_id, 0), count(*) from rois group by 1, 2`.execute(
-    k,
-  );
-  await sql`insert into roi_class_counts (ipp_id, kind, class_key, n)
-    select ipp_id, case when hi = 1 then 2 when roi_labelindex = 0 then 0 else 1 end, coalesce(class_id, 0), count(*)
-    from rois where deleted_at is null group by 1, 2, 3`.execute(k);
-  await k.insertInto('rollup_meta').values({ key: 'day_offset_hours', value: '8' }).execute();
-  // No ANALYZE here, unlike the overview/detail benchmark: the server never runs it on SQLite, so its planner works
-  // without statistics, and several of these plans depend on them (prepare; docs/benchmarks.md).
+  await buildRoiRollups(k);
+  // No ANALYZE here, unlike the overview/detail benchmark: a freshly loaded database is measured without planner
+  // statistics, the worst case (the server's PRAGMA optimize at open samples them when a database is opened again,
+  // as with --reuse); several of these plans depend on them (docs/benchmarks.md).
 }
 
 function median(values: number[]) {

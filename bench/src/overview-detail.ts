@@ -13,13 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { sql } from 'kysely';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
-import { hashPassword } from '../../apps/server/src/modules/auth/password.ts';
+import { buildRoiRollups, seedFleet } from './fleet.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -54,42 +53,7 @@ const QUERIES: { name: string; url: (devId: string) => string }[] = [
 
 async function load(db: Db, rois: number) {
   const k = db.kysely;
-  const team = await k.insertInto('teams').values({ name: 'Bench', created_at: NOW }).returning('id').executeTakeFirstOrThrow();
-  await k
-    .insertInto('users')
-    .values({
-      account: 'bench',
-      name: 'Bench',
-      password_hash: await hashPassword('bench-pass', 10),
-      phone: '',
-      email: '',
-      group_id: team.id,
-      role: 'administrator',
-      avatar: '',
-      is_demo: 0,
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  for (let i = 1; i <= STATIONS; i++) {
-    await k
-      .insertInto('ipps')
-      .values({
-        dev_id: `B${i}`,
-        site_name: `Bench ${i}`,
-        country: 'CN',
-        longitude: 120,
-        latitude: 36,
-        group_id: team.id,
-        serial_number: '',
-        config: JSON.stringify(DEFAULT_IPP_CONFIG),
-        device_key_hash: String(i).padStart(64, '0'),
-        last_online_at: NOW,
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
-  }
+  await seedFleet(k, STATIONS, NOW);
   const start = NOW - SPAN_DAYS * DAY;
   // Rows generated inside SQLite: station, time and class from independent multiplicative hashes of the row number
   // (high bits, so they are not correlated), spread uniformly over the whole year at every size.
@@ -105,18 +69,7 @@ async function load(db: Db, rois: number) {
            case when x % ${sql.lit(Math.max(1, Math.floor(rois / 300)))} = 0 then ${sql.lit(NOW)} - x else null end
     from seq`.execute(k);
   // Rollups as ingest would have left them (the rollup property test proves ingest keeps them equal to this).
-  await sql`insert into roi_rollup_hour (ipp_id, hour, class_key, n)
-    select ipp_id, (roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}, coalesce(class_id, 0), count(*) from rois group by 1, 2, 3`.execute(
-    k,
-  );
-  await sql`insert into roi_rollup_day (ipp_id, day, class_key, n)
-    select ipp_id, ((roi_time + ${sql.lit(8 * HOUR)}) / ${sql.lit(DAY)}) * ${sql.lit(DAY)} - ${sql.lit(8 * HOUR)}, coalesce(class_id, 0), count(*)
-    from rois group by 1, 2, 3`.execute(k);
-  await sql`insert into roi_count_hour (ipp_id, hour, n)
-    select ipp_id, (roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}, count(*) from rois group by 1, 2`.execute(k);
-  await sql`insert into roi_totals (ipp_id, class_key, n) select ipp_id, coalesce(class_id, 0), count(*) from rois group by 1, 2`.execute(
-    k,
-  );
+  await buildRoiRollups(k);
   // Hourly telemetry for the whole year (the same in both sizes).
   await sql`
     with recursive h(t) as (select ${sql.lit(start)} union all select t + ${sql.lit(HOUR)} from h where t + ${sql.lit(HOUR)} < ${sql.lit(NOW)})
@@ -126,7 +79,6 @@ async function load(db: Db, rois: number) {
     select ipp_id, ((hour + ${sql.lit(8 * HOUR)}) / ${sql.lit(DAY)}) * ${sql.lit(DAY)} - ${sql.lit(8 * HOUR)},
            sum(samples), sum(temp_n), sum(temp_sum), min(temp_min), max(temp_max), sum(hum_n), sum(hum_sum), sum(volume_l)
     from telemetry_rollup_hour group by 1, 2`.execute(k);
-  await k.insertInto('rollup_meta').values({ key: 'day_offset_hours', value: '8' }).execute();
   await sql`analyze`.execute(k);
 }
 
