@@ -50,6 +50,14 @@ import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 import { ImportUploadService } from './modules/transfer/import-upload.ts';
 import { blobStoreOf } from './storage/s3-blobs.ts';
 import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
+import { JobRunner } from './modules/recognition/job-runner.ts';
+import { ModelStore } from './modules/recognition/model-store.ts';
+import { RecognitionService } from './modules/recognition/recognition.service.ts';
+import { recognitionRootRoutes, recognitionRoutes } from './modules/recognition/recognition.routes.ts';
+import { Recognizer } from './modules/recognition/recognizer.ts';
+import { ReidentifyJob } from './modules/recognition/reidentify-job.ts';
+import { SimilarityIndex } from './modules/recognition/similarity.ts';
+import { TrainJob } from './modules/recognition/train-job.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,6 +66,9 @@ declare module 'fastify' {
     rois: RoisService;
     devices: DeviceService;
     recycle: RecycleSweeper;
+    /** The recognition job queue (tests drain it; JOB_WORKER=on runs it in the background). */
+    jobs: JobRunner;
+    similarity: SimilarityIndex;
   }
 }
 
@@ -92,7 +103,19 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   const blobs = blobStoreOf(config);
   if (blobs.close) app.addHook('onClose', async () => blobs.close?.());
   await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
-  const rois = new RoisService(db, clock, blobs, config.STATS_UTC_OFFSET);
+  const modelStore = new ModelStore(db);
+  const similarity = new SimilarityIndex(db);
+  const rois = new RoisService(db, clock, blobs, config.STATS_UTC_OFFSET, new Recognizer(db, modelStore, similarity, clock));
+  const runner = new JobRunner(
+    db,
+    clock,
+    {
+      reidentify: new ReidentifyJob(db, clock, rois, blobs, modelStore, similarity).run,
+      train: new TrainJob(db, clock, blobs, modelStore).run,
+    },
+    app.log,
+  );
+  const recognition = new RecognitionService(db, clock, blobs, modelStore, similarity, runner);
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
@@ -101,7 +124,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
     identify: new IdentifyService(db, clock),
     bulk,
     folders: new FoldersService(db, clock, rois, bulk),
-    reidentify: new ReidentifyService(db, clock),
+    reidentify: new ReidentifyService(db, clock, () => runner.poke()),
   };
   const sweeper = new RecycleSweeper(db, clock, rois, settings);
   sweeper.start((error) => app.log.error(error, 'recycle bin sweep failed'));
@@ -155,9 +178,15 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
         transferRoutes(new ExportService(db, identify.identify, blobs), new ImportUploadService(db, rois, clock), clock),
       );
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
+      await api.register(recognitionRoutes(recognition));
     },
     { prefix: '/api' },
   );
+  await app.register(recognitionRootRoutes(recognition));
+  if (config.JOB_WORKER === 'on') {
+    app.addHook('onReady', async () => runner.start());
+  }
+  app.addHook('onClose', async () => runner.stop());
 
   const bridge = config.MQTT_URL
     ? new MqttBridge(config.MQTT_URL, devices, async () => (await allDeviceConfigs(db.kysely)).map(configDocument), app.log)
@@ -170,6 +199,8 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   app.decorate('rois', rois);
   app.decorate('devices', devices);
   app.decorate('recycle', sweeper);
+  app.decorate('jobs', runner);
+  app.decorate('similarity', similarity);
 
   const webServed = serveWeb ? await registerWebApp(app, config.WEB_DIST) : false;
   registerNotFound(app, webServed);

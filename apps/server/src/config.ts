@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   STATS_UTC_OFFSET: intFrom(-12, 14).default(() => Math.round(-new Date().getTimezoneOffset() / 60)),
   /** Comma-separated origins allowed to call the API from another host ("*" = any; tokens travel in headers, not cookies). */
   CORS_ORIGINS: z.string().default('*'),
+  /** Run recognition jobs (re-identification, training) in this process; off for processes that only answer calls. */
+  JOB_WORKER: z.enum(['on', 'off']).default('on'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -58,5 +60,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Defaults for tests and tools: the environment's values are not read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...EnvSchema.parse({}), SCRYPT_LOG_N: 14, LOG_LEVEL: 'silent', ...overrides };
+  return { ...EnvSchema.parse({}), SCRYPT_LOG_N: 14, LOG_LEVEL: 'silent', JOB_WORKER: 'off', ...overrides };
 }

@@ -12,3 +12,4 @@ export * from './classes.ts';
 export * from './device.ts';
 export * from './views.ts';
 export * from './identify.ts';
+export * from './recognition.ts';

@@ -209,18 +209,77 @@ export interface RoiClassCountsTable {
   n: number;
 }
 
-export interface ReidJobsTable {
+export interface RoiFeaturesTable {
+  roi_id: number;
+  version: number;
+  /** Float32 little-endian, FEATURE_NAMES order. */
+  vec: Uint8Array;
+  /** Int8 similarity descriptor. */
+  sim: Uint8Array;
+  /** JSON Measures. */
+  measures: string;
+  biovolume: number;
+}
+
+export interface AiModelsTable {
   id: Generated<number>;
   group_id: number;
-  ipp_id: number;
+  version: number;
+  /** training | ready | failed */
+  status: string;
+  active: Generated<number>;
+  feature_version: number;
+  train_size: Generated<number>;
+  classes: Generated<number>;
+  cv_accuracy: number | null;
+  cv_balanced_accuracy: number | null;
+  model: string | null;
+  error: string | null;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AiLabelsTable {
+  roi_id: number;
+  model_id: number;
+  class_id: number;
+  confidence: number;
+  /** JSON [[class_id, p], …], best first. */
+  top: string;
+  low: number;
+  labelled_at: number;
+}
+
+export interface AiThresholdsTable {
+  group_id: number;
+  /** 0 = the team's default. */
+  class_id: number;
+  threshold: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  /** reidentify | train */
+  kind: string;
+  group_id: number;
   user_id: number | null;
+  ipp_id: number | null;
   class_id: number | null;
-  start_at: number;
-  end_at: number;
+  start_at: number | null;
+  end_at: number | null;
+  model_id: number | null;
   /** queued | running | done | cancelled | failed */
   status: string;
-  total: number;
+  total: Generated<number>;
   done: Generated<number>;
+  changed: Generated<number>;
+  cursor_time: number | null;
+  cursor_id: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  error: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -292,5 +351,9 @@ export interface Database {
   folder_rois: FolderRoisTable;
   toolbar_items: ToolbarItemsTable;
   roi_class_counts: RoiClassCountsTable;
-  reid_jobs: ReidJobsTable;
+  roi_features: RoiFeaturesTable;
+  ai_models: AiModelsTable;
+  ai_labels: AiLabelsTable;
+  ai_thresholds: AiThresholdsTable;
+  jobs: JobsTable;
 }

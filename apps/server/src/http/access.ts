@@ -53,8 +53,11 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, d
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    // Routes outside the API (static files, docs, not-found) have no access rule.
-    if (!request.routeOptions.url?.startsWith('/api/') || request.routeOptions.url.startsWith('/api/docs')) return;
+    const url = request.routeOptions.url;
+    // Routes outside the API (static files, docs, not-found) have no access rule; the few calls the spec puts
+    // outside the api prefix (uploads, folders/*, enhance) declare one and are checked like API routes.
+    const api = url?.startsWith('/api/') === true && !url.startsWith('/api/docs');
+    if (!api && config.access === undefined) return;
     const access = config.access;
     if (access === undefined) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
     if (access === 'public') return;

@@ -88,6 +88,20 @@ const MESSAGES = {
   },
   badZip: { zh: '无法导入该压缩包：{reason}', en: 'This zip cannot be imported: {reason}' },
   noImagesInRange: { zh: '该时间范围内没有图像', en: 'No images in that time range' },
+  noModel: {
+    zh: '本团队还没有可用的识别模型，请先训练模型',
+    en: 'This team has no trained recognition model yet: train one first',
+  },
+  modelNotFound: { zh: '模型不存在', en: 'The model does not exist' },
+  modelNotReady: { zh: '模型尚未训练完成，不能启用', en: 'The model is not trained yet and cannot be activated' },
+  jobNotFound: { zh: '任务不存在', en: 'The job does not exist' },
+  jobFinished: { zh: '任务已结束，不能取消', en: 'The job has already ended and cannot be cancelled' },
+  trainingRunning: { zh: '本团队已有训练任务在进行', en: 'A training job is already running for this team' },
+  notReferenceFolder: {
+    zh: '只能向团队图库或 Xcube 图库的类别添加参考图像',
+    en: 'Reference images go into a class of the team library or the Xcube library',
+  },
+  noReferences: { zh: '参考图库中还没有图像', en: 'The reference library has no images yet' },
   'reason.future': { zh: '晚于服务器当前时间', en: 'is later than the server time' },
   'reason.notImage': { zh: '不是 PNG、JPEG 或 WebP 图片', en: 'is not a PNG, JPEG or WebP image' },
   // Reasons used inside badParam.

@@ -4,10 +4,18 @@ import path from 'node:path';
 import { writeFileDurably, type ImageType } from './files.ts';
 
 export const EXTENSION_OF: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-export const TYPE_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+export const TYPE_OF: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  'enh.png': 'image/png',
+};
 
-/** A blob name: the content's SHA-256 and a variant (`png`/`jpg`/`webp` originals, `thumb.webp` thumbnails). */
-export const BLOB_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|thumb\.webp)$/;
+/**
+ * A blob name: the content's SHA-256 and a variant (`png`/`jpg`/`webp` originals, `thumb.webp` thumbnails,
+ * `enh.png` contrast-enhanced renderings).
+ */
+export const BLOB_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|thumb\.webp|enh\.png)$/;
 
 export const sha256Of = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 

@@ -7,12 +7,14 @@ import { parseTimeRange } from './time-range.ts';
 
 /**
  * Re-identification requests (spec §3): a station, a time range (required) and optionally one AI class. This
- * records the job; the AI issue's worker runs it (docs/decisions.md "Images").
+ * queues a job with the team's active model; modules/recognition/reidentify-job.ts runs it (docs/recognition.md).
  */
 export class ReidentifyService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Told when a job is queued, so a worker starts it at once. */
+    private readonly onQueued: () => void = () => {},
   ) {}
 
   async submit(actor: UserRow, body: ReidentifyBody): Promise<{ job_id: number; rois: number }> {
@@ -31,20 +33,30 @@ export class ReidentifyService {
     ) {
       throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'class_id');
     }
-    return k.transaction().execute(async (trx) => {
+    const model = await k
+      .selectFrom('ai_models')
+      .select('id')
+      .where('group_id', '=', station.group_id)
+      .where('active', '=', 1)
+      .executeTakeFirst();
+    if (!model) throw new AppError(ResultCode.BAD_PARAM, 'noModel', {}, 'dev_id');
+    const out = await k.transaction().execute(async (trx) => {
       let q = trx
         .selectFrom('rois')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('ipp_id', '=', station.id)
         .where('roi_time', '>=', range.start)
         .where('roi_time', '<=', range.end)
-        .where('deleted_at', 'is', null);
+        .where('deleted_at', 'is', null)
+        .where('hi', '=', 0);
       if (body.class_id !== undefined) q = q.where('class_id', '=', body.class_id);
       const total = Number((await q.executeTakeFirstOrThrow()).n);
       if (total === 0) throw new AppError(ResultCode.BAD_PARAM, 'noImagesInRange', {}, 'Roi_time_s');
       const job = await trx
-        .insertInto('reid_jobs')
+        .insertInto('jobs')
         .values({
+          kind: 'reidentify',
+          model_id: model.id,
           group_id: station.group_id,
           ipp_id: station.id,
           user_id: actor.id,
@@ -60,5 +72,7 @@ export class ReidentifyService {
         .executeTakeFirstOrThrow();
       return { job_id: job.id, rois: total };
     });
+    this.onQueued();
+    return out;
   }
 }

@@ -7,6 +7,7 @@ import { applyRoiDeltas, bumpRoiRollups, classKeyOf, kindOf, type RoiDelta } fro
 import { inspectImage } from './images.ts';
 import * as repo from './rois.repository.ts';
 import type { Kysely } from 'kysely';
+import type { Recognizer } from '../recognition/recognizer.ts';
 
 export interface RoiIngest {
   ippId: number;
@@ -57,6 +58,8 @@ export class RoisService {
     readonly blobs: BlobStore,
     /** Where statistics days start (STATS_UTC_OFFSET), for the day rollups. */
     private readonly dayOffsetHours: number,
+    /** Features and AI labels at ingest (modules/recognition); tools that only move images go without. */
+    private readonly recognizer?: Recognizer,
   ) {}
 
   /**
@@ -70,11 +73,17 @@ export class RoisService {
     const image = await inspectImage(input.data);
     await this.blobs.put(originalName(sha256, image.mime), input.data);
     await this.blobs.put(thumbName(sha256), image.thumb);
+    const unlabelled = input.labelIndex === 0 && input.hiClassId === undefined;
+    const analysis = await this.recognizer?.analyse(input.data, input.ippId, unlabelled);
+    const ai = analysis?.label ?? null;
+    const labelIndex = ai ? ai.label_index : input.labelIndex;
     const receivedAt = this.clock();
-    return this.db.kysely.transaction().execute(async (trx) => {
+    const result = await this.db.kysely.transaction().execute(async (trx) => {
       const hi = input.hiClassId === undefined ? 0 : 1;
       const classId =
-        input.hiClassId ?? (input.labelIndex === 0 ? null : ((await repo.classIdForLabel(trx, input.labelIndex))?.id ?? null));
+        input.hiClassId ??
+        ai?.class_id ??
+        (labelIndex === 0 ? null : ((await repo.classIdForLabel(trx, labelIndex))?.id ?? null));
       const roiId = await repo.insertRoi(trx, {
         ipp_id: input.ippId,
         roi_time: input.capturedAt,
@@ -85,8 +94,8 @@ export class RoisService {
         width: image.width,
         height: image.height,
         size_px: input.sizePx,
-        roi_labelindex: input.labelIndex,
-        confidence: input.confidence,
+        roi_labelindex: labelIndex,
+        confidence: ai ? ai.confidence : input.confidence,
         class_id: classId,
         hi,
         is_demo_image: input.isDemo ? 1 : 0,
@@ -103,11 +112,14 @@ export class RoisService {
         classKeyOf(classId),
         input.capturedAt,
         1,
-        kindOf(hi, input.labelIndex),
+        kindOf(hi, labelIndex),
       );
       await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
+      if (analysis) await this.recognizer!.record(trx, roiId, analysis);
       return { roiId, stored: true, sha256 };
     });
+    if (analysis && result.stored) this.recognizer!.committed(result.roiId, analysis);
+    return result;
   }
 
   /** Reclassifies an ROI (AI label or human identification), moving its count between classes. */

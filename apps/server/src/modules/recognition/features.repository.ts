@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { idChunks } from '../rois/rois.repository.ts';
+import type { Measures } from './features.ts';
+
+/** One ROI's stored features: the vector, the similarity descriptor and the morphology. */
+export interface StoredFeatures {
+  roi_id: number;
+  version: number;
+  values: Float32Array;
+  sim: Int8Array;
+  measures: Measures;
+}
+
+export const encodeFloats = (values: Float32Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+export const encodeInt8 = (values: Int8Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+
+/** Copies (the driver's buffer may be unaligned or pooled) into a Float32Array. */
+export function decodeFloats(bytes: Uint8Array): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
+export const decodeInt8 = (bytes: Uint8Array) => new Int8Array(Uint8Array.from(bytes).buffer);
+
+/** Inserts or replaces ROIs' features (computing them again replaces them). */
+export async function saveFeatures(db: Kysely<Database>, rows: readonly Omit<StoredFeatures, never>[]) {
+  for (const part of idChunks(rows, 200)) {
+    await db
+      .insertInto('roi_features')
+      .values(
+        part.map((f) => ({
+          roi_id: f.roi_id,
+          version: f.version,
+          vec: encodeFloats(f.values),
+          sim: encodeInt8(f.sim),
+          measures: JSON.stringify(f.measures),
+          biovolume: f.measures.biovolume_px3,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('roi_id').doUpdateSet((eb) => ({
+          version: eb.ref('excluded.version'),
+          vec: eb.ref('excluded.vec'),
+          sim: eb.ref('excluded.sim'),
+          measures: eb.ref('excluded.measures'),
+          biovolume: eb.ref('excluded.biovolume'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The stored features of these ROIs at this feature version (older versions count as missing). */
+export async function loadFeatures(db: Kysely<Database>, roiIds: readonly number[], version: number) {
+  const out = new Map<number, StoredFeatures>();
+  for (const part of idChunks(roiIds)) {
+    const rows = await db
+      .selectFrom('roi_features')
+      .select(['roi_id', 'version', 'vec', 'sim', 'measures'])
+      .where('roi_id', 'in', part)
+      .where('version', '=', version)
+      .execute();
+    for (const r of rows) {
+      out.set(r.roi_id, {
+        roi_id: r.roi_id,
+        version: r.version,
+        values: decodeFloats(r.vec),
+        sim: decodeInt8(r.sim),
+        measures: JSON.parse(r.measures) as Measures,
+      });
+    }
+  }
+  return out;
+}
+
+export async function loadMeasures(db: Kysely<Database>, roiId: number): Promise<Measures | null> {
+  const row = await db.selectFrom('roi_features').select('measures').where('roi_id', '=', roiId).executeTakeFirst();
+  return row ? (JSON.parse(row.measures) as Measures) : null;
+}

@@ -1,0 +1,121 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
+import type { Database, JobsTable } from '../../db/schema.ts';
+
+export type JobRow = Selectable<JobsTable>;
+
+/** Active means a worker may still pick it up: queued, or running under a lease. */
+export const ACTIVE = ['queued', 'running'] as const;
+
+/**
+ * Takes the oldest job that is queued or whose worker's lease ran out, for `owner`, in one transaction. On
+ * PostgreSQL the candidate row is locked with SKIP LOCKED, so several server processes never take the same job;
+ * SQLite has one writer, so the transaction alone is enough.
+ */
+export async function claim(db: Kysely<Database>, dialect: DialectName, owner: string, now: number, leaseMs: number) {
+  return db.transaction().execute(async (trx) => {
+    let q = trx
+      .selectFrom('jobs')
+      .select('id')
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]))
+      .orderBy('id')
+      .limit(1);
+    if (dialect === 'postgres') q = q.forUpdate().skipLocked();
+    const row = await q.executeTakeFirst();
+    if (!row) return null;
+    return trx
+      .updateTable('jobs')
+      .set({ status: 'running', lease_owner: owner, lease_until: now + leaseMs, attempts: sql`attempts + 1`, updated_at: now })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * Records a step of the job in the caller's transaction, only while `owner` still holds it and nobody cancelled it;
+ * answers false otherwise (the caller rolls its step back).
+ */
+export async function step(
+  db: Kysely<Database>,
+  jobId: number,
+  owner: string,
+  change: Partial<Pick<JobRow, 'done' | 'changed' | 'total' | 'cursor_time' | 'cursor_id'>> & {
+    lease_until: number;
+    updated_at: number;
+  },
+) {
+  const result = await db
+    .updateTable('jobs')
+    .set(change)
+    .where('id', '=', jobId)
+    .where('status', '=', 'running')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function finish(
+  db: Kysely<Database>,
+  jobId: number,
+  owner: string,
+  status: 'done' | 'failed',
+  now: number,
+  error: string | null = null,
+) {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status, error, lease_owner: null, lease_until: null, updated_at: now })
+    .where('id', '=', jobId)
+    .where('status', '=', 'running')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function findJob(db: Kysely<Database>, jobId: number) {
+  return db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+}
+
+const VIEW = [
+  'j.id',
+  'j.kind',
+  'j.group_id',
+  'j.status',
+  'j.total',
+  'j.done',
+  'j.changed',
+  'j.ipp_id',
+  'p.dev_id',
+  'j.class_id',
+  'c.name as class_name',
+  'j.start_at',
+  'j.end_at',
+  'j.model_id',
+  'u.name as user_name',
+  'j.user_id',
+  'j.error',
+  'j.created_at',
+  'j.updated_at',
+] as const;
+
+function view(db: Kysely<Database>) {
+  return db
+    .selectFrom('jobs as j')
+    .leftJoin('ipps as p', 'p.id', 'j.ipp_id')
+    .leftJoin('classes as c', 'c.id', 'j.class_id')
+    .leftJoin('users as u', 'u.id', 'j.user_id')
+    .select(VIEW);
+}
+
+export function listJobs(db: Kysely<Database>, groupId: number | null, kind: string | undefined, limit: number) {
+  let q = view(db).orderBy('j.id', 'desc').limit(limit);
+  if (groupId !== null) q = q.where('j.group_id', '=', groupId);
+  if (kind) q = q.where('j.kind', '=', kind);
+  return q.execute();
+}
+
+export function viewJob(db: Kysely<Database>, jobId: number) {
+  return view(db).where('j.id', '=', jobId).executeTakeFirst();
+}
+export type JobView = NonNullable<Awaited<ReturnType<typeof viewJob>>>;

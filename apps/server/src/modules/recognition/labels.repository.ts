@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { idChunks } from '../rois/rois.repository.ts';
+
+/** An AI label as stored: the model, the winning class, its vote share and the best classes. */
+export interface AiLabelRow {
+  roi_id: number;
+  model_id: number;
+  class_id: number;
+  confidence: number;
+  top: [number, number][];
+  low: boolean;
+  labelled_at: number;
+}
+
+export async function saveLabels(db: Kysely<Database>, rows: readonly AiLabelRow[]) {
+  for (const part of idChunks(rows, 300)) {
+    await db
+      .insertInto('ai_labels')
+      .values(
+        part.map((l) => ({
+          roi_id: l.roi_id,
+          model_id: l.model_id,
+          class_id: l.class_id,
+          confidence: l.confidence,
+          top: JSON.stringify(l.top),
+          low: l.low ? 1 : 0,
+          labelled_at: l.labelled_at,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('roi_id').doUpdateSet((eb) => ({
+          model_id: eb.ref('excluded.model_id'),
+          class_id: eb.ref('excluded.class_id'),
+          confidence: eb.ref('excluded.confidence'),
+          top: eb.ref('excluded.top'),
+          low: eb.ref('excluded.low'),
+          labelled_at: eb.ref('excluded.labelled_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function findLabel(db: Kysely<Database>, roiId: number) {
+  const row = await db
+    .selectFrom('ai_labels as l')
+    .innerJoin('ai_models as m', 'm.id', 'l.model_id')
+    .select(['l.roi_id', 'l.model_id', 'm.version', 'l.class_id', 'l.confidence', 'l.top', 'l.low', 'l.labelled_at'])
+    .where('l.roi_id', '=', roiId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { ...row, top: JSON.parse(row.top) as [number, number][], labelled_at: Number(row.labelled_at) };
+}

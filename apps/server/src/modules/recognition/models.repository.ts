@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export const MODEL_COLUMNS = [
+  'm.id',
+  'm.group_id',
+  'm.version',
+  'm.status',
+  'm.active',
+  'm.feature_version',
+  'm.train_size',
+  'm.classes',
+  'm.cv_accuracy',
+  'm.cv_balanced_accuracy',
+  'm.error',
+  'm.created_at',
+  'u.name as created_by_name',
+] as const;
+
+export function listModels(db: Kysely<Database>, groupId: number) {
+  return db
+    .selectFrom('ai_models as m')
+    .leftJoin('users as u', 'u.id', 'm.created_by')
+    .select(MODEL_COLUMNS)
+    .where('m.group_id', '=', groupId)
+    .orderBy('m.version', 'desc')
+    .execute();
+}
+
+export function findModel(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('ai_models as m')
+    .leftJoin('users as u', 'u.id', 'm.created_by')
+    .select([...MODEL_COLUMNS, 'm.model'])
+    .where('m.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function activeModelId(db: Kysely<Database>, groupId: number) {
+  const row = await db
+    .selectFrom('ai_models')
+    .select('id')
+    .where('group_id', '=', groupId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** A new model row in `training`, numbered after the team's last. */
+export async function createModel(db: Kysely<Database>, groupId: number, userId: number, featureVersion: number, now: number) {
+  const last = await db
+    .selectFrom('ai_models')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  const row = await db
+    .insertInto('ai_models')
+    .values({
+      group_id: groupId,
+      version: Number(last?.v ?? 0) + 1,
+      status: 'training',
+      feature_version: featureVersion,
+      created_by: userId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function activate(db: Kysely<Database>, groupId: number, modelId: number, now: number) {
+  await db
+    .updateTable('ai_models')
+    .set({ active: 0, updated_at: now })
+    .where('group_id', '=', groupId)
+    .where('active', '=', 1)
+    .execute();
+  await db.updateTable('ai_models').set({ active: 1, updated_at: now }).where('id', '=', modelId).execute();
+}
+
+export async function thresholdsOf(db: Kysely<Database>, groupId: number) {
+  const rows = await db.selectFrom('ai_thresholds').select(['class_id', 'threshold']).where('group_id', '=', groupId).execute();
+  return new Map(rows.map((r) => [r.class_id, r.threshold]));
+}

@@ -1,0 +1,269 @@
+import multipart from '@fastify/multipart';
+import {
+  ActivateBodySchema,
+  EnhanceBodySchema,
+  EnhanceResultSchema,
+  FeatureBodySchema,
+  FeatureResultSchema,
+  JobIdBodySchema,
+  JobListSchema,
+  JobQuerySchema,
+  JobSchema,
+  JobsQuerySchema,
+  ModelListSchema,
+  ReferenceAnswerSchema,
+  ReferenceBodySchema,
+  ReferenceQueryBodySchema,
+  ReferenceResultSchema,
+  ResultCode,
+  RoiInsightQuerySchema,
+  RoiInsightSchema,
+  SimilarQuerySchema,
+  SimilarSchema,
+  TeamQuerySchema,
+  ThresholdsBodySchema,
+  ThresholdsSchema,
+  TrainBodySchema,
+  TrainResultSchema,
+  UploadAnswerSchema,
+  envelopeOf,
+} from '@ipp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../http/access.ts';
+import { AppError } from '../../http/app-error.ts';
+import { ok } from '../../http/envelope.ts';
+import { sniffImage } from '../../storage/files.ts';
+import type { RecognitionService } from './recognition.service.ts';
+
+const ADMINS = ['superadmin', 'administrator'] as const;
+const signedIn = { access: 'signed-in' as const };
+const tags = ['recognition'];
+/** An image sent to POST /uploads: at most this large. */
+export const UPLOAD_MAX = 10 * 1024 * 1024;
+
+/** Recognition under the api prefix (docs/recognition.md). */
+export const recognitionRoutes = (service: RecognitionService): FastifyPluginAsyncZod =>
+  async function (app) {
+    app.post(
+      '/python/feature',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: "Compute (again) and store ROIs' feature vectors and morphology",
+          body: FeatureBodySchema,
+          response: { 200: envelopeOf(FeatureResultSchema) },
+        },
+      },
+      async (request) => ok(await service.computeFeatures(requireAuth(request).user, request.body)),
+    );
+    app.get(
+      '/ai/roi',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: "An ROI's AI label and morphology",
+          querystring: RoiInsightQuerySchema,
+          response: { 200: envelopeOf(RoiInsightSchema) },
+        },
+      },
+      async (request) => ok(await service.insight(requireAuth(request).user, request.query.roi_id)),
+    );
+    app.get(
+      '/ai/similar',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: 'More like this: nearest ROIs of the team',
+          querystring: SimilarQuerySchema,
+          response: { 200: envelopeOf(SimilarSchema) },
+        },
+      },
+      async (request) => ok(await service.similar(requireAuth(request).user, request.query.roi_id, request.query.limit)),
+    );
+    app.get(
+      '/ai/models',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: "The team's model versions",
+          querystring: TeamQuerySchema,
+          response: { 200: envelopeOf(ModelListSchema) },
+        },
+      },
+      async (request) => ok(await service.listModels(requireAuth(request).user, request.query.group_id)),
+    );
+    app.post(
+      '/ai/models/train',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Train a new model version (a background job)',
+          body: TrainBodySchema,
+          response: { 200: envelopeOf(TrainResultSchema) },
+        },
+      },
+      async (request) => ok(await service.train(requireAuth(request).user, request.body.group_id)),
+    );
+    app.post(
+      '/ai/models/activate',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Make a trained version the one that labels',
+          body: ActivateBodySchema,
+          response: { 200: envelopeOf(ModelListSchema) },
+        },
+      },
+      async (request) => ok(await service.activate(requireAuth(request).user, request.body.model_id)),
+    );
+    app.get(
+      '/ai/thresholds',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Confidence thresholds of the review queue',
+          querystring: TeamQuerySchema,
+          response: { 200: envelopeOf(ThresholdsSchema) },
+        },
+      },
+      async (request) => ok(await service.thresholds(requireAuth(request).user, request.query.group_id)),
+    );
+    app.post(
+      '/ai/thresholds',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Set the default and per-class thresholds',
+          body: ThresholdsBodySchema,
+          response: { 200: envelopeOf(ThresholdsSchema) },
+        },
+      },
+      async (request) => ok(await service.saveThresholds(requireAuth(request).user, request.body)),
+    );
+    app.get(
+      '/ai/jobs',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: 'Recent recognition jobs of the team',
+          querystring: JobsQuerySchema,
+          response: { 200: envelopeOf(JobListSchema) },
+        },
+      },
+      async (request) => ok(await service.listJobs(requireAuth(request).user, request.query)),
+    );
+    app.get(
+      '/ai/job',
+      {
+        config: signedIn,
+        schema: { tags, summary: "One job's progress", querystring: JobQuerySchema, response: { 200: envelopeOf(JobSchema) } },
+      },
+      async (request) => ok(await service.job(requireAuth(request).user, request.query.job_id)),
+    );
+    app.post(
+      '/ai/jobs/cancel',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Cancel a queued or running job',
+          body: JobIdBodySchema,
+          response: { 200: envelopeOf(JobSchema) },
+        },
+      },
+      async (request) => ok(await service.cancel(requireAuth(request).user, request.body.job_id)),
+    );
+  };
+
+/** The calls outside the api prefix (spec §7): uploads, folders/add, folders/delete, folders/query, enhance. */
+export const recognitionRootRoutes = (service: RecognitionService): FastifyPluginAsyncZod =>
+  async function (app) {
+    await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fileSize: UPLOAD_MAX } });
+    app.post(
+      '/uploads',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: 'Measure and classify an image (multipart `file`) without storing it',
+          consumes: ['multipart/form-data'],
+          querystring: TeamQuerySchema,
+          response: { 200: envelopeOf(UploadAnswerSchema) },
+        },
+      },
+      async (request) => {
+        const actor = requireAuth(request).user;
+        if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
+        const file = await request.file();
+        if (!file) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
+        const data = await file.toBuffer().catch(() => {
+          throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${UPLOAD_MAX / 1024 / 1024} MB` }, 'file');
+        });
+        if (!sniffImage(data)) {
+          throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'file', reasonKey: 'reason.notImage' }, 'file');
+        }
+        return ok(await service.classifyUpload(actor, data, request.query.group_id));
+      },
+    );
+    app.post(
+      '/folders/add',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Add ROIs to a reference class',
+          body: ReferenceBodySchema,
+          response: { 200: envelopeOf(ReferenceResultSchema) },
+        },
+      },
+      async (request) => ok(await service.reference(requireAuth(request).user, request.body, true)),
+    );
+    app.post(
+      '/folders/delete',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: 'Take ROIs out of a reference class',
+          body: ReferenceBodySchema,
+          response: { 200: envelopeOf(ReferenceResultSchema) },
+        },
+      },
+      async (request) => ok(await service.reference(requireAuth(request).user, request.body, false)),
+    );
+    app.post(
+      '/folders/query',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: 'Which reference class is this ROI like (k nearest reference ROIs)',
+          body: ReferenceQueryBodySchema,
+          response: { 200: envelopeOf(ReferenceAnswerSchema) },
+        },
+      },
+      async (request) => ok(await service.queryReference(requireAuth(request).user, request.body)),
+    );
+    app.post(
+      '/enhance',
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary: 'A contrast-enhanced rendering of an ROI (cached image URL)',
+          body: EnhanceBodySchema,
+          response: { 200: envelopeOf(EnhanceResultSchema) },
+        },
+      },
+      async (request) => ok(await service.enhance(requireAuth(request).user, request.body.roi_id)),
+    );
+  };

@@ -1,0 +1,355 @@
+import type { Job, ModelList, RoiInsight, Similar, Thresholds, TreeNode } from '@ipp/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, buildWorld, type World } from './helpers/actors.ts';
+import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
+import { dialects } from './helpers/dialects.ts';
+import { registerIpp, roiMultipart, uploadRoi } from './helpers/device.ts';
+import { shapePng, type Shape } from './helpers/shapes.ts';
+import { JobLost, JobRunner, LEASE_MS } from '../src/modules/recognition/job-runner.ts';
+import { ReidentifyJob } from '../src/modules/recognition/reidentify-job.ts';
+import { ModelStore } from '../src/modules/recognition/model-store.ts';
+import { SimilarityIndex } from '../src/modules/recognition/similarity.ts';
+
+const MIN = 60_000;
+type Token = string | undefined;
+const SHAPES: Shape[] = ['disc', 'rod', 'ring'];
+
+describe.each(dialects)('AI recognition on %s', (dialect) => {
+  let env: TestEnv;
+  let w: World;
+  let a1: { id: number; key: string };
+  let b1: { id: number; key: string };
+  /** Class id of each shape (system classes 001, 002, 003). */
+  let classOf: Record<Shape, number>;
+  let labelOf: Record<Shape, number>;
+  let seed = 1000;
+
+  const now = () => env.clock.now;
+  const okData = async <T>(token: Token, method: 'GET' | 'POST', url: string, payload?: object): Promise<T> => {
+    const res = body(await call(env, token, method, url, payload));
+    if (res.code !== 1000) throw new Error(`${method} ${url}: ${JSON.stringify(res)}`);
+    return res.data as T;
+  };
+  const fail = async (token: Token, method: 'GET' | 'POST', url: string, payload?: object, lang = 'en') =>
+    body(await call(env, token, method, url, payload, lang)) as { code: number; msg: string };
+  /** An ROI of a shape: human-labelled (hi) in its class, or arriving with a device label index (0 = none). */
+  const ingest = async (ippId: number, shape: Shape, opts: { hi?: boolean; label?: number; at?: number } = {}) =>
+    (
+      await env.app.rois.ingest({
+        ippId,
+        capturedAt: opts.at ?? now() - 30 * MIN,
+        labelIndex: opts.label ?? 0,
+        confidence: null,
+        sizePx: 100,
+        data: await shapePng(shape, ++seed),
+        hiClassId: opts.hi ? classOf[shape] : undefined,
+      })
+    ).roiId;
+  const roiRow = (id: number) => env.db.kysely.selectFrom('rois').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** Trains team A from 10 human-labelled ROIs of each shape and answers the model list. */
+  const trainTeamA = async () => {
+    for (const shape of SHAPES) for (let i = 0; i < 10; i++) await ingest(a1.id, shape, { hi: true });
+    const started = await okData<{ job_id: number; model_id: number }>(w.tokens.ownAdmin, 'POST', '/api/ai/models/train', {});
+    await env.app.jobs.drain();
+    const job = await okData<Job>(w.tokens.ownAdmin, 'GET', `/api/ai/job?job_id=${started.job_id}`);
+    expect(job.status, job.error ?? '').toBe('done');
+    return okData<ModelList>(w.tokens.ownAdmin, 'GET', '/api/ai/models');
+  };
+  /** roi_class_counts agree with the rois table (what every bulk change must keep). */
+  const countsAgree = async () => {
+    const kept = await env.db.kysely
+      .selectFrom('roi_class_counts')
+      .select(['ipp_id', 'kind', 'class_key', 'n'])
+      .where('n', '>', 0)
+      .execute();
+    const actual = await env.db.kysely
+      .selectFrom('rois')
+      .select(['ipp_id', 'hi', 'roi_labelindex', 'class_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('deleted_at', 'is', null)
+      .groupBy(['ipp_id', 'hi', 'roi_labelindex', 'class_id'])
+      .execute();
+    const want = new Map<string, number>();
+    for (const r of actual) {
+      const key = `${r.ipp_id}:${r.hi === 1 ? 2 : r.roi_labelindex === 0 ? 0 : 1}:${r.class_id ?? 0}`;
+      want.set(key, (want.get(key) ?? 0) + Number(r.n));
+    }
+    expect(new Map(kept.map((k) => [`${k.ipp_id}:${k.kind}:${k.class_key}`, Number(k.n)]))).toEqual(want);
+  };
+
+  beforeEach(async () => {
+    env = await buildTestApp(dialect);
+    w = await buildWorld(env);
+    a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    b1 = await registerIpp(env, w.tokens.otherAdmin, w.teamB, 'B1');
+    const classes = await env.db.kysely
+      .selectFrom('classes')
+      .select(['id', 'label_index'])
+      .where('label_index', 'in', [1, 2, 3])
+      .orderBy('label_index')
+      .execute();
+    classOf = { disc: classes[0]!.id, rod: classes[1]!.id, ring: classes[2]!.id };
+    labelOf = { disc: 1, rod: 2, ring: 3 };
+  });
+  afterEach(() => env.close());
+
+  it('measures every ROI at ingest and on demand, with morphology in the detail call', async () => {
+    const res = body(
+      await uploadRoi(env, a1.key, { captured_at: now() - MIN, label_index: 0, size_px: 100 }, await shapePng('disc', 1)),
+    );
+    expect(res.code).toBe(1000);
+    const roiId = (res.data as { roi_id: number }).roi_id;
+    const insight = await okData<RoiInsight>(w.tokens.user, 'GET', `/api/ai/roi?roi_id=${roiId}`);
+    expect(insight.ai).toBeNull(); // no model yet
+    expect(insight.measures!.area_px).toBeGreaterThan(100);
+    expect(insight.measures!.circularity).toBeGreaterThan(0.8);
+    const computed = await okData<{ names: string[]; items: { roi_id: number; values: number[] }[] }>(
+      w.tokens.user,
+      'POST',
+      '/api/python/feature',
+      { roi_ids: [roiId] },
+    );
+    expect(computed.items[0]!.values.length).toBe(computed.names.length);
+    expect(computed.items[0]!.values.every(Number.isFinite)).toBe(true);
+    // Another team's ROI answers like a missing one.
+    expect((await fail(w.tokens.otherAdmin, 'GET', `/api/ai/roi?roi_id=${roiId}`)).code).toBe(1002);
+    expect((await fail(w.tokens.otherAdmin, 'POST', '/api/python/feature', { roi_id: roiId })).code).toBe(1002);
+    expect((await fail(w.tokens.user, 'POST', '/api/python/feature', {})).code).toBe(1002);
+  });
+
+  it('trains a team model from human labels, then labels arriving ROIs with confidence and top classes', async () => {
+    expect((await fail(w.tokens.user, 'POST', '/api/ai/models/train', {})).code).toBe(1011);
+    const list = await trainTeamA();
+    expect(list.items).toHaveLength(1);
+    const model = list.items[0]!;
+    expect([model.status, model.active, model.version, model.train_size, model.classes]).toEqual(['ready', true, 1, 30, 3]);
+    expect(model.cv_accuracy).toBeGreaterThanOrEqual(0.9);
+    expect(list.active_id).toBe(model.id);
+    // Team B sees no model of team A.
+    expect((await okData<ModelList>(w.tokens.otherAdmin, 'GET', '/api/ai/models')).items).toEqual([]);
+    expect((await fail(w.tokens.otherAdmin, 'POST', '/api/ai/models/activate', { model_id: model.id })).code).toBe(1002);
+
+    for (const shape of SHAPES) {
+      const id = await ingest(a1.id, shape);
+      const row = await roiRow(id);
+      expect([row.class_id, row.roi_labelindex, row.hi]).toEqual([classOf[shape], labelOf[shape], 0]);
+      const insight = await okData<RoiInsight>(w.tokens.user, 'GET', `/api/ai/roi?roi_id=${id}`);
+      expect(insight.ai!.class_id).toBe(classOf[shape]);
+      expect(insight.ai!.top[0]!.class_id).toBe(classOf[shape]);
+      expect(insight.ai!.top.length).toBeGreaterThan(1);
+      expect(insight.ai!.model_version).toBe(1);
+    }
+    // A station of team B has no model: its unlabelled ROI stays unidentified.
+    const bRow = await roiRow(await ingest(b1.id, 'disc'));
+    expect([bRow.class_id, bRow.roi_labelindex]).toEqual([null, 0]);
+    // A device label is the instrument's: kept.
+    const labelled = await roiRow(await ingest(a1.id, 'disc', { label: 3 }));
+    expect(labelled.roi_labelindex).toBe(3);
+    await countsAgree();
+  });
+
+  it('sends labels below the confidence threshold to the review queue', async () => {
+    await trainTeamA();
+    const saved = await okData<Thresholds>(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', {
+      default: 0.2,
+      items: [{ class_id: classOf.disc, threshold: 1 }],
+    });
+    expect(saved.default).toBe(0.2);
+    expect(saved.items.map((i) => [i.class_id, i.threshold])).toEqual([[classOf.disc, 1]]);
+    const disc = await roiRow(await ingest(a1.id, 'disc'));
+    const rod = await roiRow(await ingest(a1.id, 'rod'));
+    expect([disc.review_status, rod.review_status]).toEqual([1, 0]);
+    expect((await fail(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', { default: 2 })).code).toBe(1002);
+    expect(
+      (await fail(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', { items: [{ class_id: 999999, threshold: 0.5 }] })).code,
+    ).toBe(1002);
+    expect((await fail(w.tokens.user, 'GET', '/api/ai/thresholds')).code).toBe(1011);
+  });
+
+  it('re-identifies a station over a time range in batches, moving labels and counts', async () => {
+    // Rods the instrument called discs (label 1), and discs it did not label.
+    const wrong: number[] = [];
+    for (let i = 0; i < 6; i++) wrong.push(await ingest(a1.id, 'rod', { label: labelOf.disc, at: now() - (50 - i) * MIN }));
+    const unlabelled = await ingest(a1.id, 'disc', { at: now() - 40 * MIN });
+    const old = await ingest(a1.id, 'rod', { label: labelOf.disc, at: now() - 3 * 24 * 60 * MIN });
+    await trainTeamA();
+    const job = await okData<{ job_id: number; rois: number }>(w.tokens.ownAdmin, 'POST', '/api/roi/re-identify', {
+      dev_id: 'A1',
+      Roi_time_s: '-24 hour',
+      class_id: classOf.disc,
+    });
+    expect(job.rois).toBe(6);
+    const queued = await okData<Job>(w.tokens.user, 'GET', `/api/ai/job?job_id=${job.job_id}`);
+    expect([queued.status, queued.kind, queued.dev_id, queued.total, queued.done]).toEqual(['queued', 'reidentify', 'A1', 6, 0]);
+    await env.app.jobs.drain();
+    const finished = await okData<Job>(w.tokens.user, 'GET', `/api/ai/job?job_id=${job.job_id}`);
+    expect([finished.status, finished.done, finished.total, finished.changed]).toEqual(['done', 6, 6, 6]);
+    for (const id of wrong) expect((await roiRow(id)).class_id).toBe(classOf.rod);
+    // Outside the class filter or the range: untouched.
+    expect((await roiRow(unlabelled)).class_id).toBeNull(); // arrived before any model: unidentified, not in the filter
+    expect((await roiRow(old)).class_id).toBe(classOf.disc);
+    await countsAgree();
+    const tree = await okData<TreeNode[]>(w.tokens.ownAdmin, 'GET', `/api/roi-index/index?category_id=-100&ipp_id=${a1.id}`);
+    expect(JSON.stringify(tree)).toContain(`c:${classOf.rod}"`);
+    // Another team cannot see or cancel it.
+    expect((await fail(w.tokens.otherAdmin, 'GET', `/api/ai/job?job_id=${job.job_id}`)).code).toBe(1002);
+    expect((await okData<{ items: Job[] }>(w.tokens.otherAdmin, 'GET', '/api/ai/jobs')).items).toEqual([]);
+  });
+
+  it('resumes a re-identification whose worker died mid-way, labelling every ROI once', async () => {
+    for (let i = 0; i < 12; i++) await ingest(a1.id, i % 2 ? 'rod' : 'ring', { label: labelOf.disc, at: now() - (50 - i) * MIN });
+    await trainTeamA();
+    const job = await okData<{ job_id: number; rois: number }>(w.tokens.ownAdmin, 'POST', '/api/roi/re-identify', {
+      dev_id: 'A1',
+      Roi_time_s: '-24 hour',
+    });
+    const models = new ModelStore(env.db);
+    const similarity = new SimilarityIndex(env.db);
+    const real = new ReidentifyJob(env.db, env.clock.read, env.app.rois, env.app.rois.blobs, models, similarity, 5);
+    let steps = 0;
+    // The first worker commits one batch of 5, then dies inside its second step (that step rolls back).
+    const dying = new JobRunner(env.db, env.clock.read, {
+      reidentify: (row, ctx) =>
+        real.run(row, {
+          ...ctx,
+          step: async (trx, change) => {
+            if (++steps === 2) throw new JobLost();
+            await ctx.step(trx, change);
+          },
+        }),
+    });
+    expect(await dying.runOnce()).toBe(true);
+    const half = await okData<Job>(w.tokens.ownAdmin, 'GET', `/api/ai/job?job_id=${job.job_id}`);
+    expect([half.status, half.done]).toEqual(['running', 5]);
+    // Nobody else takes it while the lease holds; after it runs out, another worker resumes.
+    const second = new JobRunner(env.db, env.clock.read, { reidentify: real.run });
+    expect(await second.runOnce()).toBe(false);
+    env.clock.advance(LEASE_MS + 1);
+    expect(await second.runOnce()).toBe(true);
+    const finished = await okData<Job>(w.tokens.ownAdmin, 'GET', `/api/ai/job?job_id=${job.job_id}`);
+    expect([finished.status, finished.done, finished.total]).toEqual(['done', 12, 12]);
+    const labels = await env.db.kysely.selectFrom('ai_labels').select(['roi_id']).execute();
+    expect(labels.length).toBe(12);
+    await countsAgree();
+    // The dead worker cannot write over the new owner.
+    await expect(
+      env.db.kysely.transaction().execute(async (trx) => {
+        const { step } = await import('../src/modules/recognition/jobs.repository.ts');
+        return step(trx, job.job_id, dying.owner, { done: 1, lease_until: now(), updated_at: now() });
+      }),
+    ).resolves.toBe(false);
+  });
+
+  it('cancels a queued job: nothing is relabelled', async () => {
+    for (let i = 0; i < 3; i++) await ingest(a1.id, 'rod', { label: labelOf.disc, at: now() - (50 - i) * MIN });
+    await trainTeamA();
+    const job = await okData<{ job_id: number }>(w.tokens.ownAdmin, 'POST', '/api/roi/re-identify', {
+      dev_id: 'A1',
+      Roi_time_s: '-24 hour',
+      class_id: classOf.disc,
+    });
+    expect((await fail(w.tokens.user, 'POST', '/api/ai/jobs/cancel', { job_id: job.job_id })).code).toBe(1011);
+    const cancelled = await okData<Job>(w.tokens.ownAdmin, 'POST', '/api/ai/jobs/cancel', { job_id: job.job_id });
+    expect(cancelled.status).toBe('cancelled');
+    await env.app.jobs.drain();
+    expect((await okData<Job>(w.tokens.ownAdmin, 'GET', `/api/ai/job?job_id=${job.job_id}`)).done).toBe(0);
+    expect((await fail(w.tokens.ownAdmin, 'POST', '/api/ai/jobs/cancel', { job_id: job.job_id })).msg).toBe(
+      'The job has already ended and cannot be cancelled',
+    );
+  });
+
+  it('fails a training job clearly when there is not enough human-labelled data', async () => {
+    await ingest(a1.id, 'disc', { hi: true });
+    const started = await okData<{ job_id: number; model_id: number }>(w.tokens.ownAdmin, 'POST', '/api/ai/models/train', {});
+    expect((await fail(w.tokens.ownAdmin, 'POST', '/api/ai/models/train', {})).msg).toBe(
+      'A training job is already running for this team',
+    );
+    await env.app.jobs.drain();
+    const job = await okData<Job>(w.tokens.ownAdmin, 'GET', `/api/ai/job?job_id=${started.job_id}`);
+    expect([job.status, job.error]).toEqual(['failed', 'notEnoughData']);
+    const list = await okData<ModelList>(w.tokens.ownAdmin, 'GET', '/api/ai/models');
+    expect([list.items[0]!.status, list.active_id]).toEqual(['failed', null]);
+  });
+
+  it('finds more like this within the team, and the reference class of an ROI', async () => {
+    const discs: number[] = [];
+    for (let i = 0; i < 8; i++) discs.push(await ingest(a1.id, 'disc'));
+    for (let i = 0; i < 8; i++) await ingest(a1.id, 'rod');
+    for (let i = 0; i < 8; i++) await ingest(a1.id, 'ring');
+    for (let i = 0; i < 8; i++) await ingest(b1.id, 'disc');
+    const similar = await okData<Similar>(w.tokens.user, 'GET', `/api/ai/similar?roi_id=${discs[0]}&limit=7`);
+    expect(similar.items.map((i) => i.id).sort()).toEqual(discs.slice(1).sort());
+    expect(similar.items.every((i, k) => k === 0 || i.distance >= similar.items[k - 1]!.distance)).toBe(true);
+    // A new disc joins the index at once.
+    const late = await ingest(a1.id, 'disc');
+    const again = await okData<Similar>(w.tokens.user, 'GET', `/api/ai/similar?roi_id=${discs[0]}&limit=8`);
+    expect(again.items.map((i) => i.id)).toContain(late);
+    expect((await fail(w.tokens.otherAdmin, 'GET', `/api/ai/similar?roi_id=${discs[0]}`)).code).toBe(1002);
+
+    // Reference classes: a team library class of rods and one of discs.
+    const folder = async (title: string) =>
+      (await okData<{ roi_index_id: number }>(w.tokens.ownAdmin, 'POST', '/api/roi-index/save', { title, category_id: -2 }))
+        .roi_index_id;
+    const rodsId = await folder('002Rods');
+    const discsId = await folder('001Discs');
+    const rods = (await env.db.kysely.selectFrom('rois').select('id').where('ipp_id', '=', a1.id).execute())
+      .map((r) => r.id)
+      .slice(8, 16);
+    expect(
+      (await okData<{ affected: number }>(w.tokens.ownAdmin, 'POST', '/folders/add', { roi_index_id: rodsId, roi_ids: rods }))
+        .affected,
+    ).toBe(8);
+    await okData(w.tokens.ownAdmin, 'POST', '/folders/add', { roi_index_id: discsId, roi_ids: discs.slice(1) });
+    expect((await fail(w.tokens.user, 'POST', '/folders/add', { roi_index_id: rodsId, roi_ids: rods })).code).toBe(1011);
+    const answer = await okData<{ classes: { class_id: number; votes: number }[] }>(w.tokens.user, 'POST', '/folders/query', {
+      roi_id: discs[0],
+      k: 5,
+    });
+    expect(answer.classes[0]!.class_id).toBe(classOf.disc);
+    expect(
+      (await okData<{ affected: number }>(w.tokens.ownAdmin, 'POST', '/folders/delete', { roi_index_id: rodsId, roi_ids: rods }))
+        .affected,
+    ).toBe(8);
+  });
+
+  it('renders an enhanced image once and classifies an uploaded image without storing it', async () => {
+    const id = await ingest(a1.id, 'ring');
+    const { url } = await okData<{ url: string }>(w.tokens.user, 'POST', '/enhance', { roi_id: id });
+    expect(url).toMatch(/^roi\/file\/[0-9a-f]{64}\.enh\.png$/);
+    const image = await env.app.inject({ method: 'GET', url: `/api/${url}` });
+    expect([image.statusCode, image.headers['content-type']]).toEqual([200, 'image/png']);
+    expect((await okData<{ url: string }>(w.tokens.user, 'POST', '/enhance', { roi_id: id })).url).toBe(url);
+    await trainTeamA();
+    const before = await env.db.kysely
+      .selectFrom('rois')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const form = roiMultipart({}, await shapePng('rod', 77));
+    const res = body(
+      await env.app.inject({
+        method: 'POST',
+        url: '/uploads',
+        headers: { 'x-token': w.tokens.user!, ...form.headers },
+        payload: form.payload,
+      }),
+    );
+    expect(res.code).toBe(1000);
+    const answer = res.data as { prediction: { class_id: number }[]; measures: { area_px: number } };
+    expect(answer.prediction[0]!.class_id).toBe(classOf.rod);
+    const after = await env.db.kysely
+      .selectFrom('rois')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const notImage = roiMultipart({}, Buffer.from('hello'));
+    const bad = body(
+      await env.app.inject({
+        method: 'POST',
+        url: '/uploads',
+        headers: { 'x-token': w.tokens.user!, ...notImage.headers },
+        payload: notImage.payload,
+      }),
+    );
+    expect(bad.code).toBe(1002);
+    expect((await fail(undefined, 'POST', '/enhance', { roi_id: id })).code).toBe(1010);
+  });
+});

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { RoiSummarySchema } from './views.ts';
+
+/**
+ * AI recognition (spec §1, §3 re-identification, §7 POST /python/feature and the calls outside the api prefix):
+ * measured features, per-team classifiers trained on human labels, durable jobs, similarity. docs/recognition.md.
+ */
+
+/** Morphology of the segmented organism, in pixels of the original image (docs/recognition.md "Features"). */
+export const MeasuresSchema = z.object({
+  area_px: z.number(),
+  perimeter_px: z.number(),
+  equivalent_diameter_px: z.number(),
+  major_axis_px: z.number(),
+  minor_axis_px: z.number(),
+  feret_px: z.number(),
+  elongation: z.number(),
+  eccentricity: z.number(),
+  solidity: z.number(),
+  convexity: z.number(),
+  circularity: z.number(),
+  mean_intensity: z.number(),
+  /** Prolate ellipsoid on the major/minor axes: π/6 · major · minor², px³. */
+  biovolume_px3: z.number(),
+});
+export type Measures = z.infer<typeof MeasuresSchema>;
+
+/** POST /python/feature: (re)compute and store the features of ROIs the caller may see. */
+export const FeatureBodySchema = z
+  .object({
+    roi_id: z.number().int().positive().optional(),
+    roi_ids: z.array(z.number().int().positive()).min(1).max(200).optional(),
+  })
+  .refine((b) => b.roi_id !== undefined || b.roi_ids !== undefined, { path: ['roi_id'], message: 'required' });
+export type FeatureBody = z.infer<typeof FeatureBodySchema>;
+export const FeatureItemSchema = z.object({
+  roi_id: z.number().int(),
+  values: z.array(z.number()),
+  measures: MeasuresSchema,
+});
+export const FeatureResultSchema = z.object({
+  version: z.number().int(),
+  names: z.array(z.string()),
+  items: z.array(FeatureItemSchema),
+});
+export type FeatureResult = z.infer<typeof FeatureResultSchema>;
+
+export const ClassScoreSchema = z.object({
+  class_id: z.number().int(),
+  class_name: z.string(),
+  /** Share of the forest's votes (0-1). */
+  p: z.number(),
+});
+export type ClassScore = z.infer<typeof ClassScoreSchema>;
+
+/** The AI label of one ROI, with the model that gave it. */
+export const AiLabelSchema = z.object({
+  model_id: z.number().int(),
+  model_version: z.number().int(),
+  class_id: z.number().int(),
+  confidence: z.number(),
+  top: z.array(ClassScoreSchema).max(3),
+  /** Below its class's threshold: sent to the review queue (-7). */
+  low_confidence: z.boolean(),
+  labelled_at: z.number().int(),
+});
+export type AiLabel = z.infer<typeof AiLabelSchema>;
+
+/** GET /ai/roi?roi_id=: what recognition knows of one ROI (the detail viewer). */
+export const RoiInsightQuerySchema = z.object({ roi_id: z.coerce.number().int().positive() });
+export const RoiInsightSchema = z.object({
+  roi_id: z.number().int(),
+  ai: AiLabelSchema.nullable(),
+  measures: MeasuresSchema.nullable(),
+});
+export type RoiInsight = z.infer<typeof RoiInsightSchema>;
+
+export const MODEL_STATUSES = ['training', 'ready', 'failed'] as const;
+export const ModelSchema = z.object({
+  id: z.number().int(),
+  group_id: z.number().int(),
+  /** 1, 2, 3 … within the team. */
+  version: z.number().int(),
+  status: z.enum(MODEL_STATUSES),
+  active: z.boolean(),
+  train_size: z.number().int(),
+  classes: z.number().int(),
+  /** k-fold cross-validated top-1 accuracy and balanced accuracy (0-1); null until trained. */
+  cv_accuracy: z.number().nullable(),
+  cv_balanced_accuracy: z.number().nullable(),
+  feature_version: z.number().int(),
+  created_at: z.number().int(),
+  created_by: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type Model = z.infer<typeof ModelSchema>;
+export const TeamQuerySchema = z.object({ group_id: z.coerce.number().int().positive().optional() });
+export const ModelListSchema = z.object({
+  group_id: z.number().int(),
+  active_id: z.number().int().nullable(),
+  items: z.array(ModelSchema),
+});
+export type ModelList = z.infer<typeof ModelListSchema>;
+/** POST /ai/models/train: a training job for the team (superadmin names the team). */
+export const TrainBodySchema = z.object({ group_id: z.number().int().positive().optional() });
+export const TrainResultSchema = z.object({ job_id: z.number().int(), model_id: z.number().int() });
+export const ActivateBodySchema = z.object({ model_id: z.number().int().positive() });
+
+/** Confidence thresholds: below its class's (or the default) an AI label waits in the review queue. */
+export const ThresholdsSchema = z.object({
+  group_id: z.number().int(),
+  default: z.number().min(0).max(1),
+  items: z.array(z.object({ class_id: z.number().int(), class_name: z.string(), threshold: z.number().min(0).max(1) })),
+});
+export type Thresholds = z.infer<typeof ThresholdsSchema>;
+export const ThresholdsBodySchema = z.object({
+  group_id: z.number().int().positive().optional(),
+  default: z.number().min(0).max(1).optional(),
+  /** threshold null removes the class's own value (the default applies). */
+  items: z
+    .array(z.object({ class_id: z.number().int().positive(), threshold: z.number().min(0).max(1).nullable() }))
+    .max(1000)
+    .default([]),
+});
+export type ThresholdsBody = z.infer<typeof ThresholdsBodySchema>;
+
+export const JOB_KINDS = ['reidentify', 'train'] as const;
+export const JOB_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JobSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(JOB_KINDS),
+  group_id: z.number().int(),
+  status: z.enum(JOB_STATUSES),
+  total: z.number().int(),
+  done: z.number().int(),
+  /** ROIs whose label changed (re-identification). */
+  changed: z.number().int(),
+  ipp_id: z.number().int().nullable(),
+  dev_id: z.string().nullable(),
+  class_id: z.number().int().nullable(),
+  class_name: z.string().nullable(),
+  start_at: z.number().int().nullable(),
+  end_at: z.number().int().nullable(),
+  model_id: z.number().int().nullable(),
+  user_name: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type Job = z.infer<typeof JobSchema>;
+export const JobsQuerySchema = z.object({
+  group_id: z.coerce.number().int().positive().optional(),
+  kind: z.enum(JOB_KINDS).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const JobListSchema = z.object({ items: z.array(JobSchema) });
+export const JobQuerySchema = z.object({ job_id: z.coerce.number().int().positive() });
+export const JobIdBodySchema = z.object({ job_id: z.number().int().positive() });
+
+/** GET /ai/similar: "more like this", nearest ROIs of the caller's team by feature vector. */
+export const SimilarQuerySchema = z.object({
+  roi_id: z.coerce.number().int().positive(),
+  limit: z.coerce.number().int().min(1).max(100).default(24),
+});
+export const SimilarItemSchema = RoiSummarySchema.extend({ distance: z.number() });
+export type SimilarItem = z.infer<typeof SimilarItemSchema>;
+export const SimilarSchema = z.object({ items: z.array(SimilarItemSchema) });
+export type Similar = z.infer<typeof SimilarSchema>;
+
+/** POST /folders/add, /folders/delete (outside the api prefix): ROIs into / out of a reference folder. */
+export const ReferenceBodySchema = z.object({
+  roi_index_id: z.number().int().positive(),
+  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+});
+export const ReferenceResultSchema = z.object({ affected: z.number().int() });
+/** POST /folders/query: which reference class is this ROI like (k nearest reference ROIs, weighted vote). */
+export const ReferenceQueryBodySchema = z.object({
+  roi_id: z.number().int().positive(),
+  k: z.number().int().min(1).max(50).default(10),
+  group_id: z.number().int().positive().optional(),
+});
+export const ReferenceAnswerSchema = z.object({
+  classes: z.array(z.object({ class_id: z.number().int(), class_name: z.string(), score: z.number(), votes: z.number().int() })),
+  neighbours: z.array(
+    z.object({ roi_id: z.number().int(), folder_id: z.number().int(), class_id: z.number().int(), distance: z.number() }),
+  ),
+});
+export type ReferenceAnswer = z.infer<typeof ReferenceAnswerSchema>;
+
+/** POST /uploads (outside the api prefix, multipart `file`): measure and classify an image without storing it. */
+export const UploadAnswerSchema = z.object({
+  measures: MeasuresSchema,
+  prediction: z.array(ClassScoreSchema).max(3),
+  model_id: z.number().int().nullable(),
+});
+/** POST /enhance (outside the api prefix): a contrast-enhanced rendering of an ROI, as a cached image URL. */
+export const EnhanceBodySchema = z.object({ roi_id: z.number().int().positive() });
+export const EnhanceResultSchema = z.object({ url: z.string() });
