@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { ADMIN_ACCOUNT, ensureSuperadmin } from './seed/bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 import { seedDemoHistory } from './seed/demo-history.ts';
+import { seedDemoModel } from './seed/demo-model.ts';
 import { startDemoLive } from './seed/demo-live.ts';
 import type { SimulatorHandle } from './simulator/simulator.ts';
 
@@ -78,6 +79,8 @@ if (seedDemoData && process.env.IPP_DEMO_HISTORY !== 'off') {
     .then(async (result) => {
       if (result.created)
         console.log(`Demo history ready: ${result.telemetry} telemetry samples, ${result.rois} images over 30 days.`);
+      if (await seedDemoModel(db, systemClock, app.rois, app.jobs))
+        console.log('Demo recogniser: human-identified examples stored, training job queued (see Identify → AI models).');
       // Then the demo stations keep reporting live (IPP_DEMO_LIVE=off leaves them silent).
       if (process.env.IPP_DEMO_LIVE === 'off') return;
       demoLive = await startDemoLive(db, `http://127.0.0.1:${config.PORT}`, config.MQTT_URL);

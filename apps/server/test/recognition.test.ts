@@ -353,3 +353,31 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     expect((await fail(undefined, 'POST', '/enhance', { roi_id: id })).code).toBe(1010);
   });
 });
+
+describe('the demo recogniser', () => {
+  it('trains the demo team a model from drawn plankton, once', async () => {
+    const env = await buildTestApp('sqlite');
+    try {
+      const { seedDemo, DEMO_TEAM } = await import('../src/seed/demo.ts');
+      const { seedDemoModel } = await import('../src/seed/demo-model.ts');
+      const { findTeamByName } = await import('../src/modules/teams/teams.repository.ts');
+      await seedDemo(env.db, env.clock.read, env.config.SCRYPT_LOG_N);
+      const team = (await findTeamByName(env.db.kysely, DEMO_TEAM))!;
+      const w = await buildWorld(env);
+      await registerIpp(env, w.tokens.superadmin, team.id, 'DEMO-X');
+      expect(await seedDemoModel(env.db, env.clock.read, env.app.rois, env.app.jobs)).toBe(true);
+      await env.app.jobs.drain();
+      const model = await env.db.kysely
+        .selectFrom('ai_models')
+        .selectAll()
+        .where('group_id', '=', team.id)
+        .executeTakeFirstOrThrow();
+      expect([model.status, model.active, model.classes]).toEqual(['ready', 1, 8]);
+      expect(model.cv_accuracy!).toBeGreaterThan(0.8);
+      // Seeding again does nothing.
+      expect(await seedDemoModel(env.db, env.clock.read, env.app.rois, env.app.jobs)).toBe(false);
+    } finally {
+      await env.close();
+    }
+  }, 120_000);
+});

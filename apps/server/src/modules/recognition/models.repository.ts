@@ -47,7 +47,13 @@ export async function activeModelId(db: Kysely<Database>, groupId: number) {
 }
 
 /** A new model row in `training`, numbered after the team's last. */
-export async function createModel(db: Kysely<Database>, groupId: number, userId: number, featureVersion: number, now: number) {
+export async function createModel(
+  db: Kysely<Database>,
+  groupId: number,
+  userId: number | null,
+  featureVersion: number,
+  now: number,
+) {
   const last = await db
     .selectFrom('ai_models')
     .select((eb) => eb.fn.max('version').as('v'))
