@@ -12,7 +12,11 @@ export default defineConfig({
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
   server: {
-    proxy: { '/api': 'http://127.0.0.1:8080' },
+    // The API, and the few calls the spec puts outside its prefix (uploads, folders/*, enhance).
+    proxy: {
+      '/api': 'http://127.0.0.1:8080',
+      '^/(uploads|enhance|folders/(add|delete|query))$': 'http://127.0.0.1:8080',
+    },
   },
   build: {
     outDir: 'dist',

@@ -116,6 +116,29 @@ describe('api client: headers and address', () => {
   });
 });
 
+describe('api client: calls outside the api prefix', () => {
+  it('sends root calls to the host itself, with the same headers and envelope', async () => {
+    signIn();
+    fetchMock.mockImplementation(async () => success({ url: 'roi/file/abc' }));
+    await expect(api.post('/enhance', { roi_id: 5 }, { root: true })).resolves.toEqual({ url: 'roi/file/abc' });
+    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/enhance');
+    const headers = new Headers(fetchMock.mock.calls[0]?.[1]?.headers);
+    expect(headers.get('X-Token')).toBe('tok-1');
+    expect(headers.get('Content-Type')).toBe('application/json');
+
+    localStorage.setItem(STORAGE_KEYS.apiHost, 'http://10.0.0.2:8080/console/');
+    await api.get('folders/query', { root: true, query: { k: 3 } });
+    expect(String(fetchMock.mock.calls[1]?.[0])).toBe('http://10.0.0.2:8080/console/folders/query?k=3');
+  });
+
+  it('reports a failure of a root call like any other', async () => {
+    fetchMock.mockImplementation(async () => failure(ResultCode.NOT_FOUND, 'No image resource', 404));
+    const error = await rejection(api.post('/folders/query', { roi_id: 5 }, { root: true }));
+    expect(error).toMatchObject({ kind: 'server', code: ResultCode.NOT_FOUND, status: 404 });
+    expect(notifier.error).toHaveBeenCalledWith('No image resource');
+  });
+});
+
 describe('imageUrl', () => {
   it('leaves URLs containing ":" alone', () => {
     expect(imageUrl('http://cdn.example/roi/1.png')).toBe('http://cdn.example/roi/1.png');

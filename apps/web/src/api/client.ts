@@ -27,6 +27,8 @@ export interface RequestOptions {
   silent?: boolean;
   /** Token to send instead of the stored one (a deep link, before it is stored). */
   token?: string;
+  /** The few calls outside the api prefix (spec §7: uploads, folders/*, enhance): `${host}/<path>`. */
+  root?: boolean;
   signal?: AbortSignal;
 }
 
@@ -35,8 +37,9 @@ export function apiBase(): string {
   return `${getApiHost()}/api`;
 }
 
-export function apiUrl(path: string, query?: RequestOptions['query']): string {
-  const url = `${apiBase()}/${path.replace(/^\/+/, '')}`;
+export function apiUrl(path: string, query?: RequestOptions['query'], options: Pick<RequestOptions, 'root'> = {}): string {
+  const base = options.root ? getApiHost() : apiBase();
+  const url = `${base}/${path.replace(/^\/+/, '')}`;
   if (!query) return url;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -149,7 +152,7 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
   let status: number | null = null;
   try {
     const body = options.body;
-    const response = await fetch(apiUrl(path, options.query), {
+    const response = await fetch(apiUrl(path, options.query, options), {
       method: options.method ?? (body === undefined ? 'GET' : 'POST'),
       headers: buildHeaders(options),
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),

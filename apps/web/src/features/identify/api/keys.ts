@@ -11,6 +11,23 @@ export const identifyKeys = {
   actions: (categoryId: number, reviewedType?: number) => [...identifyKey, 'actions', categoryId, reviewedType ?? null] as const,
   toolbar: () => [...identifyKey, 'toolbar'] as const,
   details: (roiId: number) => [...identifyKey, 'details', roiId] as const,
+  // Under the identify key: a re-identification changes the AI label, so it refreshes with the lists.
+  insight: (roiId: number) => [...identifyKey, 'insight', roiId] as const,
+  similar: (roiId: number, limit: number) => [...identifyKey, 'similar', roiId, limit] as const,
+  reference: (roiId: number, groupId?: number) => [...identifyKey, 'reference', roiId, groupId ?? null] as const,
+};
+
+/** Recognition administration (models, thresholds, jobs) and enhanced renderings, apart from the image lists. */
+export const aiKey = ['ai'] as const;
+
+export const aiKeys = {
+  allModels: [...aiKey, 'models'] as const,
+  allJobs: [...aiKey, 'jobs'] as const,
+  models: (groupId?: number) => [...aiKey, 'models', groupId ?? null] as const,
+  thresholds: (groupId?: number) => [...aiKey, 'thresholds', groupId ?? null] as const,
+  jobs: (query: object) => [...aiKey, 'jobs', query] as const,
+  job: (jobId: number) => [...aiKey, 'job', jobId] as const,
+  enhanced: (roiId: number) => [...aiKey, 'enhanced', roiId] as const,
 };
 
 /** The classes list does not change with the images, so it lives outside the identify key. */

@@ -1,14 +1,19 @@
-import { LeftOutlined, LinkOutlined, RightOutlined, StarFilled } from '@ant-design/icons';
+import { AppstoreOutlined, BulbOutlined, LeftOutlined, LinkOutlined, RightOutlined, StarFilled } from '@ant-design/icons';
 import type { Action, RoiItem, RoiSummary } from '@ipp/contracts';
-import { Button, Descriptions, Empty, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Button, Descriptions, Divider, Empty, Flex, Skeleton, Spin, Tag, Tooltip, Typography } from 'antd';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { imageUrl } from '@/api/client';
 import { formatFileSize, formatTime } from '@/lib/format';
 import { imageDetailPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
+import { useEnhancedUrl } from '../api/enhance-roi';
 import { useActionLabel } from '../hooks/use-action-label';
+import { isTyping } from '../hooks/use-identify-keys';
+import { AiInsight } from './ai/ai-insight';
+import { ReferenceButton } from './ai/reference-button';
+import { SimilarDrawer } from './ai/similar-drawer';
 
 /** An ROI of the loaded pages carries the workspace fields; one reached by previous/next may only have the summary. */
 export type DetailRoi = RoiSummary & Partial<RoiItem>;
@@ -28,20 +33,29 @@ interface DetailPaneProps {
   busy: boolean;
   /** In the review queue: the A / R keys approve and reject. */
   reviewKeys: boolean;
+  /** The team chosen by a superadmin (the reference library to compare with). */
+  groupId?: number;
 }
 
 /** The right pane: the focused ROI large, what is known of it, and previous/next in the list's order. */
-export function DetailPane({ roi, loading, previousId, nextId, onMove, actions, onRun, busy, reviewKeys }: DetailPaneProps) {
+export function DetailPane(props: DetailPaneProps) {
+  const { roi, loading, previousId, nextId, onMove, actions, onRun, busy, reviewKeys, groupId } = props;
   const { t } = useTranslation();
   const label = useActionLabel();
   const [broken, setBroken] = useState<string | null>(null);
+  // Stays on while moving through the list: each ROI is then shown enhanced.
+  const [enhanced, setEnhanced] = useState(false);
+  const enhancedUrl = useEnhancedUrl(enhanced && roi ? roi.id : null);
+  /** The ROI whose neighbours the drawer shows. */
+  const [similarOf, setSimilarOf] = useState<number | null>(null);
   if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!roi) {
     return (
       <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('identify.detail.none')} data-testid="identify-detail-none" />
     );
   }
-  const url = imageUrl(roi.url);
+  const showEnhanced = enhanced && enhancedUrl.data !== undefined;
+  const url = showEnhanced ? enhancedUrl.data! : imageUrl(roi.url);
   const className = roi.class_name ?? t('monitor.unclassified');
   const yesNo = (value: boolean | undefined) =>
     value === undefined ? '—' : t(value ? 'identify.detail.yes' : 'identify.detail.no');
@@ -51,23 +65,43 @@ export function DetailPane({ roi, loading, previousId, nextId, onMove, actions, 
     children: <span data-testid={`identify-detail-${key}`}>{children}</span>,
   });
 
+  // M while the pane (or a control in it) has focus; a drawer's keys reach here through the portal and are left alone.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key.toLowerCase() !== 'm' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (isTyping(event.target) || !event.currentTarget.contains(event.target as Node)) return;
+    event.preventDefault();
+    setSimilarOf(roi.id);
+  };
+
   return (
-    <Flex vertical gap="small" data-testid="identify-detail" data-roi={roi.id}>
-      <Flex align="center" justify="center" style={{ minHeight: 220, background: '#1f1f1f', borderRadius: 6, padding: 8 }}>
-        {broken === url ? (
-          <Typography.Text style={{ color: '#d9d9d9' }}>{t('monitor.noImage')}</Typography.Text>
-        ) : (
-          <img
-            key={url}
-            src={url}
-            alt={`${className}, ${formatTime(roi.roi_time)}`}
-            onError={() => setBroken(url)}
-            // Plankton ROIs are often a few dozen pixels: shown enlarged, whole.
-            style={{ width: '100%', height: 300, objectFit: 'contain' }}
-            data-testid="identify-detail-image"
-          />
-        )}
-      </Flex>
+    <Flex
+      vertical
+      gap="small"
+      tabIndex={0}
+      role="region"
+      aria-label={t('identify.detail.title')}
+      onKeyDown={onKeyDown}
+      data-testid="identify-detail"
+      data-roi={roi.id}
+    >
+      <Spin spinning={enhanced && enhancedUrl.isPending} description={t('identify.ai.enhancing')}>
+        <Flex align="center" justify="center" style={{ minHeight: 220, background: '#1f1f1f', borderRadius: 6, padding: 8 }}>
+          {broken === url ? (
+            <Typography.Text style={{ color: '#d9d9d9' }}>{t('monitor.noImage')}</Typography.Text>
+          ) : (
+            <img
+              key={url}
+              src={url}
+              alt={`${className}, ${formatTime(roi.roi_time)}`}
+              onError={() => setBroken(url)}
+              // Plankton ROIs are often a few dozen pixels: shown enlarged, whole.
+              style={{ width: '100%', height: 300, objectFit: 'contain' }}
+              data-testid="identify-detail-image"
+              data-enhanced={showEnhanced}
+            />
+          )}
+        </Flex>
+      </Spin>
       <Flex justify="space-between" align="center" gap="small">
         <Tooltip title={t('identify.detail.previousHint')}>
           <Button
@@ -90,6 +124,32 @@ export function DetailPane({ roi, loading, previousId, nextId, onMove, actions, 
             {t('image.next')} <RightOutlined />
           </Button>
         </Tooltip>
+      </Flex>
+      <Flex wrap gap="small">
+        <Tooltip title={t('identify.ai.enhanceHint')}>
+          <Button
+            size="small"
+            icon={<BulbOutlined />}
+            type={enhanced ? 'primary' : 'default'}
+            aria-pressed={enhanced}
+            onClick={() => setEnhanced((on) => !on)}
+            data-testid="identify-enhance"
+          >
+            {t('identify.ai.enhance')}
+          </Button>
+        </Tooltip>
+        <Tooltip title={t('identify.ai.similarKey')}>
+          <Button
+            size="small"
+            icon={<AppstoreOutlined />}
+            aria-keyshortcuts="M"
+            onClick={() => setSimilarOf(roi.id)}
+            data-testid="identify-similar"
+          >
+            {t('identify.ai.similar')}
+          </Button>
+        </Tooltip>
+        <ReferenceButton key={roi.id} roiId={roi.id} groupId={groupId} />
       </Flex>
       <Link to={imageDetailPath(roi.id)} data-testid="identify-open-detail">
         <LinkOutlined /> {t('identify.detail.open')}
@@ -115,6 +175,10 @@ export function DetailPane({ roi, loading, previousId, nextId, onMove, actions, 
           ))}
         </Flex>
       )}
+      <Divider titlePlacement="start" plain style={{ margin: '4px 0' }}>
+        {t('identify.ai.title')}
+      </Divider>
+      <AiInsight roiId={roi.id} />
       <Descriptions
         size="small"
         column={1}
@@ -156,6 +220,16 @@ export function DetailPane({ roi, loading, previousId, nextId, onMove, actions, 
           item('id', t('image.id'), roi.id),
         ]}
       />
+      {similarOf !== null && (
+        <SimilarDrawer
+          roiId={similarOf}
+          onClose={() => setSimilarOf(null)}
+          onOpen={(id) => {
+            setSimilarOf(null);
+            onMove(id);
+          }}
+        />
+      )}
     </Flex>
   );
 }

@@ -1,11 +1,13 @@
 import type { Ipp } from '@ipp/contracts';
-import { App, DatePicker, Form, Modal, Select, type ButtonProps } from 'antd';
+import { App, Button, DatePicker, Flex, Form, Modal, Select, Typography, type ButtonProps } from 'antd';
 import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stationName } from '@/lib/station-name';
 import { useClasses } from '../api/get-classes';
 import { useReidentify } from '../api/reidentify';
 import { DATE_TIME_FORMAT } from '../utils/list-query';
+import { JobProgress } from './ai/job-progress';
 
 interface Values {
   dev_id: string;
@@ -21,26 +23,56 @@ interface ReidentifyModalProps {
   onClose: () => void;
 }
 
-/** Re-identification request (spec §3): a station, a time range (required) and optionally one AI class. */
+/**
+ * Re-identification request (spec §3): a station, a time range (required) and optionally one AI class. Once
+ * submitted, the dialog follows the job; closing it leaves the job running.
+ */
 export function ReidentifyModal({ stations, initialStation, tz, onClose }: ReidentifyModalProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const classes = useClasses();
   const submit = useReidentify();
+  const [submitted, setSubmitted] = useState<{ jobId: number; rois: number } | null>(null);
 
   const finish = ({ dev_id, range, class_id }: Values) => {
     if (!range) return;
     submit.mutate(
       { dev_id, Roi_time_s: range[0].format(DATE_TIME_FORMAT), Roi_time_e: range[1].format(DATE_TIME_FORMAT), class_id, tz },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           void message.success(t('identify.reidentify.submitted'));
-          onClose();
+          setSubmitted({ jobId: result.job_id, rois: result.rois });
         },
       },
     );
   };
+
+  if (submitted) {
+    return (
+      <Modal
+        open
+        title={t('identify.reidentify.title')}
+        onCancel={onClose}
+        footer={
+          <Button onClick={onClose} data-testid="identify-reidentify-close">
+            {t('identify.reidentify.close')}
+          </Button>
+        }
+        destroyOnHidden
+      >
+        <Flex vertical gap="middle">
+          <Typography.Text data-testid="identify-reidentify-rois">
+            {t('identify.reidentify.queued', { count: submitted.rois })}
+          </Typography.Text>
+          <JobProgress jobId={submitted.jobId} testId="identify-reidentify-job" />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('identify.reidentify.closeHint')}
+          </Typography.Text>
+        </Flex>
+      </Modal>
+    );
+  }
 
   return (
     <Modal

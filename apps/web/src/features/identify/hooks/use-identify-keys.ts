@@ -8,12 +8,17 @@ export interface IdentifyKeys {
   reject?: () => void;
 }
 
-function isTyping(target: EventTarget | null): boolean {
+export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** The workspace's keys anywhere on the page, except while typing, with a modifier held or a dialog open. */
+/** A modal or a drawer (more like this, AI models) over the workspace: its keys are its own. */
+function dialogOpen(): boolean {
+  return document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open') !== null;
+}
+
+/** The workspace's keys anywhere on the page, except while typing, with a modifier held or a dialog or drawer open. */
 export function useIdentifyKeys(keys: IdentifyKeys): void {
   const current = useRef(keys);
   useEffect(() => {
@@ -22,7 +27,7 @@ export function useIdentifyKeys(keys: IdentifyKeys): void {
   useEffect(() => {
     const listener = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-      if (isTyping(event.target) || document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal')) return;
+      if (isTyping(event.target) || dialogOpen()) return;
       const { previous, next, approve, reject } = current.current;
       const key = event.key.toLowerCase();
       const action =

@@ -1,7 +1,8 @@
-import type { RoiItem, TreeNode } from '@ipp/contracts';
+import type { Job, RoiItem, TreeNode } from '@ipp/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appRouteObjects } from '@/app/router';
+import { typeRange } from '@/test/date';
 import { setLanguage } from '@/i18n';
 import { ippFixture } from '@/test/fixtures';
 import { callsTo, failField, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
@@ -229,5 +230,131 @@ describe('identify workspace', () => {
     await waitFor(() => expect(callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams.get('code')).toBe('f:32'));
     const codes = callsTo(fetchMock, '/api/roi/index').map((call) => call.url.searchParams.get('code'));
     expect(codes).not.toContain('rf0123456789abcdef');
+  });
+});
+
+function job(over: Partial<Job>): Job {
+  return {
+    id: 41,
+    kind: 'reidentify',
+    group_id: 4,
+    status: 'queued',
+    total: 100,
+    done: 0,
+    changed: 0,
+    ipp_id: 7,
+    dev_id: '21005',
+    class_id: null,
+    class_name: null,
+    start_at: null,
+    end_at: null,
+    model_id: 9,
+    user_name: 'admin',
+    error: null,
+    created_at: 1,
+    updated_at: 1,
+    ...over,
+  };
+}
+
+async function submitReidentification() {
+  fireEvent.click(screen.getByTestId('identify-reidentify'));
+  const dialog = (await screen.findByTestId('identify-reidentify-ok')).closest('.ant-modal') as HTMLElement;
+  typeRange(dialog, '2026-03-01 00:00:00', '2026-03-02 00:00:00');
+  fireEvent.click(screen.getByTestId('identify-reidentify-ok'));
+}
+
+describe('identify workspace: re-identification', () => {
+  it('follows the job live, then refreshes the labels and counts and says how many changed', async () => {
+    let polls = 0;
+    let relabelled = false;
+    const tree = () => [
+      node({ code: 't:ai', title: 'AI', count: relabelled ? 12_347 : 12_345 }),
+      node({ code: 't:ui', title: 'UI', count: relabelled ? 1 : 3 }),
+    ];
+    const fetchMock = server({
+      '/api/roi-index/index': () => okEnvelope(tree()),
+      '/api/tool/sys-init': () => okEnvelope([]),
+      '/api/roi/re-identify': () => okEnvelope({ job_id: 41, rois: 100 }),
+      '/api/ai/job': () => {
+        polls += 1;
+        if (polls === 1) return okEnvelope(job({ status: 'queued' }));
+        if (polls === 2) return okEnvelope(job({ status: 'running', done: 40 }));
+        relabelled = true;
+        return okEnvelope(job({ status: 'done', done: 100, changed: 7 }));
+      },
+    });
+    await openWorkspace();
+    expect(text('identify-node-count-t:ui')).toBe('3');
+    const listCalls = callsTo(fetchMock, '/api/roi/index').length;
+    await submitReidentification();
+
+    await waitFor(() => expect(text('identify-reidentify-job-count')).toBe('0 / 100'));
+    expect(text('identify-reidentify-rois')).toBe('已提交 100 张图像重新识别');
+    expect(lastBody(fetchMock, '/api/roi/re-identify')).toMatchObject({
+      dev_id: '21005',
+      Roi_time_s: '2026-03-01 00:00:00',
+      Roi_time_e: '2026-03-02 00:00:00',
+    });
+    await waitFor(() => expect(text('identify-reidentify-job-count')).toBe('40 / 100'));
+    expect(screen.getByTestId('identify-reidentify-job').getAttribute('data-status')).toBe('running');
+    expect(screen.getByRole('progressbar', { name: '进度' }).getAttribute('aria-valuenow')).toBe('40');
+
+    expect((await screen.findByTestId('identify-reidentify-job-outcome')).textContent).toBe('标签已变更：7 个');
+    expect(callsTo(fetchMock, '/api/ai/job')[0]!.url.searchParams.get('job_id')).toBe('41');
+    // The tree's counts and the list are asked for again.
+    await waitFor(() => expect(text('identify-node-count-t:ui')).toBe('1'));
+    expect(callsTo(fetchMock, '/api/roi/index').length).toBeGreaterThan(listCalls);
+    // Finished: no more polling.
+    const settled = polls;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(polls).toBe(settled);
+  });
+
+  it('cancels the job only after a confirmation, and closing the dialog leaves it running', async () => {
+    let cancelled = false;
+    const fetchMock = server({
+      '/api/tool/sys-init': () => okEnvelope([]),
+      '/api/roi/re-identify': () => okEnvelope({ job_id: 41, rois: 100 }),
+      '/api/ai/job': () =>
+        okEnvelope(job(cancelled ? { status: 'cancelled', done: 40, changed: 2 } : { status: 'running', done: 40 })),
+      '/api/ai/jobs/cancel': () => {
+        cancelled = true;
+        return okEnvelope(job({ status: 'cancelled', done: 40, changed: 2 }));
+      },
+    });
+    await openWorkspace();
+    await submitReidentification();
+    fireEvent.click(await screen.findByTestId('identify-reidentify-job-cancel'));
+    await screen.findByText('停止此任务？已完成的部分保持不变。');
+    expect(callsTo(fetchMock, '/api/ai/jobs/cancel')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('confirm-ok'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/ai/jobs/cancel')).toEqual({ job_id: 41 }));
+    expect((await screen.findByTestId('identify-reidentify-job-outcome')).textContent).toBe('已取消 · 标签已变更：2 个');
+    expect(screen.queryByTestId('identify-reidentify-job-cancel')).toBeNull();
+
+    // A second job: closing the dialog does not cancel it.
+    cancelled = false;
+    fireEvent.click(screen.getByTestId('identify-reidentify-close'));
+    await submitReidentification();
+    await screen.findByTestId('identify-reidentify-job-cancel');
+    fireEvent.click(screen.getByTestId('identify-reidentify-close'));
+    await waitFor(() => expect(screen.queryByTestId('identify-reidentify-job')).toBeNull());
+    expect(callsTo(fetchMock, '/api/ai/jobs/cancel')).toHaveLength(1);
+  });
+});
+
+describe('identify workspace: AI models entry', () => {
+  it('is offered to administrators but not to users', async () => {
+    server();
+    const view = await openWorkspace();
+    expect(screen.getByTestId('identify-ai-models')).toBeTruthy();
+    view.unmount();
+
+    signIn('user');
+    server({ '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role: 'user', group_id: 4 }) });
+    await openWorkspace();
+    expect(screen.queryByTestId('identify-ai-models')).toBeNull();
+    expect(screen.queryByTestId('identify-reidentify')).toBeNull();
   });
 });

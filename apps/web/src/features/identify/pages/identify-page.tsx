@@ -8,6 +8,7 @@ import { useActions } from '../api/get-actions';
 import { useAdjacent } from '../api/get-adjacent';
 import { useRoiSummary } from '../api/get-roi-details';
 import { useRois } from '../api/get-rois';
+import { AiModelsButton } from '../components/ai/ai-models-button';
 import { CategoryPane } from '../components/category-pane';
 import { DetailPane } from '../components/detail-pane';
 import { RoiBrowser } from '../components/roi-browser';
@@ -99,7 +100,19 @@ export function IdentifyPage() {
   return (
     <Row gutter={[12, 12]} data-testid="identify-page">
       <Col xs={24} lg={6} xxl={5}>
-        <Card size="small" title={t('identify.tree')}>
+        <Card
+          size="small"
+          title={t('identify.tree')}
+          extra={
+            ws.isAdmin && (
+              <AiModelsButton
+                groupId={ws.groupId}
+                needsTeam={ws.isSuperadmin && ws.groupId === undefined}
+                readOnly={ws.session.demo}
+              />
+            )
+          }
+        >
           <CategoryPane ws={ws} />
         </Card>
       </Col>
@@ -133,6 +146,7 @@ export function IdentifyPage() {
             onRun={(action) => focusedId !== null && bulk.start(action, [focusedId])}
             busy={bulk.busy}
             reviewKeys={actionList.some((action) => action.code === APPROVE)}
+            groupId={ws.groupId}
           />
         </Card>
       </Col>

@@ -1,0 +1,14 @@
+import { ThresholdsSchema, type Thresholds } from '@ipp/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { api, parseData } from '@/api/client';
+import { aiKeys, cleanQuery } from './keys';
+
+/** GET /ai/thresholds: the team's default confidence threshold and its per-class overrides. */
+export async function getThresholds(groupId?: number, options: { signal?: AbortSignal } = {}): Promise<Thresholds> {
+  const data = await api.get<unknown>('/ai/thresholds', { query: cleanQuery({ group_id: groupId }), signal: options.signal });
+  return parseData(ThresholdsSchema, data);
+}
+
+export function useThresholds(groupId?: number) {
+  return useQuery({ queryKey: aiKeys.thresholds(groupId), queryFn: ({ signal }) => getThresholds(groupId, { signal }) });
+}
