@@ -1,13 +1,7 @@
 import sharp from 'sharp';
 import { THIN_PX, shapeOf, type Shape } from './features/geometry.ts';
 import { borderMedian, largestComponent, otsuOfHistogram, segment, type Segment } from './features/segment.ts';
-import {
-  LEVELS,
-  bandEnergies,
-  levelStats,
-  skeletonStats,
-  symmetry,
-} from './features/structure.ts';
+import { LEVELS, bandEnergies, levelStats, skeletonStats, symmetry } from './features/structure.ts';
 import {
   GLCM_NAMES,
   GRADIENT_BINS,

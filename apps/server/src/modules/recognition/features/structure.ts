@@ -37,11 +37,7 @@ export function levelStats(c: SmallCrop): number[] {
 export function symmetry(c: SmallCrop, cx: number, cy: number, theta: number): number[] {
   const cos = Math.cos(theta);
   const sin = Math.sin(theta);
-  const maps: ((u: number, v: number) => [number, number])[] = [
-    (u, v) => [-u, -v],
-    (u, v) => [u, -v],
-    (u, v) => [-u, v],
-  ];
+  const maps: ((u: number, v: number) => [number, number])[] = [(u, v) => [-u, -v], (u, v) => [u, -v], (u, v) => [-u, v]];
   const out: number[] = [];
   for (const map of maps) {
     let n = 0;
@@ -90,7 +86,7 @@ export function skeletonStats(c: SmallCrop, major: number): number[] {
     }
   }
   const marked: number[] = [];
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let pass = 0; pass < 2; pass++) {
       marked.length = 0;
@@ -132,7 +128,12 @@ export function skeletonStats(c: SmallCrop, major: number): number[] {
     else if (nb >= 3) branches++;
   }
   const length = live.length;
-  return [major > 0 ? length / major : 0, Math.log1p(ends), Math.log1p(branches), ends + branches > 0 ? ends / (ends + branches) : 0];
+  return [
+    major > 0 ? length / major : 0,
+    Math.log1p(ends),
+    Math.log1p(branches),
+    ends + branches > 0 ? ends / (ends + branches) : 0,
+  ];
 }
 
 function blur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
