@@ -136,35 +136,43 @@ export function skeletonStats(c: SmallCrop, major: number): number[] {
   ];
 }
 
+/** Approximate Gaussian blur of standard deviation `sigma`: three box blurs (zero outside the image). */
 function blur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
-  const r = Math.max(1, Math.ceil(3 * sigma));
-  const k = new Float32Array(2 * r + 1);
-  let ks = 0;
-  for (let i = -r; i <= r; i++) ks += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
-  for (let i = 0; i < k.length; i++) k[i] = k[i]! / ks;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
+  const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
+  const a = Float32Array.from(src);
+  const b = new Float32Array(w * h);
+  for (let pass = 0; pass < 3; pass++) {
+    boxRows(a, b, w, h, r);
+    boxColumns(b, a, w, h, r);
+  }
+  return a;
+}
+
+function boxRows(src: Float32Array, dst: Float32Array, w: number, h: number, r: number) {
+  const norm = 1 / (2 * r + 1);
   for (let y = 0; y < h; y++) {
+    const base = y * w;
+    let sum = 0;
+    for (let x = 0; x < Math.min(r, w); x++) sum += src[base + x]!;
     for (let x = 0; x < w; x++) {
-      let v = 0;
-      for (let i = -r; i <= r; i++) {
-        const xx = x + i;
-        if (xx >= 0 && xx < w) v += k[i + r]! * src[y * w + xx]!;
-      }
-      tmp[y * w + x] = v;
+      if (x + r < w) sum += src[base + x + r]!;
+      dst[base + x] = sum * norm;
+      if (x - r >= 0) sum -= src[base + x - r]!;
     }
   }
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let v = 0;
-      for (let i = -r; i <= r; i++) {
-        const yy = y + i;
-        if (yy >= 0 && yy < h) v += k[i + r]! * tmp[yy * w + x]!;
-      }
-      out[y * w + x] = v;
+}
+
+function boxColumns(src: Float32Array, dst: Float32Array, w: number, h: number, r: number) {
+  const norm = 1 / (2 * r + 1);
+  for (let x = 0; x < w; x++) {
+    let sum = 0;
+    for (let y = 0; y < Math.min(r, h); y++) sum += src[y * w + x]!;
+    for (let y = 0; y < h; y++) {
+      if (y + r < h) sum += src[(y + r) * w + x]!;
+      dst[y * w + x] = sum * norm;
+      if (y - r >= 0) sum -= src[(y - r) * w + x]!;
     }
   }
-  return out;
 }
 
 /**
