@@ -98,7 +98,7 @@ export const FEATURE_NAMES: readonly string[] = Object.freeze([
   'core_offset',
   'core_thin_share',
   'core_axis_alignment',
-  ...LEVELS.flatMap((l) => [`level${l * 100}_share`, `level${l * 100}_parts_log`]),
+  ...LEVELS.flatMap((l) => [`level${Math.round(l * 100)}_share`, `level${Math.round(l * 100)}_parts_log`]),
   'symmetry_turn_mask',
   'symmetry_turn_grey',
   'symmetry_major_mask',

@@ -1,0 +1,276 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  crossValidate,
+  evaluate,
+  trainClassifier,
+  type Evaluation,
+  type TrainingSet,
+} from '../modules/recognition/classifier.ts';
+import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
+
+const USAGE = `usage: npm run eval:classifier -- <dir> [--test <dir2>] [--folds 5] [--report <file>] [--seed N] [--trees N]
+                                    [--threshold N]
+
+Measures how well recognition (features + random forest, docs/recognition.md) tells apart the classes of a labelled
+image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
+  without --test   stratified k-fold cross-validation on <dir> (--folds, default 5)
+  --test <dir2>    trains on <dir> and scores on <dir2>; classes are matched by folder name
+  --report <file>  Markdown report (default ./eval-report.md)
+  --seed N         forest and fold seed (default 42); --trees N forest size (default 300)
+  --threshold N    binarization threshold for segmentation (default ${DEFAULT_THRESHOLD})
+One image (same bytes) in several class folders is one sample: any of its classes counts as correct.`;
+
+const IMAGE = /\.(png|jpe?g|webp|tiff?)$/i;
+
+interface Sample {
+  sha: string;
+  file: string;
+  /** Class names, sorted. */
+  labels: string[];
+  values: Float32Array;
+}
+
+interface Timing {
+  decodeMs: number[];
+  featureMs: number[];
+}
+
+function progress(label: string, done: number, total: number) {
+  const line = `${label} ${done}/${total}`;
+  if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(60)}${done === total ? '\n' : ''}`);
+  else if (done === total || done % Math.max(1, Math.floor(total / 10)) === 0) process.stderr.write(`${line}\n`);
+}
+
+/** Every image of a folder-per-class set, one entry per distinct content (sha256), with all its classes. */
+function scan(dir: string): Map<string, { file: string; labels: Set<string>; bytes: Buffer }> {
+  const out = new Map<string, { file: string; labels: Set<string>; bytes: Buffer }>();
+  const classes = fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .map((d) => d.name)
+    .sort();
+  for (const cls of classes) {
+    for (const name of fs.readdirSync(path.join(dir, cls)).sort()) {
+      if (!IMAGE.test(name)) continue;
+      const file = path.join(dir, cls, name);
+      const bytes = fs.readFileSync(file);
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      const seen = out.get(sha);
+      if (seen) seen.labels.add(cls);
+      else out.set(sha, { file, labels: new Set([cls]), bytes });
+    }
+  }
+  return out;
+}
+
+async function measureAll(
+  label: string,
+  images: Map<string, { file: string; labels: Set<string>; bytes: Buffer }>,
+  threshold: number,
+  timing: Timing,
+): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  let done = 0;
+  for (const [sha, image] of images) {
+    const t0 = performance.now();
+    const pixels = await decodeImage(image.bytes);
+    const t1 = performance.now();
+    const { values } = featuresOfPixels(pixels, { threshold });
+    const t2 = performance.now();
+    timing.decodeMs.push(t1 - t0);
+    timing.featureMs.push(t2 - t1);
+    samples.push({ sha, file: image.file, labels: [...image.labels].sort(), values });
+    progress(`${label}: features`, ++done, images.size);
+  }
+  return samples;
+}
+
+const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+function median(values: number[]) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : 0;
+}
+const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+
+/** The evaluation as Markdown: figures, per-class table and confusion matrix (rows true, columns predicted). */
+function render(title: string, ev: Evaluation, names: string[], notes: string[]): string {
+  const name = (id: number) => names[id] ?? `#${id}`;
+  const lines: string[] = [`# ${title}`, ''];
+  for (const note of notes) lines.push(`- ${note}`);
+  lines.push(
+    '',
+    `**Top-1 accuracy ${pct(ev.accuracy)}**, balanced accuracy ${pct(ev.balancedAccuracy)} (${ev.n} images).`,
+    '',
+    '## Per class (worst recall first)',
+    '',
+    '| class | precision | recall | support |',
+    '| --- | ---: | ---: | ---: |',
+  );
+  const rows = [...ev.perClass].sort((a, b) => a.recall - b.recall || b.support - a.support);
+  for (const m of rows) lines.push(`| ${name(m.class_id)} | ${pct(m.precision)} | ${pct(m.recall)} | ${m.support} |`);
+  lines.push(
+    '',
+    '## Confusion matrix',
+    '',
+    'Rows: true class; columns: predicted class, numbered as the rows. A prediction among an image’s classes counts on the diagonal.',
+    '',
+  );
+  const header = ['| # | true \\ predicted |', ...ev.classes.map((_, j) => ` ${j + 1} |`)].join('');
+  lines.push(header, `| ---: | --- |${ev.classes.map(() => ' ---: |').join('')}`);
+  ev.confusion.forEach((row, i) => {
+    const cells = row.map((v, j) => (v === 0 ? ' · |' : i === j ? ` **${v}** |` : ` ${v} |`)).join('');
+    lines.push(`| ${i + 1} | ${name(ev.classes[i]!)} |${cells}`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: {
+        test: { type: 'string' },
+        folds: { type: 'string', default: '5' },
+        report: { type: 'string', default: 'eval-report.md' },
+        seed: { type: 'string', default: '42' },
+        trees: { type: 'string', default: '300' },
+        threshold: { type: 'string', default: String(DEFAULT_THRESHOLD) },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    console.error(`eval-classifier: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const folds = Number(args.values.folds);
+  const seed = Number(args.values.seed);
+  const trees = Number(args.values.trees);
+  const threshold = Number(args.values.threshold);
+  const [dirArg] = args.positionals;
+  if (
+    !dirArg ||
+    args.positionals.length > 1 ||
+    !Number.isInteger(folds) ||
+    folds < 2 ||
+    !Number.isInteger(seed) ||
+    !Number.isInteger(trees) ||
+    trees < 1 ||
+    !(threshold >= 1 && threshold <= 255)
+  ) {
+    console.error(USAGE);
+    return 2;
+  }
+  // npm runs scripts from the package root; paths are the caller's.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const dir = path.resolve(cwd, dirArg);
+  const testDir = args.values.test ? path.resolve(cwd, args.values.test) : null;
+  const reportFile = path.resolve(cwd, args.values.report);
+  for (const d of [dir, testDir]) {
+    if (d && !fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) {
+      console.error(`eval-classifier: ${d} is not a folder`);
+      return 2;
+    }
+  }
+
+  const timing: Timing = { decodeMs: [], featureMs: [] };
+  const trainImages = scan(dir);
+  const testImages = testDir ? scan(testDir) : null;
+  const notes: string[] = [];
+  let overlap = 0;
+  if (testImages) {
+    // An image in both sets is scored, never trained on.
+    for (const sha of testImages.keys()) if (trainImages.delete(sha)) overlap++;
+  }
+  const train = await measureAll(testDir ? 'train' : 'images', trainImages, threshold, timing);
+  const test = testImages ? await measureAll('test', testImages, threshold, timing) : [];
+  const names = [...new Set([...train, ...test].flatMap((s) => s.labels))].sort();
+  const idOf = new Map(names.map((n, i) => [n, i]));
+  const toSet = (samples: Sample[]): TrainingSet & { accepted: number[][] } => ({
+    x: samples.map((s) => s.values),
+    y: samples.map((s) => idOf.get(s.labels[0]!)!),
+    accepted: samples.map((s) => s.labels.map((l) => idOf.get(l)!)),
+  });
+  const trainSet = toSet(train);
+  const trainClasses = new Set(trainSet.y);
+  if (trainClasses.size < 2) {
+    console.error(`eval-classifier: ${dir} needs at least two class folders with images`);
+    return 2;
+  }
+  const multi = (samples: Sample[]) => samples.filter((s) => s.labels.length > 1).length;
+  notes.push(
+    `Feature version ${FEATURE_VERSION}, binarization threshold ${threshold}, ${trees} trees, seed ${seed}.`,
+    `Training set ${dir}: ${train.length} distinct images in ${trainClasses.size} classes` +
+      ` (${multi(train)} images sit in several class folders and count as correct in any of them).`,
+  );
+
+  let ev: Evaluation;
+  let title: string;
+  const t0 = performance.now();
+  if (testDir) {
+    const testSet = toSet(test);
+    const unknown = testSet.accepted.filter((ok) => !ok.some((c) => trainClasses.has(c))).length;
+    const unknownClasses = [...new Set(test.flatMap((s) => s.labels))].filter((n) => !trainClasses.has(idOf.get(n)!));
+    const model = trainClassifier(trainSet, {
+      seed,
+      trees,
+      onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees),
+    });
+    ev = evaluate(model, testSet);
+    title = 'Recognition: train / test evaluation';
+    notes.push(
+      `Test set ${testDir}: ${test.length} distinct images (${multi(test)} in several class folders).`,
+      `${overlap} images of the test set also in the training set were left out of training.`,
+      `${unknown} test images belong only to classes unknown to training (${unknownClasses.join(', ') || 'none'}): they count as wrong.`,
+    );
+  } else {
+    ev = crossValidate(trainSet, folds, {
+      seed,
+      trees,
+      onProgress: (f) => progress(`cross-validation (${folds} folds, trees)`, Math.round(f * folds * trees), folds * trees),
+    });
+    title = `Recognition: ${folds}-fold cross-validation`;
+    notes.push(`Stratified ${folds}-fold cross-validation: every image is predicted by a forest that never saw it.`);
+  }
+  const evalSeconds = (performance.now() - t0) / 1000;
+
+  // Speed of the final model: trained on the whole training set, classifying a batch.
+  const t1 = performance.now();
+  const full = trainClassifier(trainSet, { seed, trees });
+  const trainSeconds = (performance.now() - t1) / 1000;
+  const batch = Array.from({ length: 20_000 }, (_, i) => trainSet.x[i % trainSet.x.length]!);
+  full.predictMany(batch.slice(0, 1000), 3);
+  const t2 = performance.now();
+  full.predictMany(batch, 3);
+  const predictUs = ((performance.now() - t2) * 1000) / batch.length;
+  notes.push(
+    `Per image: decode median ${median(timing.decodeMs).toFixed(1)} ms (mean ${mean(timing.decodeMs).toFixed(1)}),` +
+      ` features median ${median(timing.featureMs).toFixed(1)} ms (mean ${mean(timing.featureMs).toFixed(1)}, max ${Math.max(...timing.featureMs).toFixed(0)}).`,
+    `Evaluation took ${evalSeconds.toFixed(1)} s; a forest on all ${trainSet.x.length} training images ${trainSeconds.toFixed(1)} s;` +
+      ` predictMany (top 3) ${predictUs.toFixed(1)} µs per image.`,
+  );
+
+  const report = render(title, ev, names, notes);
+  console.log(report);
+  fs.writeFileSync(reportFile, report);
+  console.error(`report written to ${reportFile}`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
