@@ -15,8 +15,12 @@ const FOLDER: Record<Shape, string> = { disc: 'Copepod', rod: 'Diatom_chain', ri
 const MISLABELLED = 6;
 
 const T = {
-  en: { site: 'Site images', changed: `Labels changed: ${MISLABELLED}` },
-  zh: { site: '站点图像', changed: `标签已变更：${MISLABELLED} 个` },
+  en: {
+    site: 'Site images',
+    changed: `Labels changed: ${MISLABELLED}`,
+    finished: 'Re-identification finished: 0 labels changed',
+  },
+  zh: { site: '站点图像', changed: `标签已变更：${MISLABELLED} 个`, finished: '重新识别已完成：0 个标签被更改' },
 } as const;
 
 async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
@@ -167,6 +171,17 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     // The tree follows: the rods are diatom chains now, no copepod is left.
     await expect.poll(() => count(`t:ai:c:${cls.diatoms}`), { timeout: 15_000 }).toBe(String(MISLABELLED));
     expect(await page.getByTestId(`identify-node-count-t:ai:c:${cls.copepod}`).count()).toBe(0);
+
+    // Again, closing the dialog at once: the page follows the job and says when it has ended (nothing left to move).
+    await page.getByTestId('identify-reidentify').click();
+    await choose(page, 'identify-reidentify-station', siteName);
+    await typeRange(page, local(Date.now() - 24 * 3_600_000), local(Date.now() + 3_600_000));
+    await page.getByTestId('identify-reidentify-ok').click();
+    await page.getByTestId('identify-reidentify-close').click();
+    const notice = page.getByTestId('job-ended-notice');
+    await notice.waitFor({ timeout: 60_000 });
+    expect(await notice.getAttribute('data-status')).toBe('done');
+    expect(await notice.textContent()).toContain(t.finished);
 
     // More like this: the nearest ROIs of a rod are rods (its five siblings and the imported examples).
     await page.getByTestId(`identify-node-t:ai:c:${cls.diatoms}`).click();

@@ -39,6 +39,11 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   /** Run recognition jobs (re-identification, training) in this process; off for processes that only answer calls. */
   JOB_WORKER: z.enum(['on', 'off']).default('on'),
+  /**
+   * Load every team's "more like this" index in the background after start (36 bytes of memory per ROI), so no user's
+   * first query waits for it; off loads each team's on its first query.
+   */
+  SIMILARITY_PRELOAD: z.enum(['on', 'off']).default('on'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

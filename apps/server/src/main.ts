@@ -63,6 +63,14 @@ if (seedDemoData) {
 }
 console.log(lines.join('\n'));
 
+if (config.SIMILARITY_PRELOAD === 'on') {
+  const started = Date.now();
+  app.similarity
+    .preload()
+    .then((n) => app.log.info(`similarity index: ${n} ROIs loaded in ${Date.now() - started} ms`))
+    .catch((error: unknown) => app.log.error({ err: error }, 'similarity index preload failed'));
+}
+
 // 30 days of demo history, written through the real ingest path after the console is already up: the charts
 // fill newest first. IPP_DEMO_HISTORY=off skips it (the browser tests start many servers).
 if (seedDemoData && process.env.IPP_DEMO_HISTORY !== 'off') {

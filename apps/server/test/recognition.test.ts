@@ -311,6 +311,67 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     ).toBe(8);
   });
 
+  it("keeps another process's similarity index exact: a late commit below the highest id is found, nearest is exact", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await ingest(a1.id, SHAPES[i % 3]!));
+    for (let i = 0; i < 5; i++) await ingest(b1.id, 'disc');
+    // Random descriptors, so nearest can be checked against a brute-force answer.
+    let state = 7;
+    const rand = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state);
+    const sims = new Map<number, Int8Array>();
+    for (const id of ids) {
+      const sim = Int8Array.from({ length: 32 }, () => (rand() % 61) - 30);
+      sims.set(id, sim);
+      await env.db.kysely
+        .updateTable('roi_features')
+        .set({ sim: Buffer.from(sim.buffer) })
+        .where('roi_id', '=', id)
+        .execute();
+    }
+    // ROI ids[10]'s features are not committed yet when the other process first reads.
+    const held = await env.db.kysely
+      .selectFrom('roi_features')
+      .selectAll()
+      .where('roi_id', '=', ids[10]!)
+      .executeTakeFirstOrThrow();
+    await env.db.kysely.deleteFrom('roi_features').where('roi_id', '=', ids[10]!).execute();
+    const other = new SimilarityIndex(env.db, 0);
+    const brute = (q: Int8Array, exclude: number, among: number[]) =>
+      among
+        .filter((id) => id !== exclude)
+        .map((id) => ({ id, d: sims.get(id)!.reduce((sum, v, j) => sum + (v - q[j]!) ** 2, 0) }))
+        .sort((x, y) => x.d - y.d || x.id - y.id);
+    const q = sims.get(ids[0]!)!;
+    const first = await other.nearest(w.teamA, q, 29, ids[0]!);
+    expect(other.size(w.teamA)).toBe(29);
+    expect(first.map((c) => Math.round(c.distance ** 2))).toEqual(
+      brute(
+        q,
+        ids[0]!,
+        ids.filter((id) => id !== ids[10]),
+      ).map((b) => b.d),
+    );
+    await env.db.kysely.insertInto('roi_features').values(held).execute();
+    const second = await other.nearest(w.teamA, sims.get(ids[10]!)!, 5, -1);
+    expect(second[0]).toEqual({ roi_id: ids[10], distance: 0 });
+    expect(other.size(w.teamA)).toBe(30);
+    // Every query answer equals brute force, for several queries and sizes.
+    for (const k of [1, 3, 10]) {
+      for (const from of [ids[3]!, ids[17]!, ids[29]!]) {
+        const got = await other.nearest(w.teamA, sims.get(from)!, k, from);
+        expect(got.map((c) => Math.round(c.distance ** 2))).toEqual(
+          brute(sims.get(from)!, from, ids)
+            .slice(0, k)
+            .map((b) => b.d),
+        );
+      }
+    }
+    // A server that preloads holds every team's ROIs, each in its own team's index.
+    const fresh = new SimilarityIndex(env.db);
+    expect(await fresh.preload()).toBe(35);
+    expect([fresh.size(w.teamA), fresh.size(w.teamB)]).toEqual([30, 5]);
+  });
+
   it('renders an enhanced image once and classifies an uploaded image without storing it', async () => {
     const id = await ingest(a1.id, 'ring');
     const { url } = await okData<{ url: string }>(w.tokens.user, 'POST', '/enhance', { roi_id: id });

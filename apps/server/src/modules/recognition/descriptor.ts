@@ -53,13 +53,3 @@ export function descriptorOf(values: ArrayLike<number>): Int8Array {
   }
   return out;
 }
-
-/** Squared distance between two descriptors, in int8 steps². */
-export function distance2(a: Int8Array, aOffset: number, b: Int8Array): number {
-  let d = 0;
-  for (let j = 0; j < SIM_DIMS; j++) {
-    const t = a[aOffset + j]! - b[j]!;
-    d += t * t;
-  }
-  return d;
-}

@@ -283,10 +283,11 @@ export class RecognitionService {
       .executeTakeFirstOrThrow();
     const blob = await this.blobs.get(originalName(r.sha256, r.mime));
     if (!blob) throw roiNotFound();
-    const { threshold } = await stationOf(this.db.kysely, r.ipp_id);
+    const { threshold, groupId } = await stationOf(this.db.kysely, r.ipp_id);
     const f = await featuresOfImage(blob.data, { threshold });
     const item = { roi_id: roiId, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
     await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, [item]));
+    this.similarity.update(groupId, roiId, item.sim);
     return item;
   }
 

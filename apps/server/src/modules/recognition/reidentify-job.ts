@@ -147,7 +147,9 @@ async function nextBatch(db: Kysely<Database>, job: JobRow, cursor: { time: numb
   if (job.class_id !== null) q = q.where('class_id', '=', job.class_id);
   if (cursor.time !== null && cursor.id !== null) {
     const [t, id] = [cursor.time, cursor.id];
-    q = q.where((eb) => eb.or([eb('roi_time', '>', t), eb.and([eb('roi_time', '=', t), eb('id', '>', id)])]));
+    // `roi_time >= t` on its own gives the index a range that starts at the cursor; the OR alone made both engines
+    // read the range from its start at every batch, so a job's cost grew with the square of its size.
+    q = q.where('roi_time', '>=', t).where((eb) => eb.or([eb('roi_time', '>', t), eb('id', '>', id)]));
   }
   const rows = await q.execute();
   return rows.map((r) => ({ ...r, roi_time: Number(r.roi_time) }));

@@ -1,45 +1,95 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { idChunks } from '../rois/rois.repository.ts';
 import { decodeInt8 } from './features.repository.ts';
-import { SIM_DIMS, distance2 } from './descriptor.ts';
+import { SIM_DIMS } from './descriptor.ts';
+
+/** Rows read per query while loading or catching up. */
+const READ_CHUNK = 20_000;
+/**
+ * Ids below the highest one read that are read again on each catch-up: on PostgreSQL a transaction of another process
+ * can commit an ROI after a higher id was already read (ids are taken at insert, rows appear at commit).
+ */
+export const LATE_WINDOW = 2_000;
+/** The late window is read again at most this often per team (reading it costs about a third of a 200k scan). */
+const LATE_EVERY_MS = 2_000;
+/** How long the team's station list is trusted (a station registered since then is found at the next read). */
+const STATIONS_TTL_MS = 10_000;
+/** Dimensions summed before a candidate can be abandoned (the descriptor's leading principal components). */
+const HEAD_DIMS = 8;
 
 interface TeamIndex {
+  /** Ascending ROI ids and their descriptors (SIM_DIMS bytes each), in `n` slots. */
   ids: Int32Array;
   sims: Int8Array;
   n: number;
-  /** Highest roi_features row loaded: later ROIs are read on the next query. */
-  maxRoiId: number;
+  /** Descriptors that arrived out of id order (late commits, features computed later for old ROIs). */
+  late: Map<number, Int8Array>;
+  /** The team's stations, read again after STATIONS_TTL_MS. */
+  stations: Set<number>;
+  stationsAt: number;
+  /** Highest roi_features id read from the database (any team's). */
+  readTo: number;
+  lateReadAt: number;
   loading: Promise<void> | null;
 }
 
 /**
+ * The descriptors of roi_features above an id, in id order, with each live ROI's station. Each table is read by its
+ * primary key on its own, so no plan depends on planner statistics (a join of roi_features, rois and ipps took
+ * seconds per query on a 1M-ROI SQLite without them, and after ANALYZE SQLite chose a skip-scan of another rois index
+ * and a sort). `scanned` counts the roi_features rows read and `last` is the highest id among them.
+ */
+export async function descriptorsAfter(db: Kysely<Database>, after: number, limit = READ_CHUNK) {
+  const rows = await db
+    .selectFrom('roi_features')
+    .select(['roi_id', 'sim'])
+    .where('roi_id', '>', after)
+    .orderBy('roi_id')
+    .limit(limit)
+    .execute();
+  const stationOf = new Map<number, number>();
+  for (const part of idChunks(rows.map((r) => r.roi_id))) {
+    const live = await db
+      .selectFrom('rois')
+      .select(['id', 'ipp_id'])
+      .where('id', 'in', part)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const r of live) stationOf.set(r.id, r.ipp_id);
+  }
+  return {
+    scanned: rows.length,
+    last: rows.length > 0 ? rows[rows.length - 1]!.roi_id : after,
+    live: rows.filter((r) => stationOf.has(r.roi_id)).map((r) => ({ ...r, ipp_id: stationOf.get(r.roi_id)! })),
+  };
+}
+
+/**
  * "More like this" (docs/recognition.md "Similarity"): per team, every ROI's 32-byte descriptor in one typed array
- * (1M ROIs = 32 MB), scanned in full for each query, then the best candidates are checked against the database
- * (still live, still the team's). New ROIs join at ingest in this process and by id on the next query in others.
+ * (1M ROIs = 32 MB), scanned in full for each query with early abandoning on the leading dimensions, then the best
+ * candidates are checked against the database (still live, still the team's). New ROIs join at ingest in this
+ * process and, in other processes, by id on their next query.
  */
 export class SimilarityIndex {
   private readonly teams = new Map<number, TeamIndex>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly lateEveryMs = LATE_EVERY_MS,
+  ) {}
 
   /** A new ROI's descriptor, if its team's index is loaded (otherwise the first query reads it). */
   add(groupId: number, roiId: number, sim: Int8Array) {
     const team = this.teams.get(groupId);
-    if (!team || team.loading || roiId <= team.maxRoiId) return;
-    push(team, roiId, sim);
-    team.maxRoiId = roiId;
+    if (!team || team.loading) return;
+    put(team, roiId, sim);
   }
 
-  /** Replaces a descriptor after the features were computed again. */
+  /** Replaces a descriptor after the features were computed again (or adds it). */
   update(groupId: number, roiId: number, sim: Int8Array) {
-    const team = this.teams.get(groupId);
-    if (!team) return;
-    for (let i = 0; i < team.n; i++) {
-      if (team.ids[i] === roiId) {
-        team.sims.set(sim, i * SIM_DIMS);
-        return;
-      }
-    }
-    if (roiId > team.maxRoiId) this.add(groupId, roiId, sim);
+    this.add(groupId, roiId, sim);
   }
 
   /** Up to `candidates` ROI ids of the team nearest to `sim`, nearest first (the ROI itself excluded). */
@@ -47,58 +97,131 @@ export class SimilarityIndex {
     const team = await this.load(groupId);
     const best: { id: number; d: number }[] = [];
     let worst = Infinity;
-    for (let i = 0; i < team.n; i++) {
-      const d = distance2(team.sims, i * SIM_DIMS, sim);
-      if (best.length >= candidates && d >= worst) continue;
-      const id = team.ids[i]!;
-      if (id === exclude) continue;
+    const consider = (id: number, d: number) => {
+      if (id === exclude) return;
       insertSorted(best, { id, d });
       if (best.length > candidates) best.pop();
       worst = best.length >= candidates ? best[best.length - 1]!.d : Infinity;
+    };
+    const q = sim;
+    const { sims, ids, n } = team;
+    for (let i = 0, o = 0; i < n; i++, o += SIM_DIMS) {
+      // Partial sums only grow: once the leading dimensions exceed the current worst, the rest cannot help.
+      let d = 0;
+      for (let j = 0; j < HEAD_DIMS; j++) {
+        const t = sims[o + j]! - q[j]!;
+        d += t * t;
+      }
+      if (d >= worst) continue;
+      for (let j = HEAD_DIMS; j < SIM_DIMS; j++) {
+        const t = sims[o + j]! - q[j]!;
+        d += t * t;
+      }
+      if (d < worst) consider(ids[i]!, d);
+    }
+    for (const [id, s] of team.late) {
+      let d = 0;
+      for (let j = 0; j < SIM_DIMS; j++) {
+        const t = s[j]! - q[j]!;
+        d += t * t;
+      }
+      if (d < worst) consider(id, d);
     }
     return best.map((b) => ({ roi_id: b.id, distance: Math.sqrt(b.d) }));
   }
 
+  /** Loads every team's index, one after the other (queries meanwhile wait for their team's load); the ROIs held. */
+  async preload() {
+    const teams = await this.db.kysely.selectFrom('teams').select('id').orderBy('id').execute();
+    let held = 0;
+    for (const t of teams) held += (await this.load(t.id)).n;
+    return held;
+  }
+
   size(groupId: number) {
-    return this.teams.get(groupId)?.n ?? 0;
+    const team = this.teams.get(groupId);
+    return team ? team.n + team.late.size : 0;
   }
 
   private async load(groupId: number): Promise<TeamIndex> {
     let team = this.teams.get(groupId);
     if (!team) {
-      team = { ids: new Int32Array(1024), sims: new Int8Array(1024 * SIM_DIMS), n: 0, maxRoiId: 0, loading: null };
+      team = {
+        ids: new Int32Array(1024),
+        sims: new Int8Array(1024 * SIM_DIMS),
+        n: 0,
+        late: new Map(),
+        stations: new Set(),
+        stationsAt: 0,
+        readTo: 0,
+        lateReadAt: 0,
+        loading: null,
+      };
       this.teams.set(groupId, team);
     }
     while (team.loading) await team.loading;
-    team.loading = this.readNew(groupId, team).finally(() => {
-      team.loading = null;
+    const current = team;
+    current.loading = this.readNew(groupId, current).finally(() => {
+      current.loading = null;
     });
-    await team.loading;
-    return team;
+    await current.loading;
+    return current;
   }
 
-  /** Reads the team's descriptors above maxRoiId, 20,000 at a time. */
+  /**
+   * Reads the descriptors above what the team's index has read, READ_CHUNK at a time; every lateEveryMs also the
+   * late window below it.
+   */
   private async readNew(groupId: number, team: TeamIndex) {
+    if (team.readTo === 0 || Date.now() - team.stationsAt > STATIONS_TTL_MS) {
+      const rows = await this.db.kysely.selectFrom('ipps').select('id').where('group_id', '=', groupId).execute();
+      team.stations = new Set(rows.map((r) => r.id));
+      team.stationsAt = Date.now();
+    }
+    let after = team.readTo;
+    if (Date.now() - team.lateReadAt >= this.lateEveryMs) {
+      after = Math.max(0, team.readTo - LATE_WINDOW);
+      team.lateReadAt = Date.now();
+    }
     for (;;) {
-      const rows = await this.db.kysely
-        .selectFrom('roi_features as f')
-        .innerJoin('rois as r', 'r.id', 'f.roi_id')
-        .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
-        .select(['f.roi_id', 'f.sim'])
-        .where('i.group_id', '=', groupId)
-        .where('f.roi_id', '>', team.maxRoiId)
-        .where('r.deleted_at', 'is', null)
-        .orderBy('f.roi_id')
-        .limit(20_000)
-        .execute();
-      for (const r of rows) push(team, r.roi_id, decodeInt8(r.sim));
-      if (rows.length > 0) team.maxRoiId = rows[rows.length - 1]!.roi_id;
-      if (rows.length < 20_000) return;
+      const read = await descriptorsAfter(this.db.kysely, after);
+      for (const r of read.live) {
+        if (!team.stations.has(r.ipp_id)) continue;
+        if (r.roi_id <= team.readTo && has(team, r.roi_id)) continue;
+        put(team, r.roi_id, decodeInt8(r.sim));
+      }
+      after = read.last;
+      team.readTo = Math.max(team.readTo, after);
+      if (read.scanned < READ_CHUNK) return;
     }
   }
 }
 
-function push(team: TeamIndex, roiId: number, sim: Int8Array) {
+/** Index of `roiId` among the team's ascending ids, or -1. */
+function find(team: TeamIndex, roiId: number): number {
+  let lo = 0;
+  let hi = team.n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = team.ids[mid]!;
+    if (v === roiId) return mid;
+    if (v < roiId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+const has = (team: TeamIndex, roiId: number) => team.late.has(roiId) || find(team, roiId) >= 0;
+
+/** Stores or replaces a descriptor: appended when its id is the highest, otherwise in place or among the late. */
+function put(team: TeamIndex, roiId: number, sim: Int8Array) {
+  const desc = sim.subarray(0, SIM_DIMS);
+  if (team.n > 0 && roiId <= team.ids[team.n - 1]!) {
+    const at = find(team, roiId);
+    if (at >= 0) team.sims.set(desc, at * SIM_DIMS);
+    else team.late.set(roiId, Int8Array.from(desc));
+    return;
+  }
   if (team.n === team.ids.length) {
     const ids = new Int32Array(team.ids.length * 2);
     ids.set(team.ids);
@@ -108,7 +231,7 @@ function push(team: TeamIndex, roiId: number, sim: Int8Array) {
     team.sims = sims;
   }
   team.ids[team.n] = roiId;
-  team.sims.set(sim.subarray(0, SIM_DIMS), team.n * SIM_DIMS);
+  team.sims.set(desc, team.n * SIM_DIMS);
   team.n++;
 }
 

@@ -1,7 +1,7 @@
 import { ClearOutlined, DeleteOutlined, PlusOutlined, ScanOutlined } from '@ant-design/icons';
 import { CATEGORY, type TreeNode } from '@ipp/contracts';
 import { App, Button, Divider, Empty, Flex, Select, Switch, Tag, theme, Typography, type ButtonProps } from 'antd';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { useFormatCount } from '@/hooks/use-format-count';
@@ -15,6 +15,7 @@ import type { Workspace } from '../hooks/use-workspace';
 import { takesStation } from '../utils/list-query';
 import { ClassTitleModal } from './class-title-modal';
 import { ClassTree } from './class-tree';
+import { JobWatcher } from './ai/job-watcher';
 import { ReidentifyModal } from './reidentify-modal';
 
 const okProps = (danger: boolean) => ({ danger, 'data-testid': 'confirm-ok' }) as ButtonProps;
@@ -33,6 +34,9 @@ export function CategoryPane({ ws }: { ws: Workspace }) {
   const groupDelete = useGroupDelete();
   const [creating, setCreating] = useState(false);
   const [reidentifying, setReidentifying] = useState(false);
+  // Re-identifications submitted here, followed until they end even when their dialog is closed.
+  const [watching, setWatching] = useState<number[]>([]);
+  const stopWatching = useCallback((jobId: number) => setWatching((ids) => ids.filter((id) => id !== jobId)), []);
   const { category, station } = ws;
   const categoryLabel = (key: string) => t(`identify.category.${key}`);
 
@@ -236,8 +240,12 @@ export function CategoryPane({ ws }: { ws: Workspace }) {
           initialStation={station.dev_id}
           tz={ws.tz}
           onClose={() => setReidentifying(false)}
+          onSubmitted={(jobId) => setWatching((ids) => [...ids, jobId])}
         />
       )}
+      {watching.map((jobId) => (
+        <JobWatcher key={jobId} jobId={jobId} onEnded={stopWatching} />
+      ))}
     </Flex>
   );
 }

@@ -21,13 +21,15 @@ interface ReidentifyModalProps {
   /** Minutes east of UTC: the range is the viewer's local time. */
   tz: number;
   onClose: () => void;
+  /** The job was queued: the page follows it after this dialog closes. */
+  onSubmitted?: (jobId: number) => void;
 }
 
 /**
  * Re-identification request (spec §3): a station, a time range (required) and optionally one AI class. Once
  * submitted, the dialog follows the job; closing it leaves the job running.
  */
-export function ReidentifyModal({ stations, initialStation, tz, onClose }: ReidentifyModalProps) {
+export function ReidentifyModal({ stations, initialStation, tz, onClose, onSubmitted }: ReidentifyModalProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -43,6 +45,7 @@ export function ReidentifyModal({ stations, initialStation, tz, onClose }: Reide
         onSuccess: (result) => {
           void message.success(t('identify.reidentify.submitted'));
           setSubmitted({ jobId: result.job_id, rois: result.rois });
+          onSubmitted?.(result.job_id);
         },
       },
     );
