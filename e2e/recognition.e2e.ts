@@ -144,6 +144,17 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
       .poll(() => page.getByTestId('model-row-1').getByTestId('model-status').getAttribute('data-status'), { timeout: 90_000 })
       .toBe('ready');
     await page.getByTestId('model-row-1').getByTestId('model-active').waitFor();
+    // Its evaluation: the three classes trained, each with its recall, and the accuracy the list shows.
+    await page.getByTestId('model-report-1').click();
+    const report = page.getByTestId('model-report');
+    await report.waitFor();
+    const classRows = page.getByTestId('model-report-classes').locator('tbody tr.ant-table-row');
+    await expect.poll(() => classRows.count()).toBe(3);
+    const shown = await classRows.allTextContents();
+    for (const folder of Object.values(FOLDER)) expect(shown.some((row) => row.includes(folder))).toBe(true);
+    expect(Number(await report.getAttribute('data-accuracy'))).toBeGreaterThan(0.5);
+    await page.keyboard.press('Escape');
+    await report.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
 
     // The station's site images before: six AI copepods.

@@ -1,4 +1,4 @@
-import type { Job, ModelList, RoiInsight, Similar, Thresholds, TreeNode } from '@ipp/contracts';
+import type { Job, ModelList, ModelReport, RoiInsight, Similar, Thresholds, TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
@@ -127,6 +127,28 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     // Team B sees no model of team A.
     expect((await okData<ModelList>(w.tokens.otherAdmin, 'GET', '/api/ai/models')).items).toEqual([]);
     expect((await fail(w.tokens.otherAdmin, 'POST', '/api/ai/models/activate', { model_id: model.id })).code).toBe(1002);
+
+    // Its evaluation, readable in the console: per class, and the confusions (drawn shapes: few or none).
+    const report = await okData<ModelReport>(w.tokens.ownAdmin, 'GET', `/api/ai/model/report?model_id=${model.id}`);
+    expect([report.model_id, report.version, report.folds, report.n, report.accuracy]).toEqual([
+      model.id,
+      1,
+      5,
+      30,
+      model.cv_accuracy,
+    ]);
+    expect(report.classes.map((c) => [c.class_name, c.support]).sort()).toEqual([
+      ['001Copepod', 10],
+      ['002Diatom_chain', 10],
+      ['003Dinoflagellate', 10],
+    ]);
+    const errors = report.confusions.reduce((n, c) => n + c.count, 0);
+    expect(errors).toBe(Math.round(30 * (1 - model.cv_accuracy!)));
+    for (const c of report.classes) expect(c.recall).toBeGreaterThanOrEqual(0.7);
+    expect((await fail(w.tokens.otherAdmin, 'GET', `/api/ai/model/report?model_id=${model.id}`)).code).toBe(1002);
+    expect((await fail(w.tokens.user, 'GET', `/api/ai/model/report?model_id=${model.id}`)).code).toBe(1011);
+    const missing = await fail(w.tokens.ownAdmin, 'GET', '/api/ai/model/report?model_id=999999', undefined, 'zh');
+    expect([missing.code, missing.msg]).toEqual([1002, '模型不存在']);
 
     for (const shape of SHAPES) {
       const id = await ingest(a1.id, shape);

@@ -101,6 +101,38 @@ export const ModelListSchema = z.object({
   items: z.array(ModelSchema),
 });
 export type ModelList = z.infer<typeof ModelListSchema>;
+/**
+ * GET /ai/model/report: how well a model version did in the k-fold cross-validation run when it was trained — per
+ * class (support = the class's training examples) and the most frequent confusions, most frequent first.
+ */
+export const ModelReportQuerySchema = z.object({ model_id: z.coerce.number().int().positive() });
+export const ModelReportSchema = z.object({
+  model_id: z.number().int(),
+  version: z.number().int(),
+  folds: z.number().int(),
+  n: z.number().int(),
+  accuracy: z.number(),
+  balanced_accuracy: z.number(),
+  classes: z.array(
+    z.object({
+      class_id: z.number().int(),
+      class_name: z.string(),
+      support: z.number().int(),
+      precision: z.number(),
+      recall: z.number(),
+    }),
+  ),
+  confusions: z.array(
+    z.object({
+      true_class_id: z.number().int(),
+      true_class_name: z.string(),
+      predicted_class_id: z.number().int(),
+      predicted_class_name: z.string(),
+      count: z.number().int(),
+    }),
+  ),
+});
+export type ModelReport = z.infer<typeof ModelReportSchema>;
 /** POST /ai/models/train: a training job for the team (superadmin names the team). */
 export const TrainBodySchema = z.object({ group_id: z.number().int().positive().optional() });
 export const TrainResultSchema = z.object({ job_id: z.number().int(), model_id: z.number().int() });

@@ -6,6 +6,7 @@ import { ippsMigration } from './migrations/0003-ipps.ts';
 import { monitoringMigration } from './migrations/0004-monitoring.ts';
 import { imagesMigration } from './migrations/0005-images.ts';
 import { recognitionMigration } from './migrations/0006-recognition.ts';
+import { modelReportMigration } from './migrations/0007-model-report.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0004-monitoring': monitoringMigration(db.dialect),
     '0005-images': imagesMigration(db.dialect),
     '0006-recognition': recognitionMigration(db.dialect),
+    '0007-model-report': modelReportMigration,
   };
 }
 

@@ -234,6 +234,8 @@ export interface AiModelsTable {
   cv_accuracy: number | null;
   cv_balanced_accuracy: number | null;
   model: string | null;
+  /** JSON ModelReportData (training.ts): the cross-validation's per-class figures; null before issue 6's report. */
+  report: string | null;
   error: string | null;
   created_by: number | null;
   created_at: number;

@@ -94,6 +94,10 @@ const MESSAGES = {
   },
   modelNotFound: { zh: '模型不存在', en: 'The model does not exist' },
   modelNotReady: { zh: '模型尚未训练完成，不能启用', en: 'The model is not trained yet and cannot be activated' },
+  noReport: {
+    zh: '该模型版本没有评估报告（训练未完成，或训练于报告功能之前）；请重新训练',
+    en: 'This model version has no evaluation report (not trained yet, or trained before reports existed); train again',
+  },
   jobNotFound: { zh: '任务不存在', en: 'The job does not exist' },
   jobFinished: { zh: '任务已结束，不能取消', en: 'The job has already ended and cannot be cancelled' },
   trainingRunning: { zh: '本团队已有训练任务在进行', en: 'A training job is already running for this team' },

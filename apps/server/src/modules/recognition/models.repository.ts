@@ -31,7 +31,7 @@ export function findModel(db: Kysely<Database>, id: number) {
   return db
     .selectFrom('ai_models as m')
     .leftJoin('users as u', 'u.id', 'm.created_by')
-    .select([...MODEL_COLUMNS, 'm.model'])
+    .select([...MODEL_COLUMNS, 'm.model', 'm.report'])
     .where('m.id', '=', id)
     .executeTakeFirst();
 }

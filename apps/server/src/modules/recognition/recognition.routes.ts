@@ -11,6 +11,8 @@ import {
   JobSchema,
   JobsQuerySchema,
   ModelListSchema,
+  ModelReportQuerySchema,
+  ModelReportSchema,
   ReferenceAnswerSchema,
   ReferenceBodySchema,
   ReferenceQueryBodySchema,
@@ -95,6 +97,19 @@ export const recognitionRoutes = (service: RecognitionService): FastifyPluginAsy
         },
       },
       async (request) => ok(await service.listModels(requireAuth(request).user, request.query.group_id)),
+    );
+    app.get(
+      '/ai/model/report',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags,
+          summary: "A model version's cross-validation report: per-class precision and recall, frequent confusions",
+          querystring: ModelReportQuerySchema,
+          response: { 200: envelopeOf(ModelReportSchema) },
+        },
+      },
+      async (request) => ok(await service.modelReport(requireAuth(request).user, request.query.model_id)),
     );
     app.post(
       '/ai/models/train',

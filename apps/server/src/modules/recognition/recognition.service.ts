@@ -6,6 +6,7 @@ import {
   type Job,
   type Model,
   type ModelList,
+  type ModelReport,
   type ReferenceAnswer,
   type RoiInsight,
   type Similar,
@@ -31,6 +32,7 @@ import { findLabel } from './labels.repository.ts';
 import { DEFAULT_THRESHOLD, labelWith, type ModelStore } from './model-store.ts';
 import * as models from './models.repository.ts';
 import { stationOf } from './recognizer.ts';
+import type { ModelReportData } from './training.ts';
 import type { SimilarityIndex } from './similarity.ts';
 import { titleResolver } from './train-job.ts';
 
@@ -173,6 +175,36 @@ export class RecognitionService {
     await this.db.kysely.transaction().execute((trx) => models.activate(trx, model.group_id, modelId, this.clock()));
     this.store.invalidate(model.group_id);
     return this.listModels(actor, model.group_id);
+  }
+
+  /** GET /ai/model/report: the version's cross-validation report, with class names. */
+  async modelReport(actor: UserRow, modelId: number): Promise<ModelReport> {
+    if (!isAdmin(actor)) throw forbidden();
+    const model = await models.findModel(this.db.kysely, modelId);
+    if (!model || (actor.role !== 'superadmin' && model.group_id !== actor.group_id)) {
+      throw new AppError(ResultCode.BAD_PARAM, 'modelNotFound', {}, 'model_id');
+    }
+    if (model.report === null) throw new AppError(ResultCode.BAD_PARAM, 'noReport', {}, 'model_id');
+    const data = JSON.parse(model.report) as ModelReportData;
+    const names = await this.classNames([
+      ...data.classes.map((c) => c.class_id),
+      ...data.confusions.flatMap((c) => [c.true_class_id, c.predicted_class_id]),
+    ]);
+    const name = (id: number) => names.get(id) ?? `#${id}`;
+    return {
+      model_id: model.id,
+      version: model.version,
+      folds: data.folds,
+      n: data.n,
+      accuracy: data.accuracy,
+      balanced_accuracy: data.balanced_accuracy,
+      classes: data.classes.map((c) => ({ ...c, class_name: name(c.class_id) })),
+      confusions: data.confusions.map((c) => ({
+        ...c,
+        true_class_name: name(c.true_class_id),
+        predicted_class_name: name(c.predicted_class_id),
+      })),
+    };
   }
 
   async thresholds(actor: UserRow, groupId?: number): Promise<Thresholds> {

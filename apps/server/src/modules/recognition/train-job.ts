@@ -74,6 +74,7 @@ export class TrainJob {
         .set({
           status: 'ready',
           model: JSON.stringify(output.model),
+          report: output.report === null ? null : JSON.stringify(output.report),
           train_size: output.n,
           classes: output.classes,
           cv_accuracy: output.accuracy,

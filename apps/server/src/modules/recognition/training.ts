@@ -1,4 +1,4 @@
-import { crossValidate, trainClassifier, type TrainingSet } from './classifier.ts';
+import { crossValidate, trainClassifier, type Evaluation, type TrainingSet } from './classifier.ts';
 
 export interface TrainInput {
   x: number[][];
@@ -6,8 +6,22 @@ export interface TrainInput {
   accepted: number[][];
   seed: number;
 }
+/** What ai_models.report keeps (ids only; names are read when the report is asked for). */
+export interface ModelReportData {
+  folds: number;
+  n: number;
+  accuracy: number;
+  balanced_accuracy: number;
+  classes: { class_id: number; support: number; precision: number; recall: number }[];
+  confusions: { true_class_id: number; predicted_class_id: number; count: number }[];
+}
+
+/** Confusions kept in a report: the most frequent off-diagonal cells. */
+export const REPORT_CONFUSIONS = 20;
+
 export interface TrainOutput {
   model: unknown;
+  report: ModelReportData | null;
   accuracy: number | null;
   balancedAccuracy: number | null;
   classes: number;
@@ -25,13 +39,34 @@ export function trainAndEvaluate(input: TrainInput, onProgress: (fraction: numbe
   const k = Math.min(5, ...counts.values());
   let accuracy: number | null = null;
   let balancedAccuracy: number | null = null;
+  let report: ModelReportData | null = null;
   const steps = (k >= 2 ? k : 0) + 1;
   if (k >= 2) {
     const evaluation = crossValidate(set, k, { seed: input.seed, onFold: (i) => onProgress((i + 1) / steps) });
     accuracy = evaluation.accuracy;
     balancedAccuracy = evaluation.balancedAccuracy;
+    report = reportOf(evaluation, k);
   }
   const model = trainClassifier(set, { seed: input.seed });
   onProgress(1);
-  return { model: model.toJSON(), accuracy, balancedAccuracy, classes: counts.size, n: input.y.length };
+  return { model: model.toJSON(), report, accuracy, balancedAccuracy, classes: counts.size, n: input.y.length };
+}
+
+export function reportOf(evaluation: Evaluation, folds: number): ModelReportData {
+  const confusions: ModelReportData['confusions'] = [];
+  evaluation.confusion.forEach((row, t) =>
+    row.forEach((count, p) => {
+      if (t !== p && count > 0)
+        confusions.push({ true_class_id: evaluation.classes[t]!, predicted_class_id: evaluation.classes[p]!, count });
+    }),
+  );
+  confusions.sort((a, b) => b.count - a.count || a.true_class_id - b.true_class_id || a.predicted_class_id - b.predicted_class_id);
+  return {
+    folds,
+    n: evaluation.n,
+    accuracy: evaluation.accuracy,
+    balanced_accuracy: evaluation.balancedAccuracy,
+    classes: evaluation.perClass.map((c) => ({ class_id: c.class_id, support: c.support, precision: c.precision, recall: c.recall })),
+    confusions: confusions.slice(0, REPORT_CONFUSIONS),
+  };
 }

@@ -24,6 +24,7 @@ export const aiKeys = {
   allModels: [...aiKey, 'models'] as const,
   allJobs: [...aiKey, 'jobs'] as const,
   models: (groupId?: number) => [...aiKey, 'models', groupId ?? null] as const,
+  report: (modelId: number) => [...aiKey, 'models', 'report', modelId] as const,
   thresholds: (groupId?: number) => [...aiKey, 'thresholds', groupId ?? null] as const,
   jobs: (query: object) => [...aiKey, 'jobs', query] as const,
   job: (jobId: number) => [...aiKey, 'job', jobId] as const,

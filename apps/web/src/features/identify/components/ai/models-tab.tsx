@@ -25,6 +25,7 @@ import { useModels } from '../../api/get-models';
 import { useTrainModel } from '../../api/train-model';
 import { isJobActive } from '../../utils/jobs';
 import { JobProgress } from './job-progress';
+import { ModelReportModal } from './model-report-modal';
 
 const STATUS_COLORS = { training: 'processing', ready: 'success', failed: 'error' } as const;
 const percent = (share: number | null) => (share === null ? '—' : `${(share * 100).toFixed(1)} %`);
@@ -39,6 +40,7 @@ export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: b
   // A training started earlier (or elsewhere) and still under way is followed too.
   const lastTraining = useJobs({ group_id: groupId, kind: 'train', limit: 1 });
   const [startedJob, setStartedJob] = useState<number | null>(null);
+  const [reportOf, setReportOf] = useState<number | null>(null);
   const running = lastTraining.data?.[0];
   const followedJob = startedJob ?? (running && isJobActive(running) ? running.id : null);
   const followed = useJob(followedJob);
@@ -134,12 +136,20 @@ export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: b
     {
       key: 'actions',
       title: t('common.actions'),
-      render: (_, model) =>
-        model.status === 'ready' && !model.active && !readOnly ? (
-          <Button size="small" onClick={() => askActivate(model)} data-testid={`model-activate-${model.version}`}>
-            {t('identify.models.activate')}
-          </Button>
-        ) : null,
+      render: (_, model) => (
+        <Flex gap="small">
+          {model.status === 'ready' && (
+            <Button size="small" onClick={() => setReportOf(model.id)} data-testid={`model-report-${model.version}`}>
+              {t('identify.models.report.button')}
+            </Button>
+          )}
+          {model.status === 'ready' && !model.active && !readOnly && (
+            <Button size="small" onClick={() => askActivate(model)} data-testid={`model-activate-${model.version}`}>
+              {t('identify.models.activate')}
+            </Button>
+          )}
+        </Flex>
+      ),
     },
   ];
 
@@ -186,6 +196,7 @@ export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: b
           }}
         />
       )}
+      {reportOf !== null && <ModelReportModal modelId={reportOf} onClose={() => setReportOf(null)} />}
     </Flex>
   );
 }
