@@ -60,13 +60,20 @@ export function reportOf(evaluation: Evaluation, folds: number): ModelReportData
         confusions.push({ true_class_id: evaluation.classes[t]!, predicted_class_id: evaluation.classes[p]!, count });
     }),
   );
-  confusions.sort((a, b) => b.count - a.count || a.true_class_id - b.true_class_id || a.predicted_class_id - b.predicted_class_id);
+  confusions.sort(
+    (a, b) => b.count - a.count || a.true_class_id - b.true_class_id || a.predicted_class_id - b.predicted_class_id,
+  );
   return {
     folds,
     n: evaluation.n,
     accuracy: evaluation.accuracy,
     balanced_accuracy: evaluation.balancedAccuracy,
-    classes: evaluation.perClass.map((c) => ({ class_id: c.class_id, support: c.support, precision: c.precision, recall: c.recall })),
+    classes: evaluation.perClass.map((c) => ({
+      class_id: c.class_id,
+      support: c.support,
+      precision: c.precision,
+      recall: c.recall,
+    })),
     confusions: confusions.slice(0, REPORT_CONFUSIONS),
   };
 }
