@@ -12,7 +12,7 @@ import {
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
 
 const USAGE = `usage: npm run eval:classifier -- <dir> [--test <dir2>] [--folds 5] [--report <file>] [--seed N] [--trees N]
-                                    [--threshold N]
+                                    [--threshold N] [--no-labels-csv]
 
 Measures how well recognition (features + random forest, docs/recognition.md) tells apart the classes of a labelled
 image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
@@ -21,15 +21,97 @@ image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
   --report <file>  Markdown report (default ./eval-report.md)
   --seed N         forest and fold seed (default 42); --trees N forest size (default 300)
   --threshold N    binarization threshold for segmentation (default ${DEFAULT_THRESHOLD})
-One image (same bytes) in several class folders is one sample: any of its classes counts as correct.`;
+One image (same bytes) in several class folders is one sample: any of its classes counts as correct.
+A labels.csv in a set's folder (header row; a sha256 or path column, path relative to the folder, and an
+upstream_classes or classes column, '|'-separated) adds the classes it lists for an image to those of its folders,
+so that a prediction of any of them counts as correct; classes without a folder are ignored. The report says how
+many images that made multi-labelled. --no-labels-csv ignores labels.csv (folders only).`;
 
 const IMAGE = /\.(png|jpe?g|webp|tiff?)$/i;
+
+/** labels: every accepted class; the first one added (the first of its class folders) is its training label. */
+type Images = Map<string, { file: string; labels: Set<string>; bytes: Buffer }>;
+
+/** Fields of one CSV line (RFC 4180 quoting). */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      out.push(field);
+      field = '';
+    } else field += ch;
+  }
+  out.push(field);
+  return out.map((f) => f.trim());
+}
+
+/**
+ * Adds the classes that `<dir>/labels.csv` lists for each image (see USAGE) to its folder classes; classes without a
+ * folder in the set are ignored. Returns null without a usable labels.csv, else what it changed.
+ */
+function applyLabelsCsv(dir: string, images: Images): { file: string; added: number; multi: number; ignored: number } | null {
+  const file = path.join(dir, 'labels.csv');
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return null;
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
+  const header = csvFields(lines[0] ?? '').map((h) => h.toLowerCase());
+  const shaCol = header.indexOf('sha256');
+  const pathCol = header.indexOf('path');
+  const classCol = header.includes('upstream_classes') ? header.indexOf('upstream_classes') : header.indexOf('classes');
+  if (classCol < 0 || (shaCol < 0 && pathCol < 0)) {
+    console.error(`eval-classifier: ${file} has no sha256/path and upstream_classes/classes columns: ignored`);
+    return null;
+  }
+  const folders = new Set([...images.values()].flatMap((i) => [...i.labels]));
+  const bySha = new Map<string, Set<string>>();
+  const byPath = new Map<string, Set<string>>();
+  for (const [sha, image] of images) {
+    bySha.set(sha, image.labels);
+    byPath.set(path.relative(dir, image.file).split(path.sep).join('/'), image.labels);
+  }
+  let added = 0;
+  let ignored = 0;
+  for (const line of lines.slice(1)) {
+    const f = csvFields(line);
+    const labels =
+      (shaCol >= 0 ? bySha.get(f[shaCol]!.toLowerCase()) : undefined) ?? (pathCol >= 0 ? byPath.get(f[pathCol]!) : undefined);
+    if (!labels) continue;
+    for (const cls of (f[classCol] ?? '')
+      .split('|')
+      .map((c) => c.trim())
+      .filter(Boolean)) {
+      if (labels.has(cls)) continue;
+      if (!folders.has(cls)) {
+        ignored++;
+        continue;
+      }
+      labels.add(cls);
+      added++;
+    }
+  }
+  const multi = [...images.values()].filter((i) => i.labels.size > 1).length;
+  return { file, added, multi, ignored };
+}
 
 interface Sample {
   sha: string;
   file: string;
   /** Class names, sorted. */
   labels: string[];
+  /** The class it is trained and stratified as: its first class folder. */
+  primary: string;
   values: Float32Array;
 }
 
@@ -45,8 +127,8 @@ function progress(label: string, done: number, total: number) {
 }
 
 /** Every image of a folder-per-class set, one entry per distinct content (sha256), with all its classes. */
-function scan(dir: string): Map<string, { file: string; labels: Set<string>; bytes: Buffer }> {
-  const out = new Map<string, { file: string; labels: Set<string>; bytes: Buffer }>();
+function scan(dir: string): Images {
+  const out: Images = new Map();
   const classes = fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
@@ -66,12 +148,7 @@ function scan(dir: string): Map<string, { file: string; labels: Set<string>; byt
   return out;
 }
 
-async function measureAll(
-  label: string,
-  images: Map<string, { file: string; labels: Set<string>; bytes: Buffer }>,
-  threshold: number,
-  timing: Timing,
-): Promise<Sample[]> {
+async function measureAll(label: string, images: Images, threshold: number, timing: Timing): Promise<Sample[]> {
   const samples: Sample[] = [];
   let done = 0;
   for (const [sha, image] of images) {
@@ -82,7 +159,7 @@ async function measureAll(
     const t2 = performance.now();
     timing.decodeMs.push(t1 - t0);
     timing.featureMs.push(t2 - t1);
-    samples.push({ sha, file: image.file, labels: [...image.labels].sort(), values });
+    samples.push({ sha, file: image.file, labels: [...image.labels].sort(), primary: [...image.labels][0]!, values });
     progress(`${label}: features`, ++done, images.size);
   }
   return samples;
@@ -140,6 +217,7 @@ async function main(): Promise<number> {
         seed: { type: 'string', default: '42' },
         trees: { type: 'string', default: '300' },
         threshold: { type: 'string', default: String(DEFAULT_THRESHOLD) },
+        'no-labels-csv': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     });
@@ -185,6 +263,26 @@ async function main(): Promise<number> {
   const trainImages = scan(dir);
   const testImages = testDir ? scan(testDir) : null;
   const notes: string[] = [];
+  const multiInFolders = (images: Images) => [...images.values()].filter((i) => i.labels.size > 1).length;
+  const folderMulti = [multiInFolders(trainImages), testImages ? multiInFolders(testImages) : 0];
+  for (const [d, images] of [
+    [dir, trainImages],
+    [testDir, testImages],
+  ] as const) {
+    if (!d || !images) continue;
+    if (args.values['no-labels-csv']) {
+      if (fs.existsSync(path.join(d, 'labels.csv'))) notes.push(`${path.join(d, 'labels.csv')} ignored (--no-labels-csv).`);
+      continue;
+    }
+    const applied = applyLabelsCsv(d, images);
+    if (applied) {
+      const line =
+        `${applied.file}: ${applied.added} extra class labels added, ${applied.multi} images of ${images.size} now have several accepted classes` +
+        ` (${d === dir ? folderMulti[0] : folderMulti[1]} from folders alone); ${applied.ignored} labels of classes without a folder ignored.`;
+      notes.push(line);
+      console.error(line);
+    }
+  }
   let overlap = 0;
   if (testImages) {
     // An image in both sets is scored, never trained on.
@@ -196,7 +294,7 @@ async function main(): Promise<number> {
   const idOf = new Map(names.map((n, i) => [n, i]));
   const toSet = (samples: Sample[]): TrainingSet & { accepted: number[][] } => ({
     x: samples.map((s) => s.values),
-    y: samples.map((s) => idOf.get(s.labels[0]!)!),
+    y: samples.map((s) => idOf.get(s.primary)!),
     accepted: samples.map((s) => s.labels.map((l) => idOf.get(l)!)),
   });
   const trainSet = toSet(train);
@@ -209,7 +307,7 @@ async function main(): Promise<number> {
   notes.push(
     `Feature version ${FEATURE_VERSION}, binarization threshold ${threshold}, ${trees} trees, seed ${seed}.`,
     `Training set ${dir}: ${train.length} distinct images in ${trainClasses.size} classes` +
-      ` (${multi(train)} images sit in several class folders and count as correct in any of them).`,
+      ` (${multi(train)} images have several accepted classes — several class folders or labels.csv — and count as correct in any of them).`,
   );
 
   let ev: Evaluation;
@@ -227,7 +325,7 @@ async function main(): Promise<number> {
     ev = evaluate(model, testSet);
     title = 'Recognition: train / test evaluation';
     notes.push(
-      `Test set ${testDir}: ${test.length} distinct images (${multi(test)} in several class folders).`,
+      `Test set ${testDir}: ${test.length} distinct images (${multi(test)} with several accepted classes).`,
       `${overlap} images of the test set also in the training set were left out of training.`,
       `${unknown} test images belong only to classes unknown to training (${unknownClasses.join(', ') || 'none'}): they count as wrong.`,
     );
