@@ -155,6 +155,14 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     expect(Number(await report.getAttribute('data-accuracy'))).toBeGreaterThan(0.5);
     await page.keyboard.press('Escape');
     await report.waitFor({ state: 'detached' });
+    // Try an image from the computer: a rod is named a diatom chain first; nothing is stored.
+    await page.getByTestId('ai-tab-try').click();
+    await page
+      .getByTestId('try-image-file')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'rod.png', mimeType: 'image/png', buffer: await shapePng('rod', 4242) });
+    await page.getByTestId('try-image-answer').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('try-image-class-0').getAttribute('data-class')).toBe(String(cls.diatoms));
     await page.keyboard.press('Escape');
 
     // The station's site images before: six AI copepods.

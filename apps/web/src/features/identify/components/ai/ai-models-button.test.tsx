@@ -1,6 +1,6 @@
 import type { Job, Model } from '@ipp/contracts';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider, createQueryClient } from '@/app/provider';
 import { setLanguage } from '@/i18n';
 import { callsTo, lastBody, mockServer, signIn, type Handler } from '@/test/mock-server';
@@ -131,7 +131,7 @@ describe('AI models drawer', () => {
     expect(row(1).textContent).toContain('2026-03-05 09:30:00');
     expect(row(3).textContent).toContain('Too few classes');
     // Only a ready version that is not the active one can be activated.
-    expect(within(row(1)).queryByRole('button')).toBeNull();
+    expect(within(row(1)).queryByTestId('model-activate-1')).toBeNull();
     expect(within(row(3)).queryByRole('button')).toBeNull();
 
     fireEvent.click(screen.getByTestId('model-activate-2'));
@@ -222,5 +222,78 @@ describe('AI models drawer', () => {
     fireEvent.click(screen.getByTestId('confirm-ok'));
     await waitFor(() => expect(screen.getByTestId('job-row-61').getAttribute('data-status')).toBe('cancelled'));
     expect(lastBody(fetchMock, '/api/ai/jobs/cancel')).toEqual({ job_id: 61 });
+  });
+
+  it("shows a version's evaluation report, weakest class first, and its confusions", async () => {
+    server({
+      '/api/ai/models': () => list([model({ id: 11, version: 1, active: true })]),
+      '/api/ai/model/report': () =>
+        okEnvelope({
+          model_id: 11,
+          version: 1,
+          folds: 5,
+          n: 60,
+          accuracy: 0.75,
+          balanced_accuracy: 0.7,
+          classes: [
+            { class_id: 1, class_name: '001Copepod', support: 30, precision: 0.8, recall: 0.9 },
+            { class_id: 2, class_name: '002Diatom_chain', support: 30, precision: 0.7, recall: 0.5 },
+          ],
+          confusions: [
+            {
+              true_class_id: 2,
+              true_class_name: '002Diatom_chain',
+              predicted_class_id: 1,
+              predicted_class_name: '001Copepod',
+              count: 15,
+            },
+          ],
+        }),
+    });
+    openDrawer();
+    fireEvent.click(await screen.findByTestId('model-report-1'));
+    const report = await screen.findByTestId('model-report');
+    expect(report.textContent).toContain('75.0 %');
+    const rows = within(screen.getByTestId('model-report-classes')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('002Diatom_chain'),
+      expect.stringContaining('001Copepod'),
+    ]);
+    expect(within(screen.getByTestId('model-report-confusions')).getByText('15')).toBeTruthy();
+  });
+
+  it('classifies an image from the computer and says when the team has no model yet', async () => {
+    const fetchMock = server({
+      '/uploads': () =>
+        okEnvelope({
+          model_id: null,
+          prediction: [],
+          measures: {
+            area_px: 100,
+            perimeter_px: 40,
+            equivalent_diameter_px: 11.3,
+            major_axis_px: 12,
+            minor_axis_px: 10,
+            feret_px: 13,
+            elongation: 1.2,
+            eccentricity: 0.5,
+            circularity: 0.8,
+            solidity: 0.95,
+            convexity: 0.97,
+            mean_intensity: 120,
+            biovolume_px3: 700,
+          },
+        }),
+    });
+    // jsdom has no object URLs: the preview's address is made up.
+    URL.createObjectURL = vi.fn(() => 'blob:preview');
+    URL.revokeObjectURL = vi.fn();
+    openDrawer();
+    fireEvent.click(await screen.findByTestId('ai-tab-try'));
+    const input = (await screen.findByTestId('try-image-file')).querySelector('input[type=file]')!;
+    fireEvent.change(input, { target: { files: [new File([new Uint8Array(8)], 'roi.png', { type: 'image/png' })] } });
+    await screen.findByTestId('try-image-no-model');
+    expect(callsTo(fetchMock, '/uploads')).toHaveLength(1);
+    expect(screen.getByTestId('ai-measures')).toBeTruthy();
   });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { JobsTab } from './jobs-tab';
 import { ModelsTab } from './models-tab';
 import { ThresholdsTab } from './thresholds-tab';
+import { TryImageTab } from './try-image-tab';
 
 interface AiModelsButtonProps {
   /** The team chosen in the team picker (superadmin); others manage their own team. */
@@ -23,6 +24,11 @@ export function AiModelsButton({ groupId, needsTeam, readOnly }: AiModelsButtonP
     { key: 'models', label: t('identify.models.tab'), children: <ModelsTab groupId={groupId} readOnly={readOnly} /> },
     { key: 'thresholds', label: t('identify.thresholds.tab'), children: <ThresholdsTab groupId={groupId} readOnly={readOnly} /> },
     { key: 'jobs', label: t('identify.jobs.tab'), children: <JobsTab groupId={groupId} readOnly={readOnly} /> },
+    {
+      key: 'try',
+      label: <span data-testid="ai-tab-try">{t('identify.tryImage.tab')}</span>,
+      children: <TryImageTab groupId={groupId} />,
+    },
   ];
   return (
     <>
