@@ -9,6 +9,9 @@ import { JobLost, JobRunner, LEASE_MS } from '../src/modules/recognition/job-run
 import { ReidentifyJob } from '../src/modules/recognition/reidentify-job.ts';
 import { ModelStore } from '../src/modules/recognition/model-store.ts';
 import { SimilarityIndex } from '../src/modules/recognition/similarity.ts';
+import { openDatabase, type Db } from '../src/db/database.ts';
+import { TEST_DATABASE_URL } from './helpers/dialects.ts';
+import { sql } from 'kysely';
 
 const MIN = 60_000;
 type Token = string | undefined;
@@ -260,6 +263,79 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
       }),
     ).resolves.toBe(false);
   });
+
+  // SQLite is one embedded process's database (two handles in one Node process would block each other's event loop).
+  it.skipIf(dialect !== 'postgres')(
+    'shares the job queue between two server processes: each job runs once, both take work',
+    async () => {
+      // A second process: its own database handle on the same database (PostgreSQL schema or SQLite file).
+      const schema =
+        dialect === 'postgres'
+          ? (await sql<{ s: string }>`select current_schema() as s`.execute(env.db.kysely)).rows[0]!.s
+          : undefined;
+      const other = openDatabase({
+        dataDir: env.config.DATA_DIR,
+        databaseUrl: dialect === 'postgres' ? TEST_DATABASE_URL : undefined,
+        pgSchema: schema,
+      });
+      try {
+        const t = now();
+        const ids: number[] = [];
+        for (let i = 0; i < 8; i++) {
+          const row = await env.db.kysely
+            .insertInto('jobs')
+            .values({
+              kind: 'reidentify',
+              group_id: w.teamA,
+              user_id: null,
+              ipp_id: null,
+              class_id: null,
+              start_at: null,
+              end_at: null,
+              model_id: null,
+              status: 'queued',
+              cursor_time: null,
+              cursor_id: null,
+              lease_owner: null,
+              lease_until: null,
+              error: null,
+              created_at: t,
+              updated_at: t,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          ids.push(row.id);
+        }
+        const ran: { job: number; worker: string }[] = [];
+        const handler =
+          (worker: string, db: Db) =>
+          async (job: { id: number }, ctx: Parameters<ConstructorParameters<typeof JobRunner>[2][string]>[1]) => {
+            ran.push({ job: job.id, worker });
+            // Long enough for the other process to claim meanwhile.
+            await new Promise((resolve) => setTimeout(resolve, 40));
+            await db.kysely.transaction().execute((trx) => ctx.step(trx, { done: 1, total: 1 }));
+          };
+        const first = new JobRunner(env.db, env.clock.read, { reidentify: handler('first', env.db) });
+        const second = new JobRunner(other, env.clock.read, { reidentify: handler('second', other) });
+        const drain = async (runner: JobRunner) => {
+          while (await runner.runOnce());
+        };
+        await Promise.all([drain(first), drain(second)]);
+        expect(ran.map((r) => r.job).sort((a, b) => a - b)).toEqual(ids);
+        expect(new Set(ran.map((r) => r.worker))).toEqual(new Set(['first', 'second']));
+        const rows = await env.db.kysely
+          .selectFrom('jobs')
+          .select(['status', 'attempts', 'done', 'error'])
+          .where('id', 'in', ids)
+          .execute();
+        expect(rows.map((r) => [r.status, Number(r.attempts), Number(r.done), r.error])).toEqual(
+          ids.map(() => ['done', 1, 1, null]),
+        );
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('cancels a queued job: nothing is relabelled', async () => {
     for (let i = 0; i < 3; i++) await ingest(a1.id, 'rod', { label: labelOf.disc, at: now() - (50 - i) * MIN });
