@@ -21,6 +21,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph scripts/bundle-budget.mjs checks (not served to browsers).
+    manifest: true,
   },
   test: {
     root,

@@ -40,15 +40,16 @@ async function pgAdmin(sql: string) {
 
 /**
  * Starts the real server (`npm start`'s entry point, with demo seeding) on the production web build,
- * in a fresh data directory, or a fresh PostgreSQL database.
+ * in a fresh data directory (or the one given), or a fresh PostgreSQL database.
  */
 export async function startServer(
-  options: { dialect?: 'sqlite' | 'postgres'; env?: Record<string, string> } = {},
+  options: { dialect?: 'sqlite' | 'postgres'; env?: Record<string, string>; dataDir?: string } = {},
 ): Promise<RunningServer> {
   const dist = path.join(repoRoot, 'apps/web/dist/index.html');
   if (!fs.existsSync(dist)) throw new Error('No production web build: run "npm run build" first (npm test does it).');
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-e2e-'));
+  // A prepared data directory (a database loaded beforehand) or a fresh one.
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-e2e-'));
   const env: Record<string, string> = {
     PORT: String(port),
     HOST: '127.0.0.1',

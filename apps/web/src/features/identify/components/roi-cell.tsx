@@ -1,6 +1,6 @@
 import { StarFilled } from '@ant-design/icons';
 import type { RoiItem } from '@ipp/contracts';
-import { Checkbox, Flex, Tag, theme, Typography } from 'antd';
+import { Checkbox, Flex, Tag, theme } from 'antd';
 import { memo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { imageUrl } from '@/api/client';
@@ -8,6 +8,8 @@ import { formatTime } from '@/lib/format';
 import type { ClickModifiers } from '../utils/selection';
 
 export const CELL_SIZE = 120;
+/** A cell's full height (border, padding, thumbnail, caption): the grid lays rows out at this pitch. */
+export const CELL_HEIGHT = CELL_SIZE + 42;
 const TYPE_COLORS = { ai: 'blue', hi: 'green', ui: 'default' } as const;
 
 interface RoiCellProps {
@@ -33,9 +35,9 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
     background: selected ? token.colorPrimaryBg : token.colorFillQuaternary,
     outline: focused ? `2px dashed ${token.colorWarning}` : undefined,
     outlineOffset: 1,
-    // Off-screen cells skip layout and paint: thousands of loaded ROIs stay cheap without a virtual list.
-    contentVisibility: 'auto',
-    containIntrinsicSize: `auto ${CELL_SIZE + 40}px`,
+    boxSizing: 'border-box',
+    height: CELL_HEIGHT,
+    overflow: 'hidden',
     opacity: roi.invalid ? 0.6 : 1,
   };
   return (
@@ -87,10 +89,21 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
         />
       )}
       <Flex justify="space-between" align="center" gap={4} style={{ marginTop: 4 }}>
-        <Typography.Text ellipsis style={{ fontSize: 12, color: roi.attention ? token.colorWarningText : undefined }}>
+        {/* Plain CSS ellipsis: Typography's measuring ellipsis costs a layout per cell as the grid scrolls. */}
+        <span
+          title={className}
+          style={{
+            fontSize: 12,
+            minWidth: 0,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+            color: roi.attention ? token.colorWarningText : token.colorText,
+          }}
+        >
           {roi.attention && <StarFilled style={{ marginRight: 2 }} />}
           {className}
-        </Typography.Text>
+        </span>
         <Tag color={TYPE_COLORS[roi.type]} style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}>
           {roi.type.toUpperCase()}
         </Tag>

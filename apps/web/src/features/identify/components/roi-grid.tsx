@@ -1,9 +1,16 @@
 import type { RoiItem } from '@ipp/contracts';
 import { Button, Flex } from 'antd';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClickModifiers, Selection } from '../utils/selection';
-import { CELL_SIZE, RoiCell } from './roi-cell';
+import { CELL_HEIGHT, CELL_SIZE, RoiCell } from './roi-cell';
+
+const GAP = 8;
+const ROW_PITCH = CELL_HEIGHT + GAP;
+/** Rows rendered above and below the visible ones, so a fast scroll does not show blanks. */
+const OVERSCAN_ROWS = 2;
+/** The next page is asked for when the visible rows come this close to the last loaded one. */
+const PREFETCH_ROWS = 3;
 
 interface RoiGridProps {
   items: readonly RoiItem[];
@@ -16,9 +23,27 @@ interface RoiGridProps {
   loadedLabel: string;
 }
 
+interface Viewport {
+  width: number;
+  height: number;
+  top: number;
+}
+
+/** Columns that fit a width, as `repeat(auto-fill, minmax(CELL_SIZE, 1fr))` would make them. */
+export const columnsFor = (width: number) => Math.max(1, Math.floor((width + GAP) / (CELL_SIZE + GAP)));
+
+/** The rows to render for a viewport: the visible ones and OVERSCAN_ROWS either side, [first, last). */
+export function windowOf(viewport: Viewport, rows: number): [number, number] {
+  const first = Math.max(0, Math.floor(viewport.top / ROW_PITCH) - OVERSCAN_ROWS);
+  const last = Math.min(rows, Math.ceil((viewport.top + viewport.height) / ROW_PITCH) + OVERSCAN_ROWS);
+  return [first, Math.max(first, last)];
+}
+
 /**
- * The thumbnails of the loaded pages (200 each, keyset). The next page loads when the end of the grid scrolls
- * into view, or with the button.
+ * The thumbnails of the loaded pages (200 each, keyset), as a windowed grid: only the rows in view (and a few
+ * around them) are in the DOM, so 10,000 loaded ROIs cost what one screen does. The next page loads when the
+ * view nears the last loaded row, or with the button. Before the grid has been measured (and where the browser
+ * cannot measure, as in unit tests) every cell is rendered.
  */
 export function RoiGrid({
   items,
@@ -32,52 +57,103 @@ export function RoiGrid({
 }: RoiGridProps) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
-  const sentinel = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState<Viewport | null>(null);
+  const frame = useRef(0);
+
+  const measure = useCallback(() => {
+    const el = scroller.current;
+    if (!el || el.clientWidth === 0) return;
+    const next = { width: el.clientWidth - 4, height: el.clientHeight, top: el.scrollTop };
+    setViewport((prev) =>
+      prev && prev.width === next.width && prev.height === next.height && prev.top === next.top ? prev : next,
+    );
+  }, []);
+
+  useLayoutEffect(() => {
+    measure();
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [measure]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  const onScroll = () => {
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(measure);
+  };
+
+  const columns = viewport ? columnsFor(viewport.width) : 1;
+  const rows = Math.ceil(items.length / columns);
+  const [firstRow, lastRow] = viewport ? windowOf(viewport, rows) : [0, rows];
+  const shown = viewport ? items.slice(firstRow * columns, lastRow * columns) : items;
+
+  // The next page, once the view is near the end of what is loaded.
   const loadMore = useRef(onLoadMore);
   useEffect(() => {
     loadMore.current = onLoadMore;
   });
-
+  const nearEnd = viewport !== null && lastRow >= rows - PREFETCH_ROWS;
   useEffect(() => {
-    const target = sentinel.current;
-    if (!hasMore || loadingMore || !target || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) loadMore.current();
-      },
-      { root: scroller.current, rootMargin: '200px' },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [hasMore, loadingMore, items.length]);
+    if (nearEnd && hasMore && !loadingMore) loadMore.current();
+  }, [nearEnd, hasMore, loadingMore, items.length]);
 
-  // The focused ROI (moved with the keys or previous/next) stays in view.
+  // The focused ROI (moved with the keys or previous/next) is scrolled into view: its row may not be rendered.
   useEffect(() => {
-    if (focusedId === null) return;
-    scroller.current?.querySelector(`[data-testid="roi-cell-${focusedId}"]`)?.scrollIntoView?.({ block: 'nearest' });
+    const el = scroller.current;
+    if (focusedId === null || !el) return;
+    const index = items.findIndex((roi) => roi.id === focusedId);
+    if (index < 0) return;
+    if (!viewport) {
+      el.querySelector(`[data-testid="roi-cell-${focusedId}"]`)?.scrollIntoView?.({ block: 'nearest' });
+      return;
+    }
+    const top = Math.floor(index / columns) * ROW_PITCH;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + CELL_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + CELL_HEIGHT - el.clientHeight;
+    // Only when the focus moves: the items and the layout changing must not pull the view back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focusedId]);
 
+  const gridStyle = {
+    display: 'grid',
+    gridTemplateColumns: viewport ? `repeat(${columns}, minmax(0, 1fr))` : `repeat(auto-fill, minmax(${CELL_SIZE}px, 1fr))`,
+    gridAutoRows: CELL_HEIGHT,
+    gap: GAP,
+  } as const;
+
   return (
-    <div ref={scroller} style={{ maxHeight: 'calc(100vh - 330px)', minHeight: 240, overflowY: 'auto', paddingRight: 4 }}>
+    <div
+      ref={scroller}
+      onScroll={onScroll}
+      style={{ maxHeight: 'calc(100vh - 330px)', minHeight: 240, overflowY: 'auto', paddingRight: 4 }}
+      data-testid="identify-grid-scroller"
+    >
       <div
         role="listbox"
         aria-multiselectable
         aria-label={t('identify.grid')}
         data-testid="identify-grid"
         data-count={items.length}
-        style={{ display: 'grid', gridTemplateColumns: `repeat(auto-fill, minmax(${CELL_SIZE}px, 1fr))`, gap: 8 }}
+        data-rendered={shown.length}
+        style={viewport ? { position: 'relative', height: Math.max(0, rows * ROW_PITCH - GAP) } : undefined}
       >
-        {items.map((roi) => (
-          <RoiCell
-            key={roi.id}
-            roi={roi}
-            selected={selection.ids.has(roi.id)}
-            focused={roi.id === focusedId}
-            onClick={onCellClick}
-          />
-        ))}
+        <div
+          role="presentation"
+          style={viewport ? { ...gridStyle, position: 'absolute', top: firstRow * ROW_PITCH, left: 0, right: 0 } : gridStyle}
+        >
+          {shown.map((roi) => (
+            <RoiCell
+              key={roi.id}
+              roi={roi}
+              selected={selection.ids.has(roi.id)}
+              focused={roi.id === focusedId}
+              onClick={onCellClick}
+            />
+          ))}
+        </div>
       </div>
-      <div ref={sentinel} style={{ height: 1 }} />
       {hasMore && (
         <Flex justify="center" style={{ padding: 8 }}>
           <Button loading={loadingMore} onClick={onLoadMore} data-testid="identify-load-more">
