@@ -9,9 +9,28 @@ export async function choose(page: Page, testId: string, optionText: string) {
     .click();
 }
 
-/** Clicks the OK button of the open confirmation (Popconfirm or Modal.confirm). */
+/**
+ * Clicks the OK button of the open confirmation (Popconfirm or Modal.confirm) and waits for the dialog to go. On a
+ * busy machine a click that lands during the dialog's opening animation can be lost (seen in CI: the dialog stayed
+ * open and nothing ran), so it is clicked again while the dialog is still there and not yet working (an OK button
+ * that is loading is never clicked twice).
+ */
 export async function confirm(page: Page) {
-  await page.getByTestId('confirm-ok').last().click();
+  // This dialog's button, not whichever confirmation is last later on (a second dialog may follow this one).
+  const ok = await page.getByTestId('confirm-ok').last().elementHandle();
+  if (!ok) throw new Error('no confirmation is open');
+  await ok.click();
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if (
+      await ok.waitForElementState('hidden', { timeout: 3000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    const working = await ok.evaluate((el) => el.classList.contains('ant-btn-loading')).catch(() => true);
+    if (!working) await ok.click({ timeout: 3000 }).catch(() => undefined);
+  }
 }
 
 /** Waits for an antd message or notification containing the text. */
