@@ -168,6 +168,18 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     for (const kind of ['ingest', 'reclassify', 'move', 'remove'] as const) expect(applied[kind], kind).toBeGreaterThan(0);
   });
 
+  // On PostgreSQL the operations really overlap (a pool of connections, as with several requests or server processes):
+  // two changes of the same ROI must take turns, or both apply their deltas to the same old state.
+  it('stay equal to a GROUP BY when the operations run concurrently, several on the same ROIs', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 2, maxLength: 16 }), async (ops) => {
+        await Promise.all(ops.map((op) => apply(op)));
+        await expectRollupsMatchRows();
+      }),
+      { numRuns: 15 },
+    );
+  });
+
   it('rebuilds the day rollups from the hour rollups when the statistics offset changes', async () => {
     const k = env.db.kysely;
     const snapshot = async () =>

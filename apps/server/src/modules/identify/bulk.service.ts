@@ -58,7 +58,7 @@ export class BulkService {
   /** The selected ROIs, each visible to the caller in the category, or 1002 for the whole call. */
   private async selection(trx: Trx, actor: UserRow, category: number, body: BulkActionBody): Promise<RoiCore[]> {
     const ids = [...new Set(body.roi_ids)];
-    const rows = await roisRepo.findRoisCore(trx, ids);
+    const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
     if (rows.length !== ids.length) throw noRoi();
     const xcube = category === CATEGORY.XCUBE || category === CATEGORY.EXAMPLE;
     if (xcube) {

@@ -189,7 +189,7 @@ export class FoldersService {
     if (body.type !== 'copy' && !canWriteFolder(actor, source)) throw forbidden();
     return this.db.kysely.transaction().execute(async (trx) => {
       const ids = await folders.memberIds(trx, source.id);
-      const rows = await roisRepo.findRoisCore(trx, ids);
+      const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
       const live = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
       const now = this.clock();
       if (body.type === 'to_hi') {
@@ -238,7 +238,7 @@ export class FoldersService {
     if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
     return this.db.kysely.transaction().execute(async (trx) => {
       const ids = [...new Set(roiIds)];
-      const rows = await roisRepo.findRoisCore(trx, ids);
+      const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
       const mine = rows.filter((r) => r.deleted_at !== null && (actor.role === 'superadmin' || r.group_id === actor.group_id));
       if (mine.length !== ids.length) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
       return action === 're' ? this.rois.restore(trx, mine) : this.rois.purge(trx, mine);
@@ -260,7 +260,7 @@ export class FoldersService {
         .where('r.deleted_at', 'is not', null);
       if (team !== undefined) q = q.where('i.group_id', '=', team);
       const ids = (await q.execute()).map((r) => r.id);
-      return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids));
+      return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres'));
     });
   }
 
@@ -335,7 +335,7 @@ export class FoldersService {
   async setLabelIndex(actor: UserRow, roiId: number, labelIndex: number) {
     if (actor.is_demo === 1) throw forbidden();
     return this.db.kysely.transaction().execute(async (trx) => {
-      const rows = await roisRepo.findRoisCore(trx, [roiId]);
+      const rows = await roisRepo.findRoisCore(trx, [roiId], this.db.dialect === 'postgres');
       const roi = rows[0];
       if (!roi || roi.deleted_at !== null || (actor.role !== 'superadmin' && roi.group_id !== actor.group_id)) {
         throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');

@@ -44,7 +44,7 @@ export class RecycleSweeper {
             .limit(BATCH)
             .execute()
         ).map((r) => r.id);
-        return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids));
+        return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres'));
       });
       purged += n;
       if (n < BATCH) return purged;

@@ -76,9 +76,12 @@ export class ReidentifyJob {
       const last = batch[batch.length - 1]!;
       const now = this.clock();
       await this.db.kysely.transaction().execute(async (trx) => {
+        // Read again inside the transaction (locked, on PostgreSQL, before anything else is written, as every writer
+        // of ROIs does): a human may have labelled or recycled an ROI since the batch was read.
+        const rows = (await findRoisCore(trx, [...labels.keys()], this.db.dialect === 'postgres')).filter(
+          (r) => r.hi === 0 && r.deleted_at === null,
+        );
         await saveFeatures(trx, computed);
-        // Read again inside the transaction: a human may have labelled or recycled an ROI since the batch was read.
-        const rows = (await findRoisCore(trx, [...labels.keys()])).filter((r) => r.hi === 0 && r.deleted_at === null);
         const changedHere = await this.rois.relabel(trx, rows, (r) => {
           const l = labels.get(r.id)!;
           return { classId: l.class_id, labelIndex: l.label_index, hi: 0 };

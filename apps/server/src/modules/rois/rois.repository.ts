@@ -45,15 +45,22 @@ export function idChunks<T>(ids: readonly T[], size = 1000): T[][] {
 }
 
 /** The columns every state change needs, for the ids that exist (in no particular order). */
-export async function findRoisCore(db: Kysely<Database>, ids: readonly number[]): Promise<RoiCore[]> {
+/**
+ * The ROIs' core columns. `lock` (PostgreSQL, in a write transaction) locks their rows in id order until the
+ * transaction ends, so two transactions changing the same ROIs (two requests, two server processes) take turns and
+ * each applies its rollup deltas to what the other left, never both to the same old state.
+ */
+export async function findRoisCore(db: Kysely<Database>, ids: readonly number[], lock = false): Promise<RoiCore[]> {
   const out: RoiCore[] = [];
-  for (const part of idChunks([...new Set(ids)])) {
-    const rows = await db
+  const unique = [...new Set(ids)];
+  if (lock) unique.sort((a, b) => a - b);
+  for (const part of idChunks(unique)) {
+    const query = db
       .selectFrom('rois as r')
       .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
       .select([...CORE, 'i.group_id'])
-      .where('r.id', 'in', part)
-      .execute();
+      .where('r.id', 'in', part);
+    const rows = await (lock ? query.orderBy('r.id').forUpdate('r') : query).execute();
     out.push(...rows.map((r) => ({ ...r, deleted_at: r.deleted_at === null ? null : Number(r.deleted_at) })));
   }
   return out;

@@ -125,7 +125,7 @@ export class RoisService {
   /** Reclassifies an ROI (AI label or human identification), moving its count between classes. */
   async setClass(roiId: number, classId: number | null, labelIndex: number, hi: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      const rows = await repo.findRoisCore(trx, [roiId]);
+      const rows = await repo.findRoisCore(trx, [roiId], this.db.dialect === 'postgres');
       await this.relabel(trx, rows, () => ({ classId, labelIndex, hi }));
     });
   }
@@ -133,7 +133,7 @@ export class RoisService {
   /** Moves an ROI to another station's gallery. */
   async moveToIpp(roiId: number, ippId: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      const roi = (await repo.findRoisCore(trx, [roiId]))[0];
+      const roi = (await repo.findRoisCore(trx, [roiId], this.db.dialect === 'postgres'))[0];
       if (!roi) return;
       await repo.moveRoi(trx, roiId, ippId);
       if (roi.deleted_at !== null) return;
@@ -144,7 +144,7 @@ export class RoisService {
   /** Deletes an ROI for good (its folder memberships go with it). */
   async remove(roiId: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      await this.purge(trx, await repo.findRoisCore(trx, [roiId]));
+      await this.purge(trx, await repo.findRoisCore(trx, [roiId], this.db.dialect === 'postgres'));
     });
   }
 

@@ -42,6 +42,11 @@ export async function bumpRoiRollups(
 
 const CHUNK = 200;
 
+function compareKeys(a: readonly number[], b: readonly number[]) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
 /** Sums deltas by key, then one upsert per chunk of keys per table: a 10,000-ROI action costs a few statements. */
 export async function applyRoiDeltas(trx: Kysely<Database>, dayOffsetHours: number, deltas: readonly RoiDelta[]) {
   const sums = {
@@ -63,8 +68,13 @@ export async function applyRoiDeltas(trx: Kysely<Database>, dayOffsetHours: numb
     add(sums.totals, [d.ippId, d.classKey], d.delta);
     add(sums.kinds, [d.ippId, d.kind, d.classKey], d.delta);
   }
+  // In key order: concurrent transactions (PostgreSQL, several connections or processes) then update the same rollup
+  // rows in the same order and wait for each other instead of deadlocking.
   const rows = (map: Map<string, number>) =>
-    [...map].filter(([, n]) => n !== 0).map(([k, n]) => ({ key: k.split(':').map(Number), n }));
+    [...map]
+      .filter(([, n]) => n !== 0)
+      .map(([k, n]) => ({ key: k.split(':').map(Number), n }))
+      .sort((a, b) => compareKeys(a.key, b.key));
   for (const part of chunks(rows(sums.hour))) {
     await trx
       .insertInto('roi_rollup_hour')
