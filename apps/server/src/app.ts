@@ -189,7 +189,13 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   app.addHook('onClose', async () => runner.stop());
 
   const bridge = config.MQTT_URL
-    ? new MqttBridge(config.MQTT_URL, devices, async () => (await allDeviceConfigs(db.kysely)).map(configDocument), app.log)
+    ? new MqttBridge(
+        config.MQTT_URL,
+        config.MQTT_GROUP,
+        devices,
+        async () => (await allDeviceConfigs(db.kysely)).map(configDocument),
+        app.log,
+      )
     : null;
   if (bridge) {
     ipps.usePublisher(bridge);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -24,6 +25,14 @@ const EnvSchema = z.object({
     .string()
     .regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL')
     .optional(),
+  /**
+   * The MQTT shared-subscription group of this deployment: its server processes share the device topics, so each
+   * message is handled by one of them. Another deployment on the same broker needs its own group.
+   */
+  MQTT_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+    .default('ipp-console'),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(128).optional(),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -65,5 +74,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Defaults for tests and tools: the environment's values are not read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...EnvSchema.parse({}), SCRYPT_LOG_N: 14, LOG_LEVEL: 'silent', JOB_WORKER: 'off', ...overrides };
+  return {
+    ...EnvSchema.parse({}),
+    SCRYPT_LOG_N: 14,
+    LOG_LEVEL: 'silent',
+    JOB_WORKER: 'off',
+    // Test apps share one broker: each gets its own group, or they would take each other's messages.
+    MQTT_GROUP: `test-${crypto.randomBytes(4).toString('hex')}`,
+    ...overrides,
+  };
 }

@@ -2,11 +2,13 @@ import crypto from 'node:crypto';
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BridgeEvent } from '../src/modules/mqtt/mqtt-bridge.ts';
+import { MqttBridge, type BridgeEvent } from '../src/modules/mqtt/mqtt-bridge.ts';
 import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { registerIpp } from './helpers/device.ts';
 import { TEST_MQTT_URL, mqttAvailable } from './helpers/mqtt.ts';
+
+const silentLog = { info() {}, warn() {}, error() {} } as unknown as ConstructorParameters<typeof MqttBridge>[4];
 
 /** Against the real Mosquitto: telemetry in, retained configuration out, applied report back. */
 describe.skipIf(!mqttAvailable)('MQTT device bridge (real broker)', () => {
@@ -140,5 +142,41 @@ describe.skipIf(!mqttAvailable)('MQTT device bridge (real broker)', () => {
     expect(await result).toMatchObject({ ok: true });
     expect((await one()).online).toBe(false);
     await willing.endAsync(true).catch(() => undefined);
+  });
+
+  it('shares the device topics between server processes of one deployment: each message is handled once', async () => {
+    // A second server process: its own bridge (own client) in the same shared-subscription group, on the same database.
+    const second = new MqttBridge(TEST_MQTT_URL, env.config.MQTT_GROUP, env.app.devices, async () => [], silentLog);
+    try {
+      await second.ready();
+      const handled: { by: string; topic: string }[] = [];
+      const listen = (by: string) => (event: BridgeEvent) => {
+        if (event.devId === devId && event.ok) handled.push({ by, topic: event.topic });
+      };
+      env.app.mqtt!.on('message', listen('first'));
+      second.on('message', listen('second'));
+      const samples = 20;
+      for (let i = 0; i < samples; i++) {
+        await device.publishAsync(
+          `ipp/${devId}/telemetry`,
+          JSON.stringify({ key: ipp.key, at: env.clock.now - i * 60_000, temperature_c: 10 + i / 10 }),
+          { qos: 1 },
+        );
+      }
+      await expect.poll(() => handled.length, { timeout: 10_000 }).toBe(samples);
+      // Nothing more arrives: no message went to both.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handled.length).toBe(samples);
+      // The broker shares the messages out between the two.
+      expect(new Set(handled.map((h) => h.by))).toEqual(new Set(['first', 'second']));
+      const stored = await env.db.kysely
+        .selectFrom('telemetry')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ipp_id', '=', ipp.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(stored.n)).toBe(samples);
+    } finally {
+      await second.close();
+    }
   });
 });

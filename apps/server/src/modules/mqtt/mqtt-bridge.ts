@@ -18,13 +18,15 @@ export interface BridgeEvent {
 /**
  * The MQTT side of the device protocol (docs/device-protocol.md): telemetry and status in, the desired
  * configuration out as retained messages. MQTT has no answer channel, so refused messages are logged and
- * emitted as 'message' events (tests listen to them).
+ * emitted as 'message' events (tests listen to them). Device topics are read through a shared subscription
+ * (`$share/<group>/…`): several server processes of one deployment each get a share, every message goes to one.
  */
 export class MqttBridge extends EventEmitter implements ConfigPublisher {
   private readonly client: MqttClient;
 
   constructor(
     url: string,
+    private readonly group: string,
     private readonly devices: DeviceService,
     private readonly allConfigs: () => Promise<DeviceConfig[]>,
     private readonly log: FastifyBaseLogger,
@@ -50,10 +52,11 @@ export class MqttBridge extends EventEmitter implements ConfigPublisher {
 
   private async onConnect() {
     try {
-      await this.client.subscribeAsync([MQTT_TOPICS.telemetry('+'), MQTT_TOPICS.status('+')], { qos: 1 });
+      const shared = (topic: string) => `$share/${this.group}/${topic}`;
+      await this.client.subscribeAsync([shared(MQTT_TOPICS.telemetry('+')), shared(MQTT_TOPICS.status('+'))], { qos: 1 });
       for (const config of await this.allConfigs()) this.publish(config);
       this.subscribed = true;
-      this.log.info('MQTT bridge subscribed to ipp/+/telemetry and ipp/+/status');
+      this.log.info(`MQTT bridge subscribed to ipp/+/telemetry and ipp/+/status (shared group ${this.group})`);
       this.emit('ready');
     } catch (error) {
       this.log.error({ err: error }, 'MQTT subscribe failed');
