@@ -1,5 +1,6 @@
 export interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -10,6 +11,7 @@ export type Manifest = Record<string, ManifestChunk>;
 export const BUDGET_KB: number;
 export const SHELL_ROOTS: string[];
 export const HEAVY: Record<string, string>;
+export const AT_START: Record<string, string[]>;
 export function staticClosure(manifest: Manifest, roots: string[]): Set<string>;
 export function analyse(
   manifest: Manifest,
@@ -19,5 +21,6 @@ export function analyse(
   total: number;
   files: { file: string; gzip: number }[];
   loaders: Record<string, string[]>;
+  atStart: Record<string, number>;
   problems: string[];
 };

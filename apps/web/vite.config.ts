@@ -1,6 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+// By path: Vite's config loader leaves package imports to Node, which cannot load the contract's TypeScript.
+import {
+  DEFAULT_LANG,
+  DEFAULT_SETTINGS,
+  HEADER_LANG,
+  HEADER_TOKEN,
+  LANGS,
+  PASSWORD_MIN,
+  ResultCode,
+  TOKEN_MESSAGES,
+} from '../../packages/contracts/src/index.ts';
 
 // Explicit root so `vitest --config apps/web/vite.config.ts` from the repo root finds the same files.
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -8,6 +19,19 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   plugins: [react()],
+  // src/lib/contract-constants.ts: the contract's constants the shell needs, without the zod schemas beside them.
+  define: {
+    __CONTRACT_CONSTANTS__: JSON.stringify({
+      LANGS,
+      DEFAULT_LANG,
+      HEADER_TOKEN,
+      HEADER_LANG,
+      ResultCode,
+      TOKEN_MESSAGES,
+      PASSWORD_MIN,
+      DEFAULT_SETTINGS,
+    }),
+  },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -23,6 +47,13 @@ export default defineConfig({
     emptyOutDir: true,
     // dist/.vite/manifest.json: the chunk graph scripts/bundle-budget.mjs checks (not served to browsers).
     manifest: true,
+    rolldownOptions: {
+      output: {
+        // Everything the entry imports statically in one chunk: the same code as a score of small shared chunks, but
+        // one request and one gzip stream (each small file compresses on its own, worse).
+        codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
+      },
+    },
   },
   test: {
     root,

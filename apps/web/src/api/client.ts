@@ -1,6 +1,7 @@
-import { HEADER_LANG, HEADER_TOKEN, ResultCode, TOKEN_MESSAGES, type Envelope } from '@ipp/contracts';
+import type { Envelope } from '@ipp/contracts';
 import { getLanguage, i18n } from '@/i18n';
 import { getApiHost } from '@/lib/api-host';
+import { HEADER_LANG, HEADER_TOKEN, ResultCode, TOKEN_MESSAGES } from '@/lib/contract-constants';
 import { clearSession, getToken } from '@/lib/session';
 import { ApiError } from './api-error';
 import { getApiNotifier } from './notifier';
@@ -180,7 +181,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (await requestEnvelope<T>(path, options)).data;
 }
 
-interface SafeParser<T> {
+export interface SafeParser<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 

@@ -1,6 +1,7 @@
-import { LangEntrySchema, type Lang, type LangEntry } from '@ipp/contracts';
+import type { Lang, LangEntry } from '@ipp/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { parseData, requestEnvelope } from './client';
+import { requestEnvelope } from './client';
+import { loadShellSchemas, parseShellData } from './parse-shell-data';
 
 export const langOverridesQueryKey = ['i18n-overrides'] as const;
 
@@ -9,13 +10,12 @@ export const LANG_PAGE_SIZE = 500;
 // A runaway count must not loop forever; 100 pages is 50,000 strings, far above the UI's few hundred.
 const MAX_PAGES = 100;
 
-const LangEntryListSchema = LangEntrySchema.array();
-
 /**
  * Every server override of one language (public, GET /get-lang/lang, all pages). Silent: the console
  * works with its bundled strings when this fails (the translation page shows its own error).
  */
 export async function getLangOverrides(language: Lang, options: { signal?: AbortSignal } = {}): Promise<LangEntry[]> {
+  void loadShellSchemas();
   const entries: LangEntry[] = [];
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const envelope = await requestEnvelope<unknown>('/get-lang/lang', {
@@ -23,7 +23,7 @@ export async function getLangOverrides(language: Lang, options: { signal?: Abort
       signal: options.signal,
       silent: true,
     });
-    const items = parseData(LangEntryListSchema, envelope.data, { silent: true });
+    const items = await parseShellData((s) => s.LangEntryListSchema, envelope.data, { silent: true });
     entries.push(...items);
     if (items.length < LANG_PAGE_SIZE || entries.length >= envelope.count) break;
   }

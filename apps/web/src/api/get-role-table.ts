@@ -1,6 +1,7 @@
-import { RoleTableSchema, type RoleTable } from '@ipp/contracts';
+import type { RoleTable } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, parseData } from './client';
+import { api } from './client';
+import { loadShellSchemas, parseShellData } from './parse-shell-data';
 
 // The guard, the menu and the role page read the same table, so it lives with the shared calls.
 export const roleTableQueryKey = ['settings', 'roles'] as const;
@@ -8,9 +9,9 @@ export const roleTableQueryKey = ['settings', 'roles'] as const;
 /** Silent: the guard falls back to the built-in lists when the table cannot be read. */
 export async function getRoleTable(options: { signal?: AbortSignal; silent?: boolean } = {}): Promise<RoleTable> {
   const silent = options.silent ?? false;
-  return parseData(RoleTableSchema, await api.get<unknown>('/setting/get-role', { signal: options.signal, silent }), {
-    silent,
-  });
+  void loadShellSchemas();
+  const data = await api.get<unknown>('/setting/get-role', { signal: options.signal, silent });
+  return parseShellData((s) => s.RoleTableSchema, data, { silent });
 }
 
 export function roleTableQueryOptions(options: { silent?: boolean } = {}) {

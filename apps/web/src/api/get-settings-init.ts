@@ -1,14 +1,16 @@
-import { SettingsInitSchema, type SettingsInit } from '@ipp/contracts';
+import type { SettingsInit } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, parseData } from './client';
+import { api } from './client';
+import { loadShellSchemas, parseShellData } from './parse-shell-data';
 
 export const settingsInitQueryKey = ['settings', 'init'] as const;
 
 /** Public: title, logo, idle minutes and default language, needed before and after sign-in. */
 export async function getSettingsInit(options: { signal?: AbortSignal } = {}): Promise<SettingsInit> {
   // Silent: every user of this answer has a built-in fallback, so a failure must not interrupt anyone.
+  void loadShellSchemas();
   const data = await api.get<unknown>('/setting/get-set-init', { signal: options.signal, silent: true });
-  return parseData(SettingsInitSchema, data, { silent: true });
+  return parseShellData((s) => s.SettingsInitSchema, data, { silent: true });
 }
 
 export function settingsInitQueryOptions() {

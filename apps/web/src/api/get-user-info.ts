@@ -1,12 +1,14 @@
-import { UserInfoSchema, type UserInfo } from '@ipp/contracts';
+import type { UserInfo } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, parseData } from './client';
+import { api } from './client';
+import { loadShellSchemas, parseShellData } from './parse-shell-data';
 
 // Shared by the header, the home page and the guard, so it lives here rather than in one feature.
 export const userInfoQueryKey = ['auth', 'user-info'] as const;
 
 export async function getUserInfo(options: { token?: string; signal?: AbortSignal } = {}): Promise<UserInfo> {
-  return parseData(UserInfoSchema, await api.get<unknown>('/wyrbac/login/user-info', options));
+  void loadShellSchemas();
+  return parseShellData((s) => s.UserInfoSchema, await api.get<unknown>('/wyrbac/login/user-info', options));
 }
 
 export function userInfoQueryOptions() {

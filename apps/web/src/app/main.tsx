@@ -1,13 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { i18nReady } from '@/i18n';
 import { App } from './app';
 import './global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+const root = createRoot(container);
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const render = () =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+
+// The first render waits for the language's strings, so no untranslated key flashes; if they cannot be loaded even
+// after retries, the console still renders (its lazy pages show the load failure and a retry).
+i18nReady.then(render, render);

@@ -1,13 +1,13 @@
-import { Button, Flex, Result } from 'antd';
+import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ErrorResult } from '@/components/error-result';
 
 /** Last-resort screen for an error no page handled. */
 export function RouteError() {
   const { t } = useTranslation();
   return (
     <Flex align="center" justify="center" style={{ minHeight: '100vh' }}>
-      <Result
-        status="error"
+      <ErrorResult
         title={t('errors.unexpected')}
         subTitle={t('errors.unexpectedHint')}
         extra={

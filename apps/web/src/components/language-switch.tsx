@@ -1,15 +1,23 @@
-import { LANGS, type Lang } from '@ipp/contracts';
+import type { Lang } from '@ipp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Segmented } from 'antd';
+import { App, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getLanguage, setLanguage } from '@/i18n';
+import { LANGS } from '@/lib/contract-constants';
 
 export function LanguageSwitch() {
   const { t } = useTranslation();
+  const { message } = App.useApp();
   const queryClient = useQueryClient();
 
   const change = async (lang: Lang) => {
-    await setLanguage(lang);
+    try {
+      // The other language's strings are downloaded on the first switch to it.
+      await setLanguage(lang);
+    } catch {
+      void message.error({ content: t('api.badNetwork'), key: 'network' });
+      return;
+    }
     // Server messages and translated data follow x-lang, so cached answers are refetched.
     await queryClient.invalidateQueries();
   };

@@ -1,15 +1,15 @@
-import { Button, Flex, Result } from 'antd';
+import { Button, Flex } from 'antd';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LazyPage } from '@/lib/lazy-with-retry';
 import { ErrorBoundary } from './error-boundary';
+import { ErrorResult } from './error-result';
 import { PageLoading } from './page-loading';
 
 function LoadFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
   return (
-    <Result
-      status="error"
+    <ErrorResult
       title={t('errors.pageLoadFailed')}
       subTitle={t('errors.pageLoadFailedHint')}
       data-testid="page-load-failed"

@@ -1,20 +1,43 @@
-import { DEFAULT_LANG, LANGS, type Lang } from '@ipp/contracts';
+import type { Lang } from '@ipp/contracts';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANG, LANGS } from '@/lib/contract-constants';
+import { loadWithRetry } from '@/lib/lazy-with-retry';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { readStorage, writeStorage } from '@/lib/storage';
-import en from './en.json';
-import zh from './zh.json';
+import { flattenStrings, type StringTree } from './strings';
 
-export const resources = { zh: { translation: zh }, en: { translation: en } } as const;
+// One language's strings per chunk: the console downloads only the language in use.
+const LOADERS: Record<Lang, () => Promise<StringTree>> = {
+  zh: () => import('./zh.json').then((m) => m.default),
+  en: () => import('./en.json').then((m) => m.default),
+};
 
-// i18next extends the resource objects it is given in place; overrides must never reach the bundled originals.
-const pristine = structuredClone(resources);
+/** The bundled strings of each language loaded so far, as shipped (i18next extends the objects it is given in place). */
+const pristine: Partial<Record<Lang, StringTree>> = {};
+const bundledKeys: Partial<Record<Lang, Readonly<Record<string, string>>>> = {};
+const loading: Partial<Record<Lang, Promise<void>>> = {};
 
 function isLang(value: string | null | undefined): value is Lang {
   return (LANGS as readonly (string | null | undefined)[]).includes(value);
+}
+
+/** Fetches a language's bundled strings once and hands them to i18next; a failed load is tried again next time. */
+export function loadLanguage(lang: Lang): Promise<void> {
+  loading[lang] ??= loadWithRetry(LOADERS[lang]).then(
+    (tree) => {
+      pristine[lang] = tree;
+      bundledKeys[lang] = flattenStrings(tree);
+      i18n.addResourceBundle(lang, 'translation', structuredClone(tree), true, true);
+    },
+    (error: unknown) => {
+      delete loading[lang];
+      throw error;
+    },
+  );
+  return loading[lang];
 }
 
 export function storedLanguage(): Lang {
@@ -32,7 +55,9 @@ function applyLanguage(lang: Lang): void {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
 }
 
+/** Switches the UI once the language's strings are here; rejects (and keeps the language) if they cannot be loaded. */
 export async function setLanguage(lang: Lang): Promise<void> {
+  await loadLanguage(lang);
   writeStorage(STORAGE_KEYS.language, lang);
   await i18n.changeLanguage(lang);
 }
@@ -40,27 +65,9 @@ export async function setLanguage(lang: Lang): Promise<void> {
 /** The site's default language (system configuration) applies only until the user picks one. */
 export async function applySiteDefaultLanguage(lang: Lang): Promise<void> {
   if (isLang(readStorage(STORAGE_KEYS.language)) || getLanguage() === lang) return;
+  await loadLanguage(lang);
   await i18n.changeLanguage(lang);
 }
-
-type StringTree = { [key: string]: string | StringTree };
-
-/** Every leaf of a string tree as "a.b.c" → text: the keys the translation table lists. */
-export function flattenStrings(tree: StringTree, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') out[path] = value;
-    else Object.assign(out, flattenStrings(value, path));
-  }
-  return out;
-}
-
-/** The strings shipped in this build, flattened, before any server override. */
-export const BUNDLED_STRINGS: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
-  zh: flattenStrings(zh),
-  en: flattenStrings(en),
-};
 
 function setPath(tree: StringTree, key: string, text: string): void {
   const parts = key.split('.');
@@ -76,12 +83,16 @@ function setPath(tree: StringTree, key: string, text: string): void {
 /**
  * Puts the server's overrides of one language over the bundled strings. The whole bundle is written
  * again each time, so an override removed on the server falls back to the bundled text. Keys this build
- * does not use are skipped: they could only clash with a group of keys of the same name.
+ * does not use are skipped: they could only clash with a group of keys of the same name. A language whose
+ * strings are not loaded is left alone: it is loaded before the UI switches to it, and its overrides follow.
  */
 export function applyOverrides(lang: Lang, entries: readonly { key: string; text: string }[]): void {
-  const tree = structuredClone(pristine[lang].translation) as StringTree;
+  const original = pristine[lang];
+  const keys = bundledKeys[lang];
+  if (!original || !keys) return;
+  const tree = structuredClone(original);
   for (const { key, text } of entries) {
-    if (text !== '' && BUNDLED_STRINGS[lang][key] !== undefined) setPath(tree, key, text);
+    if (text !== '' && keys[key] !== undefined) setPath(tree, key, text);
   }
   i18n.addResourceBundle(lang, 'translation', tree, true, true);
 }
@@ -91,15 +102,18 @@ i18n.on('languageChanged', (lang) => {
 });
 
 void i18n.use(initReactI18next).init({
-  resources: structuredClone(resources),
+  resources: {},
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANG,
   supportedLngs: [...LANGS],
   interpolation: { escapeValue: false },
   initAsync: false,
   returnNull: false,
-  // Server overrides arrive after start (addResourceBundle); components re-render when they do.
+  // Strings and server overrides arrive after start (addResourceBundle); components re-render when they do.
   react: { bindI18nStore: 'added' },
 });
+
+/** Resolves once the starting language's strings are loaded: the app renders after it, so no key ever shows. */
+export const i18nReady: Promise<void> = loadLanguage(storedLanguage());
 
 export { i18n };

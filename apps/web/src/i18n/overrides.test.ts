@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getLangOverrides, LANG_PAGE_SIZE } from '@/api/get-lang-overrides';
 import { setApiNotifier } from '@/api/notifier';
 import { jsonResponse } from '@/test/render';
-import { applyOverrides, BUNDLED_STRINGS, i18n } from './index';
+import { BUNDLED_STRINGS } from './bundled';
+import { applyOverrides, i18n } from './index';
 
 afterEach(() => {
   applyOverrides('zh', []);

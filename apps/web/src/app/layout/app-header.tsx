@@ -1,10 +1,12 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Flex, Layout, Tag } from 'antd';
+import { Button, Flex, Layout } from 'antd';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '@/components/language-switch';
 import { useSession } from '@/hooks/use-session';
 import { useCurrentRoute } from '../use-current-route';
 import { MENU_GROUPS } from '../routes';
+import { DemoTag } from './demo-tag';
 import { LogoutButton } from './logout-button';
 import { SizeSwitch } from './size-switch';
 import { UserBadge } from './user-badge';
@@ -35,14 +37,24 @@ export function AppHeader({ collapsed, onToggleSidebar }: AppHeaderProps) {
           aria-expanded={!collapsed}
           data-testid="sidebar-toggle"
         />
-        <Breadcrumb items={crumbs} data-testid="breadcrumb" />
+        {/* antd's Breadcrumb markup and look without the component, which brings Dropdown into the shell. */}
+        <nav className="app-breadcrumb" data-testid="breadcrumb">
+          <ol>
+            {crumbs.map((crumb, index) => (
+              <Fragment key={crumb.key}>
+                {index > 0 && (
+                  <li className="app-breadcrumb__separator" aria-hidden="true">
+                    /
+                  </li>
+                )}
+                <li className="app-breadcrumb__item">{crumb.title}</li>
+              </Fragment>
+            ))}
+          </ol>
+        </nav>
       </Flex>
       <Flex align="center" gap="middle" wrap>
-        {demo && (
-          <Tag color="orange" data-testid="demo-tag">
-            {t('header.demo')}
-          </Tag>
-        )}
+        {demo && <DemoTag />}
         <LanguageSwitch />
         <SizeSwitch />
         <UserBadge />

@@ -1,4 +1,5 @@
-import { Avatar, Flex, Typography } from 'antd';
+import { Flex } from 'antd';
+import Avatar from 'antd/es/avatar/Avatar';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '@/api/get-user-info';
 import { imageUrl } from '@/api/client';
@@ -11,9 +12,8 @@ export function UserBadge() {
   return (
     <Flex align="center" gap="small" aria-label={t('header.user')} data-testid="header-user">
       <Avatar src={avatar} alt="" />
-      <Typography.Text strong ellipsis style={{ maxWidth: 160 }}>
-        {user ? user.name || user.account : ''}
-      </Typography.Text>
+      {/* A CSS ellipsis rather than Typography, whose editing and copying would come with the shell. */}
+      <strong className="user-badge__name">{user ? user.name || user.account : ''}</strong>
     </Flex>
   );
 }

@@ -1,9 +1,13 @@
-import { PASSWORD_MIN, type LoginBody, type LoginResult } from '@ipp/contracts';
-import { Alert, Button, Form, Input } from 'antd';
+import type { LoginBody, LoginResult } from '@ipp/contracts';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/api/api-error';
+import { AlertOnDemand } from '@/components/alert-on-demand';
 import { getApiHost, normalizeHost, setApiHost } from '@/lib/api-host';
+import { PASSWORD_MIN } from '@/lib/contract-constants';
 import { useLogin } from '../api/login';
 
 interface LoginValues {
@@ -43,7 +47,14 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: LoginResult) =>
       onValuesChange={() => loginMutation.reset()}
     >
       {errorMessage && (
-        <Alert type="error" showIcon title={errorMessage} data-testid="login-error" role="alert" style={{ marginBottom: 16 }} />
+        <AlertOnDemand
+          type="error"
+          showIcon
+          title={errorMessage}
+          data-testid="login-error"
+          role="alert"
+          style={{ marginBottom: 16 }}
+        />
       )}
       <Form.Item
         name="username"
@@ -60,7 +71,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: LoginResult) =>
           { min: PASSWORD_MIN, message: t('auth.passwordMin', { count: PASSWORD_MIN }) },
         ]}
       >
-        <Input.Password autoComplete="current-password" data-testid="login-password" />
+        <Password autoComplete="current-password" data-testid="login-password" />
       </Form.Item>
       <Button
         type="link"

@@ -1,6 +1,6 @@
-import { DEFAULT_SETTINGS } from '@ipp/contracts';
 import { useCallback } from 'react';
 import { useSettingsInit } from '@/api/get-settings-init';
+import { DEFAULT_SETTINGS } from '@/lib/contract-constants';
 import { useIdleTimer } from './use-idle-timer';
 import { useSignOut } from './use-sign-out';
 

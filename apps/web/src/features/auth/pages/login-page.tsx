@@ -1,11 +1,13 @@
-import { DEFAULT_SETTINGS, type LoginResult } from '@ipp/contracts';
+import type { LoginResult } from '@ipp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Flex } from 'antd';
+import { Flex } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { AlertOnDemand } from '@/components/alert-on-demand';
 import { LanguageSwitch } from '@/components/language-switch';
 import { useSiteBranding } from '@/hooks/use-site-branding';
+import { DEFAULT_SETTINGS } from '@/lib/contract-constants';
 import { safeRedirect } from '@/lib/redirect';
 import { setSession } from '@/lib/session';
 import { LoginForm } from '../components/login-form';
@@ -43,7 +45,7 @@ export function LoginPage() {
         <p className="login-page__tagline">{t('app.tagline')}</p>
         <h2 className="login-page__subtitle">{t('auth.title')}</h2>
         {signedOut?.reason === 'idle' && (
-          <Alert
+          <AlertOnDemand
             type="warning"
             showIcon
             title={t('auth.signedOutIdle', { minutes: signedOut.minutes ?? DEFAULT_SETTINGS.idle_minutes })}

@@ -25,7 +25,7 @@ export function HomePage() {
   const followed = followedIds(useRoi24().data);
 
   return (
-    <Flex vertical gap="middle">
+    <Flex vertical gap="middle" data-testid="home-page">
       <LogoPrompt />
       <WelcomeCard
         extra={

@@ -1,6 +1,6 @@
 import { LANGS, MEASURED_KEYS } from '@ipp/contracts';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_STRINGS } from '@/i18n';
+import { BUNDLED_STRINGS } from '@/i18n/bundled';
 import { MEASURED_FIELDS } from '@/lib/measured';
 import { CONFIG_FIELDS } from './config-fields';
 import { TELEMETRY_SECTIONS } from './telemetry';

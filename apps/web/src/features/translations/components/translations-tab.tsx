@@ -6,7 +6,7 @@ import { useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { langOverridesQueryOptions } from '@/api/get-lang-overrides';
 import { LoadFailed } from '@/components/load-failed';
-import { BUNDLED_STRINGS } from '@/i18n';
+import { BUNDLED_STRINGS } from '@/i18n/bundled';
 import { downloadText } from '@/lib/download';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useSaveTranslations } from '../api/save-translations';

@@ -1,0 +1,2 @@
+// On demand (alert-on-demand.tsx).
+export { Alert as default } from 'antd';
