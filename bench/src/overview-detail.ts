@@ -7,6 +7,7 @@
  *   npm run bench                 # 100k and 10M (several minutes: loading 10M rows dominates)
  *   npm run bench -- --quick      # 10k and 1M
  *   npm run bench -- --write      # also rewrite the figures in docs/benchmarks.md
+ *   npm run bench -- --pg         # on PostgreSQL (fresh databases; the generator of generate.ts, classes skewed)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { buildRoiRollups, seedFleet } from './fleet.ts';
+import { freshTarget, generateFleet, type Target } from './generate.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -33,6 +35,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     runs: { type: 'string', default: '40' },
+    pg: { type: 'boolean', default: false },
   },
 });
 const sizes = flags.quick ? [10_000, 1_000_000] : [100_000, 10_000_000];
@@ -70,6 +73,18 @@ async function load(db: Db, rois: number) {
     from seq`.execute(k);
   // Rollups as ingest would have left them (the rollup property test proves ingest keeps them equal to this).
   await buildRoiRollups(k);
+  await telemetryRollups(db);
+}
+
+/** On PostgreSQL: the same fleet from the shared generator (its classes skewed), plus the telemetry rollups. */
+async function loadPg(db: Db, rois: number) {
+  await generateFleet(db, { rois, stations: STATIONS, classes: 8, days: SPAN_DAYS, now: NOW, telemetry: false });
+  await telemetryRollups(db);
+}
+
+async function telemetryRollups(db: Db) {
+  const k = db.kysely;
+  const start = NOW - SPAN_DAYS * DAY;
   // Hourly telemetry for the whole year (the same in both sizes).
   await sql`
     with recursive h(t) as (select ${sql.lit(start)} union all select t + ${sql.lit(HOUR)} from h where t + ${sql.lit(HOUR)} < ${sql.lit(NOW)})
@@ -93,15 +108,32 @@ interface Loaded {
   db: Db;
   app: Awaited<ReturnType<typeof buildApp>>;
   token: string;
+  /** PostgreSQL: the database, dropped at the end. */
+  target?: Target;
 }
 
 /** `--keep` leaves the loaded databases; `--reuse small,large` measures them again without loading. */
 const reused = flags.reuse?.split(',');
 
 async function prepare(rois: number, index: number): Promise<Loaded> {
-  const dir = reused?.[index] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-'));
-  const db = openDatabase({ dataDir: dir });
-  if (!reused) {
+  let dir: string;
+  let db: Db;
+  let target: Target | undefined;
+  if (flags.pg) {
+    target = await freshTarget('postgres', `overview${index}`);
+    dir = target.dataDir;
+    db = target.db;
+  } else {
+    dir = reused?.[index] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-'));
+    db = openDatabase({ dataDir: dir });
+  }
+  if (flags.pg) {
+    const t0 = performance.now();
+    await loadPg(db, rois);
+    console.log(
+      `  loaded ${rois.toLocaleString('en')} ROIs in ${((performance.now() - t0) / 1000).toFixed(1)} s (${target!.describe})`,
+    );
+  } else if (!reused) {
     await migrateToLatest(db);
     const t0 = performance.now();
     await load(db, rois);
@@ -115,7 +147,7 @@ async function prepare(rois: number, index: number): Promise<Loaded> {
     payload: { username: 'bench', password: 'bench-pass' },
   });
   const token = (login.json() as { data: { token: string } }).data.token;
-  return { rois, dir, db, app, token };
+  return { rois, dir, db, app, token, target };
 }
 
 async function time(target: Loaded, url: string, name: string) {
@@ -151,6 +183,10 @@ async function measureBoth(a: Loaded, b: Loaded) {
 
 async function release(target: Loaded) {
   await target.app.close();
+  if (target.target) {
+    await target.target.drop();
+    return;
+  }
   await target.db.close();
   if (flags.keep || reused) console.log(`  kept ${target.dir}`);
   else fs.rmSync(target.dir, { recursive: true, force: true });
@@ -159,7 +195,7 @@ async function release(target: Loaded) {
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 const [small, large] = sizes as [number, number];
 console.log(
-  `Overview/detail benchmark: ${STATIONS} stations, ${SPAN_DAYS} days, viewers at UTC+8 = statistics days, SQLite, ${runs} runs per query (median)`,
+  `Overview/detail benchmark: ${STATIONS} stations, ${SPAN_DAYS} days, viewers at UTC+8 = statistics days, ${flags.pg ? 'PostgreSQL' : 'SQLite'}, ${runs} runs per query (median)`,
 );
 console.log(`- ${label(small)}`);
 const small_ = await prepare(small, 0);
@@ -189,9 +225,10 @@ console.log(`Worst ratio ${worst.toFixed(2)} (target ≤ 1.2): ${worst <= 1.2 ? 
 if (flags.write) {
   const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/benchmarks.md');
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const section = `<!-- overview-detail:start -->\n${new Date(Date.now()).toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, Node ${process.version}; worst ratio ${worst.toFixed(2)} (target ≤ 1.2).\n\n${table}\n<!-- overview-detail:end -->`;
-  const updated = text.includes('<!-- overview-detail:start -->')
-    ? text.replace(/<!-- overview-detail:start -->[\s\S]*<!-- overview-detail:end -->/, section)
+  const marker = flags.pg ? 'overview-detail-pg' : 'overview-detail';
+  const section = `<!-- ${marker}:start -->\n${new Date(Date.now()).toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, Node ${process.version}, ${flags.pg ? 'PostgreSQL' : 'SQLite'}; worst ratio ${worst.toFixed(2)} (target ≤ 1.2).\n\n${table}\n<!-- ${marker}:end -->`;
+  const updated = text.includes(`<!-- ${marker}:start -->`)
+    ? text.replace(new RegExp(`<!-- ${marker}:start -->[\\s\\S]*<!-- ${marker}:end -->`), section)
     : `${text.trimEnd()}\n\n${section}\n`;
   fs.writeFileSync(file, updated);
   console.log(`Wrote ${path.relative(process.cwd(), file)}`);
