@@ -1,21 +1,8 @@
-import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
 import { expectPath, signIn, signOut } from './support/console.ts';
-import { ADMIN_PASSWORD, PG_URL, startServer, type RunningServer } from './support/server.ts';
-
-async function pgReachable() {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+import { ADMIN_PASSWORD, PG_URL, pgReachable, startServer, type RunningServer } from './support/server.ts';
 
 const hasPg = await pgReachable();
 if (!hasPg) {
