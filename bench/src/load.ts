@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatCpu, startCpu } from './cpu.ts';
 import { deviceKeyOf, freshTarget, generateFleet, type Target } from './generate.ts';
 import { loadImages, roiMultipart, variant } from './images.ts';
 import { envelope, percentile, repoRoot, request, signIn, startServerProcess, type ServerProcess } from './server-process.ts';
@@ -325,6 +326,7 @@ async function saturate(servers: ServerProcess[], clients: number, seconds: numb
   const until = Date.now() + seconds * 1000;
   let calls = 0;
   const started = performance.now();
+  const cpu = startCpu(servers.map((s) => s.pid));
   await Promise.all(
     tokens.map(async (token, i) => {
       let n = i;
@@ -339,8 +341,10 @@ async function saturate(servers: ServerProcess[], clients: number, seconds: numb
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const used = cpu();
   const times = t.times.get('page') ?? [];
   return {
+    cpu: used,
     perSecond: calls / elapsed,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
@@ -368,6 +372,8 @@ async function throughput() {
       `  phase ${p + 1}: 1 process ${one.perSecond.toFixed(0)} calls/s (p99 ${ms(one.p99)} ms), 2 processes ${two.perSecond.toFixed(0)} calls/s ` +
         `(p99 ${ms(two.p99)} ms): ${(two.perSecond / one.perSecond).toFixed(2)}×`,
     );
+    console.log(`    cores used, 1 process: ${formatCpu(one.cpu)}`);
+    console.log(`    cores used, 2 processes: ${formatCpu(two.cpu)}`);
   }
   const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((a, r) => a + f(r), 0);
   const ratio = sum((r) => r.two.perSecond) / sum((r) => r.one.perSecond);
@@ -383,6 +389,16 @@ async function throughput() {
       (r, i) =>
         `| ${i + 1} | ${r.one.perSecond.toFixed(0)} | ${ms(r.one.p50)} ms | ${ms(r.one.p99)} ms | ${r.two.perSecond.toFixed(0)} | ` +
         `${ms(r.two.p50)} ms | ${ms(r.two.p99)} ms | ${(r.two.perSecond / r.one.perSecond).toFixed(2)} |`,
+    ),
+    '',
+    '| phase | processes | cores used: server(s) | PostgreSQL | load generator | whole machine |',
+    '|---|---|---|---|---|---|',
+    ...rows.flatMap((r, i) =>
+      [r.one, r.two].map(
+        (x) =>
+          `| ${i + 1} | ${x.cpu.servers.length} | ${x.cpu.servers.map((c) => c.toFixed(2)).join(' + ')} | ` +
+          `${x.cpu.postgres.toFixed(2)} | ${x.cpu.generator.toFixed(2)} | ${x.cpu.machine.toFixed(2)} of ${x.cpu.cores} |`,
+      ),
     ),
     '',
     `Two processes vs one: ${ratio.toFixed(2)}× the calls per second (target ≥ 1.6). Errors: ${errors}.`,
