@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './precompress';
 // By path: Vite's config loader leaves package imports to Node, which cannot load the contract's TypeScript.
 import {
   DEFAULT_LANG,
@@ -18,7 +19,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // src/lib/contract-constants.ts: the contract's constants the shell needs, without the zod schemas beside them.
   define: {
     __CONTRACT_CONSTANTS__: JSON.stringify({

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+
+const BIG = `export const rows = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `row ${i}`))};`;
 
 describe('serving the built console', () => {
   let app: FastifyInstance;
@@ -17,6 +20,10 @@ describe('serving the built console', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><script type="module" src="/assets/index-abc.js"></script>');
     fs.writeFileSync(path.join(dist, 'assets/index-abc.js'), 'console.log(1)');
+    // What apps/web/precompress.ts writes beside a large asset.
+    fs.writeFileSync(path.join(dist, 'assets/big-def.js'), BIG);
+    fs.writeFileSync(path.join(dist, 'assets/big-def.js.br'), zlib.brotliCompressSync(BIG));
+    fs.writeFileSync(path.join(dist, 'assets/big-def.js.gz'), zlib.gzipSync(BIG));
     db = openDatabase({ dataDir: dist, sqliteFile: ':memory:' });
     await migrateToLatest(db);
     app = await buildApp({ config: testConfig({ WEB_DIST: dist }), db, serveWeb: true });
@@ -42,6 +49,27 @@ describe('serving the built console', () => {
     const res = await app.inject({ method: 'GET', url: '/assets/index-abc.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it("sends the build's Brotli or gzip copy to a browser that accepts it, the plain file to one that does not", async () => {
+    const br = await app.inject({
+      method: 'GET',
+      url: '/assets/big-def.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.rawPayload.length).toBeLessThan(BIG.length / 4);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(BIG);
+
+    const gz = await app.inject({ method: 'GET', url: '/assets/big-def.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(BIG);
+
+    const plain = await app.inject({ method: 'GET', url: '/assets/big-def.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG);
   });
 
   it('still answers unknown API paths with the envelope', async () => {

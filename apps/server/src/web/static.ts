@@ -17,6 +17,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
     root: distDir,
     wildcard: true,
     index: false,
+    // The build writes .br and .gz copies (apps/web/precompress.ts): sent to browsers that accept them.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
       if (filePath.includes(`${path.sep}assets${path.sep}`))
