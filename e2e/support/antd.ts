@@ -1,12 +1,23 @@
 import type { Page } from 'playwright-core';
 
-/** Opens an antd Select by its test id and picks the option with this visible text. */
+/**
+ * Opens an antd Select by its test id and picks the option with this visible text. On a busy machine the dropdown can
+ * close again before the click lands (seen in CI: a Select inside a dialog still opening; the option "not stable",
+ * then "not visible"), so the Select is opened again, a few times, until the click on the option goes through.
+ */
 export async function choose(page: Page, testId: string, optionText: string) {
-  await page.getByTestId(testId).click();
-  await page
+  const option = page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: optionText })
-    .first()
-    .click();
+    .first();
+  for (let attempt = 1; ; attempt++) {
+    await page.getByTestId(testId).click();
+    try {
+      await option.click({ timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
 }
 
 /**
