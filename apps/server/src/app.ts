@@ -54,6 +54,7 @@ import { JobRunner } from './modules/recognition/job-runner.ts';
 import { ModelStore } from './modules/recognition/model-store.ts';
 import { RecognitionService } from './modules/recognition/recognition.service.ts';
 import { recognitionRootRoutes, recognitionRoutes } from './modules/recognition/recognition.routes.ts';
+import { FeaturePool } from './modules/recognition/feature-pool.ts';
 import { Recognizer } from './modules/recognition/recognizer.ts';
 import { ReidentifyJob } from './modules/recognition/reidentify-job.ts';
 import { SimilarityIndex } from './modules/recognition/similarity.ts';
@@ -105,12 +106,20 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
   const modelStore = new ModelStore(db);
   const similarity = new SimilarityIndex(db);
-  const rois = new RoisService(db, clock, blobs, config.STATS_UTC_OFFSET, new Recognizer(db, modelStore, similarity, clock));
+  const featurePool = new FeaturePool(config.FEATURE_WORKERS);
+  app.addHook('onClose', () => featurePool.close());
+  const rois = new RoisService(
+    db,
+    clock,
+    blobs,
+    config.STATS_UTC_OFFSET,
+    new Recognizer(db, modelStore, similarity, clock, featurePool),
+  );
   const runner = new JobRunner(
     db,
     clock,
     {
-      reidentify: new ReidentifyJob(db, clock, rois, blobs, modelStore, similarity).run,
+      reidentify: new ReidentifyJob(db, clock, rois, blobs, modelStore, similarity, featurePool).run,
       train: new TrainJob(db, clock, blobs, modelStore).run,
     },
     app.log,

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -53,6 +54,11 @@ const EnvSchema = z.object({
    * first query waits for it; off loads each team's on its first query.
    */
   SIMILARITY_PRELOAD: z.enum(['on', 'off']).default('on'),
+  /**
+   * Worker threads that measure images' features at ingest and in re-identification, off the event loop (about 9 ms
+   * of JavaScript per image). 0 measures on the event loop. Default: one per core beyond the first, at most 4.
+   */
+  FEATURE_WORKERS: intFrom(0, 16).default(() => Math.max(1, Math.min(4, os.availableParallelism() - 1))),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -79,6 +85,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     SCRYPT_LOG_N: 14,
     LOG_LEVEL: 'silent',
     JOB_WORKER: 'off',
+    // Features on the test's own thread; feature-pool.test.ts and the e2e servers run the worker threads.
+    FEATURE_WORKERS: 0,
     // Test apps share one broker: each gets its own group, or they would take each other's messages.
     MQTT_GROUP: `test-${crypto.randomBytes(4).toString('hex')}`,
     ...overrides,

@@ -7,6 +7,7 @@ import { registerIpp, roiMultipart, uploadRoi } from './helpers/device.ts';
 import { shapePng, type Shape } from './helpers/shapes.ts';
 import { JobLost, JobRunner, LEASE_MS } from '../src/modules/recognition/job-runner.ts';
 import { ReidentifyJob } from '../src/modules/recognition/reidentify-job.ts';
+import { FeaturePool } from '../src/modules/recognition/feature-pool.ts';
 import { ModelStore } from '../src/modules/recognition/model-store.ts';
 import { SimilarityIndex } from '../src/modules/recognition/similarity.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
@@ -229,7 +230,7 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     });
     const models = new ModelStore(env.db);
     const similarity = new SimilarityIndex(env.db);
-    const real = new ReidentifyJob(env.db, env.clock.read, env.app.rois, env.app.rois.blobs, models, similarity, 5);
+    const real = new ReidentifyJob(env.db, env.clock.read, env.app.rois, env.app.rois.blobs, models, similarity, new FeaturePool(0), 5);
     let steps = 0;
     // The first worker commits one batch of 5, then dies inside its second step (that step rolls back).
     const dying = new JobRunner(env.db, env.clock.read, {

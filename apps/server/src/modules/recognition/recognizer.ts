@@ -2,8 +2,8 @@ import type { IppConfig } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { descriptorOf } from './descriptor.ts';
-import { featuresOfImage, type RoiFeatures } from './features.ts';
+import type { FeaturePool } from './feature-pool.ts';
+import { decodeImage, type RoiFeatures } from './features.ts';
 import { saveFeatures } from './features.repository.ts';
 import { saveLabels } from './labels.repository.ts';
 import { labelWith, type AiLabelling, type ModelStore } from './model-store.ts';
@@ -28,20 +28,22 @@ export class Recognizer {
     private readonly models: ModelStore,
     private readonly similarity: SimilarityIndex,
     private readonly clock: () => number,
+    private readonly pool: FeaturePool,
   ) {}
 
   async analyse(data: Buffer, ippId: number, classify: boolean): Promise<Analysis> {
     const station = await stationOf(this.db.kysely, ippId);
-    const features = await featuresOfImage(data, { threshold: station.threshold });
+    const { features, sim } = await this.pool.measure(await decodeImage(data), station.threshold);
     const model = classify ? await this.models.activeFor(station.groupId) : null;
     return {
       features,
-      sim: descriptorOf(features.values),
+      sim,
       groupId: station.groupId,
       label: model ? labelWith(model, features.values) : null,
     };
   }
 
+  /** Inside the ingest transaction: features and AI label (the ROI row itself carries the review status). */
   async record(trx: Kysely<Database>, roiId: number, analysis: Analysis) {
     await saveFeatures(trx, [
       {
@@ -65,7 +67,6 @@ export class Recognizer {
           labelled_at: this.clock(),
         },
       ]);
-      if (l.low) await trx.updateTable('rois').set({ review_status: 1 }).where('id', '=', roiId).execute();
     }
   }
 

@@ -5,8 +5,8 @@ import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import { findRoisCore, setReview } from '../rois/rois.repository.ts';
-import { descriptorOf } from './descriptor.ts';
-import { FEATURE_VERSION, featuresOfImage } from './features.ts';
+import type { FeaturePool } from './feature-pool.ts';
+import { FEATURE_VERSION, decodeImage } from './features.ts';
 import { loadFeatures, saveFeatures, type StoredFeatures } from './features.repository.ts';
 import type { JobContext } from './job-runner.ts';
 import type { JobRow } from './jobs.repository.ts';
@@ -31,6 +31,7 @@ export class ReidentifyJob {
     private readonly blobs: BlobStore,
     private readonly models: ModelStore,
     private readonly similarity: SimilarityIndex,
+    private readonly pool: FeaturePool,
     private readonly batchSize = REID_BATCH,
   ) {}
 
@@ -57,8 +58,8 @@ export class ReidentifyJob {
         if (stored.has(roi.id)) continue;
         const blob = await this.blobs.get(originalName(roi.sha256, roi.mime));
         if (!blob) continue;
-        const f = await featuresOfImage(blob.data, { threshold: station.threshold });
-        const item = { roi_id: roi.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
+        const { features: f, sim } = await this.pool.measure(await decodeImage(blob.data), station.threshold);
+        const item = { roi_id: roi.id, version: f.version, values: f.values, sim, measures: f.measures };
         computed.push(item);
         stored.set(roi.id, item);
       }

@@ -77,13 +77,15 @@ export class RoisService {
     const analysis = await this.recognizer?.analyse(input.data, input.ippId, unlabelled);
     const ai = analysis?.label ?? null;
     const labelIndex = ai ? ai.label_index : input.labelIndex;
+    const hi = input.hiClassId === undefined ? 0 : 1;
+    // Everything read or computed before the transaction: it holds a connection (and, on PostgreSQL, row locks) only
+    // for its writes.
+    const classId =
+      input.hiClassId ??
+      ai?.class_id ??
+      (labelIndex === 0 ? null : ((await repo.classIdForLabel(this.db.kysely, labelIndex))?.id ?? null));
     const receivedAt = this.clock();
     const result = await this.db.kysely.transaction().execute(async (trx) => {
-      const hi = input.hiClassId === undefined ? 0 : 1;
-      const classId =
-        input.hiClassId ??
-        ai?.class_id ??
-        (labelIndex === 0 ? null : ((await repo.classIdForLabel(trx, labelIndex))?.id ?? null));
       const roiId = await repo.insertRoi(trx, {
         ipp_id: input.ippId,
         roi_time: input.capturedAt,
@@ -99,6 +101,8 @@ export class RoisService {
         class_id: classId,
         hi,
         is_demo_image: input.isDemo ? 1 : 0,
+        // An AI label below its class's confidence threshold goes to the review queue.
+        ...(ai?.low ? { review_status: 1 } : {}),
       });
       if (roiId === undefined) {
         // A concurrent retry won the race: answer its row.

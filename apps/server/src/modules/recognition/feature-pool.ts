@@ -1,0 +1,95 @@
+import { Worker } from 'node:worker_threads';
+import { descriptorOf } from './descriptor.ts';
+import { featuresOfPixels, type RawImage, type RoiFeatures } from './features.ts';
+
+export interface MeasureTask {
+  image: RawImage;
+  threshold: number | undefined;
+}
+
+export interface Measurement {
+  features: RoiFeatures;
+  sim: Int8Array;
+}
+
+/** The CPU-bound part of recognition at ingest: the features of decoded pixels and their similarity descriptor. */
+export function measureImage(image: RawImage, threshold: number | undefined): Measurement {
+  const features = featuresOfPixels(image, { threshold });
+  return { features, sim: descriptorOf(features.values) };
+}
+
+interface Pending {
+  resolve: (m: Measurement) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * Feature extraction in worker threads (FEATURE_WORKERS, docs/decisions.md): about 9 ms of JavaScript per image that
+ * would otherwise block the event loop while other requests' PostgreSQL transactions wait on it. Workers start on
+ * first use; each task goes to the worker with the fewest in flight; a worker that dies fails only its own tasks and
+ * is replaced on the next task. Size 0 measures on the calling thread.
+ */
+export class FeaturePool {
+  private readonly slots: (Slot | null)[];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(readonly size: number) {
+    this.slots = Array.from({ length: size }, () => null);
+  }
+
+  measure(image: RawImage, threshold: number | undefined): Promise<Measurement> {
+    if (this.size === 0) return Promise.resolve(measureImage(image, threshold));
+    if (this.closed) return Promise.reject(new Error('feature pool closed'));
+    const slot = this.pick();
+    const id = this.nextId++;
+    return new Promise<Measurement>((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      // A copy of the pixels, moved rather than cloned: the caller's buffer may be a view into a larger one.
+      const data = image.data.slice();
+      const task: MeasureTask & { id: number } = { id, image: { ...image, data }, threshold };
+      slot.worker.postMessage(task, [data.buffer]);
+    });
+  }
+
+  async close() {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s?.worker.terminate()));
+  }
+
+  private pick(): Slot {
+    let best = -1;
+    for (let i = 0; i < this.slots.length; i++) {
+      const slot = this.slots[i];
+      if (!slot) return (this.slots[i] = this.spawn(i));
+      if (best < 0 || slot.pending.size < this.slots[best]!.pending.size) best = i;
+    }
+    return this.slots[best]!;
+  }
+
+  private spawn(index: number): Slot {
+    const worker = new Worker(new URL('./feature-worker.mjs', import.meta.url));
+    worker.unref();
+    const slot: Slot = { worker, pending: new Map() };
+    const fail = (err: Error) => {
+      if (this.slots[index] === slot) this.slots[index] = null;
+      for (const p of slot.pending.values()) p.reject(err);
+      slot.pending.clear();
+    };
+    worker.on('message', (m: { id: number; result?: Measurement; error?: string }) => {
+      const p = slot.pending.get(m.id);
+      if (!p) return;
+      slot.pending.delete(m.id);
+      if (m.result) p.resolve(m.result);
+      else p.reject(new Error(m.error ?? 'feature worker failed'));
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`feature worker exited with code ${code}`)));
+    return slot;
+  }
+}
