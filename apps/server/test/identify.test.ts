@@ -177,6 +177,45 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     expect(ids(recent.items)).toEqual([aRois[5], aRois[4]]);
   });
 
+  it('counts a time range exactly: whole hours from the rollups, the ends from the rows, recycled ROIs left out', async () => {
+    // ROIs over six hours before now (08:00 UTC), several exactly on an hour, some recycled.
+    const HOUR = 60 * MIN;
+    let state = 7;
+    const rand = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const base = now() - 6 * HOUR;
+    const extra: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const at = i % 5 === 0 ? base + rand(7) * HOUR : base + rand(6 * 3600) * 1000;
+      extra.push(await roi(a1.key, at, 1 + (i % 3)));
+    }
+    await act(w.tokens.ownAdmin, { type: '2', category_id: -1000, roi_ids: [extra[0], extra[7], extra[13]] });
+    const stamp = (t: number) => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+    const ranges: [number, number][] = [
+      [base, now()],
+      [base + HOUR, base + 3 * HOUR],
+      [base + HOUR, base + 3 * HOUR - 1000],
+      [base + 20 * MIN, base + 20 * MIN + 30 * MIN],
+    ];
+    for (let i = 0; i < 16; i++) {
+      const a = base - HOUR + rand(8 * 3600) * 1000;
+      ranges.push([a, a + rand(5 * 3600) * 1000]);
+    }
+    for (const [start, end] of ranges) {
+      const query = `category_id=-100&ipp_id=${a1.id}&Roi_time_s=${stamp(start)}&Roi_time_e=${stamp(end)}&tz=0&limit=1000`;
+      const listed = await list(w.tokens.user, query);
+      expect(listed.next).toBeNull();
+      expect({ range: [stamp(start), stamp(end)], count: listed.count }).toEqual({
+        range: [stamp(start), stamp(end)],
+        count: listed.items.length,
+      });
+    }
+    // A relative start: every live ROI of the station in the last 24 hours.
+    expect((await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&Roi_time_s=-24 hour`)).count).toBe(6 + 30 - 3);
+  });
+
   it('offers exactly the action codes of docs/actions.md per category and role, and refuses the others', async () => {
     const codes = async (token: Token, categoryId: number, reviewed?: number) =>
       (

@@ -30,6 +30,34 @@ export async function maintainedTotal(db: Kysely<Database>, ippIds: readonly num
   return Number((await q.executeTakeFirst())?.n ?? 0);
 }
 
+/**
+ * Live ROIs of stations (and one class) captured in the whole UTC hours of [from, to) (open ends unbounded), from the
+ * hour rollups: exact at any size, as ingest and every state change keep them in the same transaction as the rows.
+ */
+export async function hourRollupTotal(
+  db: Kysely<Database>,
+  ippIds: readonly number[] | null,
+  range: { from?: number; to?: number },
+  classKey?: number,
+) {
+  if (ippIds !== null && ippIds.length === 0) return 0;
+  if (classKey === undefined) {
+    let q = db.selectFrom('roi_count_hour').select((eb) => eb.fn.sum<number | string | null>('n').as('n'));
+    if (ippIds !== null) q = q.where('ipp_id', 'in', ippIds);
+    if (range.from !== undefined) q = q.where('hour', '>=', range.from);
+    if (range.to !== undefined) q = q.where('hour', '<', range.to);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+  let q = db
+    .selectFrom('roi_rollup_hour')
+    .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+    .where('class_key', '=', classKey);
+  if (ippIds !== null) q = q.where('ipp_id', 'in', ippIds);
+  if (range.from !== undefined) q = q.where('hour', '>=', range.from);
+  if (range.to !== undefined) q = q.where('hour', '<', range.to);
+  return Number((await q.executeTakeFirst())?.n ?? 0);
+}
+
 /** Live ROIs per station and class (the statistics totals, also maintained). */
 export async function stationClassCounts(db: Kysely<Database>, ippIds: readonly number[] | null) {
   let q = db.selectFrom('roi_totals').select(['ipp_id', 'class_key', 'n']).where('n', '!=', 0);

@@ -18,6 +18,7 @@ import { AppError } from '../../http/app-error.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
 import { allowedCodes, describe } from './actions.ts';
 import * as browse from './browse.repository.ts';
 import * as counts from './counts.repository.ts';
@@ -180,13 +181,19 @@ export class IdentifyService {
    */
   private async total(f: browse.BrowseFilter): Promise<number> {
     const k = this.db.kysely;
-    const plain = f.start === undefined && f.end === undefined && f.sizeMin === undefined && f.sizeMax === undefined;
-    if (plain && f.source.kind === 'stations') {
+    const timed = f.start !== undefined || f.end !== undefined;
+    const sized = f.sizeMin !== undefined || f.sizeMax !== undefined;
+    if (!sized && f.source.kind === 'stations') {
       const ippIds = f.ippId !== undefined ? [f.ippId] : f.source.ippIds;
-      return counts.maintainedTotal(k, ippIds, f.kind, f.classKey);
+      if (!timed) return counts.maintainedTotal(k, ippIds, f.kind, f.classKey);
+      if (f.kind === undefined) {
+        const counted = await this.timedTotal(f, ippIds);
+        if (counted !== undefined) return counted;
+      }
     }
     if (
-      plain &&
+      !timed &&
+      !sized &&
       f.source.kind === 'folders' &&
       f.source.folderIds.length === 1 &&
       f.kind === undefined &&
@@ -196,6 +203,23 @@ export class IdentifyService {
       return folder ? Number(folder.n) : 0;
     }
     return browse.countUpTo(k, f, COUNT_CAP + 1);
+  }
+
+  /**
+   * A station (and class) filter over a time range: the whole hours inside it from the hour rollups, the partial
+   * hours at its ends counted from their rows (at most an hour of each station's ROIs). Exact, where counting rows
+   * would cost a scan of the range (300 ms for a month of a 10M-ROI fleet). Undefined when the range holds no whole
+   * hour: then its rows are few enough to count.
+   */
+  private async timedTotal(f: browse.BrowseFilter, ippIds: readonly number[] | null): Promise<number | undefined> {
+    const k = this.db.kysely;
+    const from = f.start === undefined ? undefined : Math.ceil(f.start / HOUR_MS) * HOUR_MS;
+    const to = f.end === undefined ? undefined : hourOf(f.end + 1);
+    if (from !== undefined && to !== undefined && from >= to) return undefined;
+    const whole = await counts.hourRollupTotal(k, ippIds, { from, to }, f.classKey);
+    const head = from !== undefined && f.start! < from ? await browse.countUpTo(k, { ...f, end: from - 1 }, COUNT_CAP + 1) : 0;
+    const tail = to !== undefined && to <= f.end! ? await browse.countUpTo(k, { ...f, start: to }, COUNT_CAP + 1) : 0;
+    return whole + head + tail;
   }
 
   /** The ROIs of one folder, by id or code (GET /folder/get-folder-by-roi-index, /roi/get-roi-by-code). */
