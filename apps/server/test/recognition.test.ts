@@ -230,7 +230,16 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     });
     const models = new ModelStore(env.db);
     const similarity = new SimilarityIndex(env.db);
-    const real = new ReidentifyJob(env.db, env.clock.read, env.app.rois, env.app.rois.blobs, models, similarity, new FeaturePool(0), 5);
+    const real = new ReidentifyJob(
+      env.db,
+      env.clock.read,
+      env.app.rois,
+      env.app.rois.blobs,
+      models,
+      similarity,
+      new FeaturePool(0),
+      5,
+    );
     let steps = 0;
     // The first worker commits one batch of 5, then dies inside its second step (that step rolls back).
     const dying = new JobRunner(env.db, env.clock.read, {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -25,6 +25,8 @@ export interface DatabaseOptions {
   pgSchema?: string;
   /** SQLite file name, relative to dataDir, or ':memory:'. */
   sqliteFile?: string;
+  /** Sees every statement with its parameters and duration (the benchmarks replay the API's SQL on the raw driver). */
+  log?: (event: LogEvent) => void;
 }
 
 export function openDatabase(options: DatabaseOptions): Db {
@@ -34,7 +36,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
     const url = new URL(options.databaseUrl);
     return {
       kysely,
@@ -60,6 +62,6 @@ export function openDatabase(options: DatabaseOptions): Db {
   // index instead of reading it whole, so a 10M-ROI database still opens in moments.
   sqlite.pragma('analysis_limit = 1000');
   sqlite.pragma('optimize = 0x10002');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: options.log });
   return { kysely, dialect: 'sqlite', describe: `SQLite ${target}`, close: () => kysely.destroy() };
 }
