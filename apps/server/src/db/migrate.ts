@@ -7,6 +7,7 @@ import { monitoringMigration } from './migrations/0004-monitoring.ts';
 import { imagesMigration } from './migrations/0005-images.ts';
 import { recognitionMigration } from './migrations/0006-recognition.ts';
 import { modelReportMigration } from './migrations/0007-model-report.ts';
+import { groupIndexesMigration } from './migrations/0008-group-indexes.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -18,6 +19,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0005-images': imagesMigration(db.dialect),
     '0006-recognition': recognitionMigration(db.dialect),
     '0007-model-report': modelReportMigration,
+    '0008-group-indexes': groupIndexesMigration,
   };
 }
 

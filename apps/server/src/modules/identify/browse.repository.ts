@@ -59,9 +59,11 @@ function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
   if (s.kind === 'favorite') and.push(eb('r.favorite_at', 'is not', null));
   if (s.kind === 'review') and.push(s.reviewed ? eb('r.review_status', 'in', [2, 3]) : eb('r.review_status', '=', 1));
   if (f.ippId !== undefined) and.push(eb('r.ipp_id', '=', f.ippId));
-  if (f.kind === 2) and.push(eb('r.hi', '=', 1));
-  if (f.kind === 1) and.push(eb.and([eb('r.hi', '=', 0), eb('r.roi_labelindex', '!=', 0)]));
-  if (f.kind === 0) and.push(eb.and([eb('r.hi', '=', 0), eb('r.roi_labelindex', '=', 0)]));
+  // The groups as literals, not parameters: SQLite can then match them against the partial indexes of the HI and UI
+  // groups (migration 0008).
+  if (f.kind === 2) and.push(eb('r.hi', '=', sql.lit(1)));
+  if (f.kind === 1) and.push(eb.and([eb('r.hi', '=', sql.lit(0)), eb('r.roi_labelindex', '!=', sql.lit(0))]));
+  if (f.kind === 0) and.push(eb.and([eb('r.hi', '=', sql.lit(0)), eb('r.roi_labelindex', '=', sql.lit(0))]));
   if (f.classKey !== undefined) and.push(f.classKey === 0 ? eb('r.class_id', 'is', null) : eb('r.class_id', '=', f.classKey));
   if (f.start !== undefined) and.push(eb('r.roi_time', '>=', f.start));
   if (f.end !== undefined) and.push(eb('r.roi_time', '<=', f.end));
