@@ -8,6 +8,7 @@ import { imagesMigration } from './migrations/0005-images.ts';
 import { recognitionMigration } from './migrations/0006-recognition.ts';
 import { modelReportMigration } from './migrations/0007-model-report.ts';
 import { groupIndexesMigration } from './migrations/0008-group-indexes.ts';
+import { liveSizeIndexMigration } from './migrations/0009-live-size-index.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0006-recognition': recognitionMigration(db.dialect),
     '0007-model-report': modelReportMigration,
     '0008-group-indexes': groupIndexesMigration,
+    '0009-live-size-index': liveSizeIndexMigration,
   };
 }
 
