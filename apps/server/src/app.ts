@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -44,6 +45,7 @@ import { IdentifyService } from './modules/identify/identify.service.ts';
 import { BulkService } from './modules/identify/bulk.service.ts';
 import { FoldersService } from './modules/identify/folders.service.ts';
 import { ReidentifyService } from './modules/identify/reidentify.service.ts';
+import { OrphanSweeper } from './modules/rois/orphan-sweeper.ts';
 import { RecycleSweeper } from './modules/identify/recycle-sweeper.ts';
 import { ExportService } from './modules/transfer/export.service.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
@@ -67,6 +69,7 @@ declare module 'fastify' {
     rois: RoisService;
     devices: DeviceService;
     recycle: RecycleSweeper;
+    orphans: OrphanSweeper;
     /** The recognition job queue (tests drain it; JOB_WORKER=on runs it in the background). */
     jobs: JobRunner;
     similarity: SimilarityIndex;
@@ -138,6 +141,12 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   const sweeper = new RecycleSweeper(db, clock, rois, settings);
   sweeper.start((error) => app.log.error(error, 'recycle bin sweep failed'));
   app.addHook('onClose', async () => sweeper.stop());
+  const orphans = new OrphanSweeper(
+    db,
+    config.STORAGE_URL ? null : path.join(config.DATA_DIR, 'blobs'),
+    config.ORPHAN_GRACE_MINUTES * 60_000,
+  );
+  app.addHook('onClose', async () => orphans.stop());
   registerAccessControl(app, auth, devices.authenticate);
 
   const origins = config.CORS_ORIGINS.split(',')
@@ -214,6 +223,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   app.decorate('rois', rois);
   app.decorate('devices', devices);
   app.decorate('recycle', sweeper);
+  app.decorate('orphans', orphans);
   app.decorate('jobs', runner);
   app.decorate('similarity', similarity);
 

@@ -58,6 +58,12 @@ const EnvSchema = z.object({
    * Worker threads that measure images' features at ingest and in re-identification, off the event loop (about 9 ms
    * of JavaScript per image). 0 measures on the event loop. Default: one per core beyond the first, at most 4.
    */
+  /**
+   * The orphan sweep deletes image files no ROI names once they were last touched this many minutes ago. It must
+   * exceed the longest time from an image's write to its row's commit (seconds). 0 sweeps at once: only where nothing
+   * ingests during the pass (the crash test waits for the pass after each restart).
+   */
+  ORPHAN_GRACE_MINUTES: intFrom(0, 10_080).default(60),
   FEATURE_WORKERS: intFrom(0, 16).default(() => Math.max(1, Math.min(4, os.availableParallelism() - 1))),
 });
 

@@ -63,6 +63,16 @@ if (seedDemoData) {
 }
 console.log(lines.join('\n'));
 
+// The recovery pass over the image files, after every start (a crash may have left files without their row) and then
+// hourly, in the background: it deletes only files last touched longer ago than ORPHAN_GRACE_MINUTES.
+app.orphans.start(
+  (result, ms) =>
+    console.log(
+      `Orphan sweep: ${result.files} image files checked, ${result.deleted} orphan(s) deleted (${(result.bytes / 1e6).toFixed(1)} MB) in ${ms} ms`,
+    ),
+  (error: unknown) => app.log.error({ err: error }, 'orphan sweep failed'),
+);
+
 if (config.SIMILARITY_PRELOAD === 'on') {
   const started = Date.now();
   app.similarity

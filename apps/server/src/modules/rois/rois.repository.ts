@@ -159,3 +159,21 @@ export function summaries(db: Kysely<Database>) {
 }
 
 export type RoiSummaryRow = Awaited<ReturnType<ReturnType<typeof summaries>['execute']>>[number];
+
+/**
+ * Which of these content hashes some ROI names. Probes the (station, hash) unique index once per station and hash,
+ * so it needs no index of its own on the hash.
+ */
+export async function existingHashes(db: Kysely<Database>, hashes: readonly string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const ipps = (await db.selectFrom('ipps').select('id').execute()).map((r) => r.id);
+  if (ipps.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('rois')
+    .select('sha256')
+    .distinct()
+    .where('ipp_id', 'in', ipps)
+    .where('sha256', 'in', [...hashes])
+    .execute();
+  return new Set(rows.map((r) => r.sha256));
+}
