@@ -15,6 +15,8 @@ export interface RunningServer {
   dataDir: string;
   log: () => string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: no shutdown, nothing cleaned up (the data directory and the database stay). */
+  kill(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -110,8 +112,15 @@ export async function startServer(
     url,
     dataDir,
     log: () => output,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

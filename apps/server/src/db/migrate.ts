@@ -21,7 +21,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0006-recognition': recognitionMigration(db.dialect),
     '0007-model-report': modelReportMigration,
     '0008-group-indexes': groupIndexesMigration,
-    '0009-live-size-index': liveSizeIndexMigration,
+    '0009-live-size-index': liveSizeIndexMigration(db.dialect),
   };
 }
 
@@ -40,4 +40,14 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Up to and including one migration: tests of a migration on a database as the ones before it left it. */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const migrator = new Migrator({
+    db: db.kysely as unknown as Kysely<unknown>,
+    provider: new InCodeProvider(migrationsFor(db)),
+  });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

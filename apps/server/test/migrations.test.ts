@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src/db/database.ts';
+import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
+import * as browse from '../src/modules/identify/browse.repository.ts';
+
+describe('migrations on a database in service (SQLite, with planner statistics)', () => {
+  let db: Db | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await db?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('new ROI indexes get statistics, so the newest-first list keeps its time index instead of sorting a station', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-migrate-'));
+    const statements: { sql: string; params: readonly unknown[] }[] = [];
+    db = openDatabase({
+      dataDir: dir,
+      log: (e) => {
+        if (e.level === 'query') statements.push({ sql: e.query.sql, params: e.query.parameters });
+      },
+    });
+    const k = db.kysely;
+    await migrateTo(db, '0008-group-indexes');
+    await sql`insert into teams (name, created_at) values ('T', 0)`.execute(k);
+    for (const dev of ['S1', 'S2']) {
+      await sql`insert into ipps (dev_id, site_name, country, longitude, latitude, group_id, serial_number, config,
+                 device_key_hash, created_at, updated_at)
+               values (${dev}, ${dev}, 'CN', 120, 36, 1, '', '{}', ${dev.padStart(64, '0')}, 0, 0)`.execute(k);
+    }
+    await sql`with recursive s(x) as (select 1 union all select x + 1 from s where x < 4000)
+      insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex, hi)
+      select 1 + x % 2, x * 1000, 0, printf('%064x', x), 'image/png', 100, 10, 10, x % 500, 1, 0 from s`.execute(k);
+    // A database in service has planner statistics (the server's PRAGMA optimize, or an ANALYZE).
+    await sql`analyze`.execute(k);
+    await migrateToLatest(db);
+
+    statements.length = 0;
+    await browse.page(k, { source: { kind: 'stations', ippIds: [1, 2] }, ippId: 1 }, { field: 'Roi_time', dir: 'desc' }, 201, {});
+    const page = statements.find((s) => /order by/i.test(s.sql))!;
+    const plan = await sql.raw<{ detail: string }>(`explain query plan ${page.sql}`).compile(k);
+    const rows = await k.executeQuery<{ detail: string }>({ ...plan, parameters: page.params });
+    const details = rows.rows.map((r) => r.detail).join(' | ');
+    expect(details).toContain('rois_live_ipp_time_idx');
+    expect(details).not.toContain('TEMP B-TREE');
+  });
+});
