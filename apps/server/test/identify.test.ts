@@ -1,4 +1,13 @@
-import { CATEGORY, type Actions, type Category, type RoiItem, type RoiPage, type TreeNode } from '@ipp/contracts';
+import {
+  CATEGORY,
+  envelopeOf,
+  RoiPageSchema,
+  type Actions,
+  type Category,
+  type RoiItem,
+  type RoiPage,
+  type TreeNode,
+} from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
@@ -214,6 +223,28 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     }
     // A relative start: every live ROI of the station in the last 24 hours.
     expect((await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&Roi_time_s=-24 hour`)).count).toBe(6 + 30 - 3);
+  });
+
+  it('answers the ROI lists exactly as the contract says, field for field (they skip the encode: presentedJson)', async () => {
+    const f = await newFolder(w.tokens.ownAdmin, '103Strict');
+    await act(w.tokens.ownAdmin, { type: '51', category_id: -100, roi_ids: [aRois[0], aRois[1]], target_id: f.roi_index_id });
+    await act(w.tokens.ownAdmin, { type: '2', category_id: -1000, roi_ids: [aRois[2]] });
+    const urls = [
+      `/api/roi/index?category_id=-100&ipp_id=${a1.id}`,
+      '/api/roi/index?category_id=-8',
+      `/api/roi/all?dev_id=A1`,
+      `/api/folder/get-folder-by-roi-index?roi_index_id=${f.roi_index_id}`,
+      `/api/roi/get-roi-by-code?roi_index_code=${f.roi_index_code}`,
+    ];
+    const strict = envelopeOf(RoiPageSchema);
+    for (const url of urls) {
+      const res = await call(env, w.tokens.ownAdmin, 'GET', url);
+      const json = res.json() as { code: number; data: RoiPage };
+      expect([url, json.code]).toEqual([url, 1000]);
+      expect(json.data.items.length).toBeGreaterThan(0);
+      // Parsing strips any field the contract does not name and fails on a wrong type: the answer must survive unchanged.
+      expect(strict.parse(json)).toEqual(json);
+    }
   });
 
   it('offers exactly the action codes of docs/actions.md per category and role, and refuses the others', async () => {

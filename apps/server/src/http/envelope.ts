@@ -40,3 +40,10 @@ export function sendFailure(reply: FastifyReply, error: AppError, lang: Lang, st
     .type('application/json; charset=utf-8')
     .send(failureBody(error, lang, reply.request.id));
 }
+
+/**
+ * The serializer of routes whose answer is built only by typed presenters (every field named by the contract type, none
+ * copied from a row, so nothing to strip): JSON without zod's encode of it. Profiled on a page of 200 ROIs, the encode
+ * was about 2.5 ms of the call's 10 ms of CPU. identify.test.ts checks these answers against their schema, strictly.
+ */
+export const presentedJson = () => (data: unknown) => JSON.stringify(data);

@@ -47,7 +47,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
-import { ok } from '../../http/envelope.ts';
+import { ok, presentedJson } from '../../http/envelope.ts';
 import type { BulkService } from './bulk.service.ts';
 import type { FoldersService } from './folders.service.ts';
 import type { IdentifyService } from './identify.service.ts';
@@ -101,6 +101,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
       '/roi/index',
       {
         config: signedIn,
+        serializerCompiler: presentedJson,
         schema: {
           tags,
           summary: 'One page of ROIs (keyset underneath); count is the total, capped',
@@ -115,6 +116,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
       '/roi/all',
       {
         config: signedIn,
+        serializerCompiler: presentedJson,
         schema: {
           tags,
           summary: 'All images by device (category -1000)',
@@ -129,6 +131,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
       '/folder/get-folder-by-roi-index',
       {
         config: signedIn,
+        serializerCompiler: presentedJson,
         schema: {
           tags,
           summary: 'The ROIs of one folder (1000 a page, oldest first)',
@@ -143,6 +146,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
       '/roi/get-roi-by-code',
       {
         config: signedIn,
+        serializerCompiler: presentedJson,
         schema: {
           tags,
           summary: 'The ROIs of the folder with that code (200 a page, newest first)',
