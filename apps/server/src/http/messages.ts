@@ -39,6 +39,10 @@ const MESSAGES = {
   wrongCurrentPassword: { zh: '当前密码不正确', en: 'The current password is incorrect' },
   badImage: { zh: '请上传 PNG、JPEG 或 WebP 图片', en: 'Please upload a PNG, JPEG or WebP image' },
   fileTooLarge: { zh: '文件过大（最大 {max}）', en: 'The file is too large (at most {max})' },
+  imageTooLarge: {
+    zh: '图像尺寸过大（{width}×{height}，最多 {max} 像素，每边最多 {side}）',
+    en: 'The image is too large ({width}×{height}; at most {max} pixels and {side} per side)',
+  },
   fileMissing: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
   badFile: { zh: '文件格式错误：{detail}', en: 'Malformed file: {detail}' },
   teamRequired: { zh: '请选择团队！', en: 'Please select a Team!' },

@@ -34,7 +34,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
-import { sniffImage } from '../../storage/files.ts';
+import { checkImage } from '../rois/images.ts';
 import type { RecognitionService } from './recognition.service.ts';
 
 const ADMINS = ['superadmin', 'administrator'] as const;
@@ -221,11 +221,10 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
         const file = await request.file();
         if (!file) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
         const data = await file.toBuffer().catch(() => {
-          throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${UPLOAD_MAX / 1024 / 1024} MB` }, 'file');
+          throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${UPLOAD_MAX / 1024 / 1024} MB` }, 'file', 413);
         });
-        if (!sniffImage(data)) {
-          throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'file', reasonKey: 'reason.notImage' }, 'file');
-        }
+        // Type from the content, dimensions from the header: a decompression bomb is refused before it is decoded.
+        await checkImage(data);
         return ok(await service.classifyUpload(actor, data, request.query.group_id));
       },
     );

@@ -9,14 +9,49 @@ const notAnImage = () =>
   new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'file', reasonKey: 'reason.notImage' }, 'file', 415);
 
 /**
- * Reads an uploaded image: the type from its first bytes (never the name), the dimensions from decoding it, and
- * a WebP thumbnail for the grids. Anything that is not a decodable PNG, JPEG or WebP answers 415.
+ * The largest image accepted, as its header declares it: an ROI is a few hundred pixels across, so a claim beyond this
+ * is a mistake or a decompression bomb (a few KB that would decode to gigabytes), refused before anything is decoded.
  */
-export async function inspectImage(data: Buffer): Promise<{ mime: ImageType; width: number; height: number; thumb: Buffer }> {
+export const MAX_IMAGE_SIDE = 8192;
+export const MAX_IMAGE_PIXELS = 4096 * 4096;
+
+const tooManyPixels = (width: number, height: number) =>
+  new AppError(
+    ResultCode.BAD_PARAM,
+    'imageTooLarge',
+    { width, height, max: `${MAX_IMAGE_PIXELS / 1024 / 1024}M`, side: MAX_IMAGE_SIDE },
+    'file',
+    413,
+  );
+
+/**
+ * The type from the image's first bytes (never its name) and its dimensions from its header alone: nothing is
+ * decoded yet. Not a PNG, JPEG or WebP with a readable header: 415; dimensions past the limits: 413.
+ */
+export async function checkImage(data: Buffer): Promise<{ mime: ImageType; width: number; height: number }> {
   const mime = sniffImage(data);
   if (!mime) throw notAnImage();
+  let width = 0;
+  let height = 0;
   try {
-    const image = sharp(data, { failOn: 'error', limitInputPixels: 50_000_000 });
+    // The header only (metadata() decodes no pixels), without sharp's own pixel limit, so the limits here decide.
+    ({ width = 0, height = 0 } = await sharp(data, { failOn: 'error', limitInputPixels: false }).metadata());
+  } catch {
+    throw notAnImage();
+  }
+  if (width <= 0 || height <= 0) throw notAnImage();
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) throw tooManyPixels(width, height);
+  return { mime, width, height };
+}
+
+/**
+ * Reads an uploaded image: checkImage first, then a WebP thumbnail for the grids, which decodes it. Anything that
+ * does not decode as a PNG, JPEG or WebP answers 415.
+ */
+export async function inspectImage(data: Buffer): Promise<{ mime: ImageType; width: number; height: number; thumb: Buffer }> {
+  const { mime } = await checkImage(data);
+  try {
+    const image = sharp(data, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
     const meta = await image.metadata();
     const thumb = await image
       .clone()
