@@ -40,11 +40,30 @@ export function requireDevice(request: FastifyRequest): DeviceContext {
   return request.device;
 }
 
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeAccess: RouteAccess[];
+  }
+}
+
 export function registerAccessControl(app: FastifyInstance, auth: AuthService, deviceAuth: DeviceAuthenticator) {
   app.decorateRequest('auth', null);
   app.decorateRequest('device', null);
 
+  // Who may call each route, as declared: the credential tests walk it (test/credentials.test.ts).
+  const table: RouteAccess[] = [];
+  app.decorate('routeAccess', table);
   app.addHook('onRoute', (route) => {
+    const declared = (route.config as { access?: Access } | undefined)?.access;
+    if (declared !== undefined) {
+      for (const method of [route.method].flat()) table.push({ method: String(method), url: route.url, access: declared });
+    }
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     if (route.config?.access === undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access: every API route must say who may call it`);
