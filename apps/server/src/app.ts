@@ -1,3 +1,4 @@
+import { ResultCode } from '@ipp/contracts';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import cors from '@fastify/cors';
@@ -9,6 +10,10 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
+import { registerTextGuard } from './http/text-guard.ts';
+import { AppError } from './http/app-error.ts';
+import { sendFailure } from './http/envelope.ts';
+import { parseLang } from './http/messages.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -91,10 +96,16 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    // A path that is not valid percent-encoded UTF-8 never reaches a route: answer it with the envelope too (fuzzer).
+    frameworkErrors: (error, request, reply) => {
+      const lang = parseLang(request.headers['x-lang']);
+      return sendFailure(reply, new AppError(ResultCode.BAD_PARAM, 'badUrl', {}, 'url'), lang);
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerTextGuard(app);
 
   const settings = new SettingsService(db, clock);
   const auth = new AuthService({

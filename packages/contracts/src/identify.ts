@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { CLASS_NAME_PATTERN } from './classes.ts';
 import { RoiSummarySchema } from './views.ts';
@@ -96,9 +97,9 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
 export const TreeQuerySchema = z.object({
   category_id: CategoryIdQuery,
   /** Station, for the site gallery (-3) and site images (-100). */
-  ipp_id: z.coerce.number().int().positive().optional(),
+  ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   /** Superadmin: whose team (the others always see their own). */
-  group_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   /** Show empty classes too (hidden by default, spec §4). */
   show_empty: z
     .enum(['0', '1', 'true', 'false'])
@@ -127,11 +128,11 @@ export const RoiListQuerySchema = z.object({
   category_id: CategoryIdQuery,
   /** A tree node's code; absent = the whole category. */
   code: z.string().trim().max(64).optional(),
-  ipp_id: z.coerce.number().int().positive().optional(),
-  group_id: z.coerce.number().int().positive().optional(),
+  ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   /** Recognition group: ai, hi or ui. */
   dataIndex: z.enum(['ai', 'hi', 'ui']).optional(),
-  class_id: z.coerce.number().int().positive().optional(),
+  class_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   /** Review queue: 1 = reviewed (approved or rejected), otherwise waiting. */
   reviewed_type: z.coerce.number().int().min(0).max(1).optional(),
   /** Start: epoch ms, 'YYYY-MM-DD HH:mm:ss' (viewer's tz) or one of RELATIVE_STARTS. */
@@ -185,7 +186,7 @@ export const RoiPageSchema = z.object({
 export type RoiPage = z.infer<typeof RoiPageSchema>;
 
 export const AdjacentQuerySchema = RoiListQuerySchema.omit({ limit: true, page: true, after: true }).extend({
-  roi_id: z.coerce.number().int().positive(),
+  roi_id: z.coerce.number().int().positive().max(MAX_ID),
 });
 export type AdjacentQuery = z.input<typeof AdjacentQuerySchema>;
 export const AdjacentSchema = z.object({ previous_id: z.number().int().nullable(), next_id: z.number().int().nullable() });
@@ -254,13 +255,13 @@ export type Actions = z.infer<typeof ActionsSchema>;
 export const BulkActionBodySchema = z.object({
   type: z.enum(ACTION_CODES),
   /** The category the selection was made in (decides which actions are allowed). */
-  category_id: z.number().int(),
+  category_id: z.number().int().min(-1000).max(MAX_ID),
   /** The node it was made in (the folder 'remove' and 'move' take ROIs out of). */
   code: z.string().max(64).optional(),
   reviewed_type: z.number().int().min(0).max(1).optional(),
-  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+  roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000),
   /** Folder id (target 'folder') or class id (target 'class'). */
-  target_id: z.number().int().positive().optional(),
+  target_id: z.number().int().positive().max(MAX_ID).optional(),
   /** New temporary class name (target 'title'). */
   title: z.string().trim().max(64).optional(),
   /** Target class by its label index (21/23), instead of target_id. */
@@ -274,9 +275,9 @@ export type BulkActionBody = z.infer<typeof BulkActionBodySchema>;
  */
 export const BulkActionQuerySchema = z.object({
   type: z.enum(ACTION_CODES).optional(),
-  category_id: z.coerce.number().int().optional(),
-  target_id: z.coerce.number().int().positive().optional(),
-  ipp_id: z.coerce.number().int().positive().optional(),
+  category_id: z.coerce.number().int().min(-1000).max(MAX_ID).optional(),
+  target_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   hi: z.coerce.number().int().min(0).max(1).optional(),
   change_roi_labelindex: z.coerce.number().int().min(1).max(999).optional(),
 });
@@ -304,7 +305,7 @@ export const FolderSchema = z.object({
   code: z.string(),
   ipp_id: z.number().int().nullable(),
   group_id: z.number().int().nullable(),
-  category_id: z.number().int(),
+  category_id: z.number().int().min(-1000).max(MAX_ID),
   count: z.number().int(),
   attention: z.boolean(),
   status: z.number().int(),
@@ -313,9 +314,9 @@ export type Folder = z.infer<typeof FolderSchema>;
 
 export const NewFolderBodySchema = z.object({
   title: z.string().trim().max(64),
-  category_id: z.number().int(),
-  ipp_id: z.number().int().positive().optional(),
-  group_id: z.number().int().positive().optional(),
+  category_id: z.number().int().min(-1000).max(MAX_ID),
+  ipp_id: z.number().int().positive().max(MAX_ID).optional(),
+  group_id: z.number().int().positive().max(MAX_ID).optional(),
   /** Title of the node it is created under, for the success message. */
   parent: z.string().max(64).optional(),
 });
@@ -323,8 +324,8 @@ export type NewFolderBody = z.infer<typeof NewFolderBodySchema>;
 
 /** A folder (roi_index_id) or an HI class (class_id): exactly one of the two. */
 const folderOrClass = {
-  roi_index_id: z.number().int().positive().optional(),
-  class_id: z.number().int().positive().optional(),
+  roi_index_id: z.number().int().positive().max(MAX_ID).optional(),
+  class_id: z.number().int().positive().max(MAX_ID).optional(),
 };
 export const RenameBodySchema = z.object({ ...folderOrClass, title: z.string().trim().max(64) });
 export const FolderIdBodySchema = z.object(folderOrClass);
@@ -340,7 +341,7 @@ export const CreatedSchema = z.object({
   roi_index_code: z.string().nullable(),
 });
 export type Created = z.infer<typeof CreatedSchema>;
-export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000) });
+export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(1000) });
 export const ChangeStatusBodySchema = z.object({
   ...folderOrClass,
   attention: z.boolean().optional(),
@@ -351,37 +352,37 @@ export const ChangeStatusBodySchema = z.object({
 /** POST /folder/operate-folder: a whole class (folder) copied or moved into another place, or removed. */
 export const OperateFolderBodySchema = z.object({
   type: z.enum(['copy', 'move', 'remove', 'to_hi']),
-  roi_index_id: z.number().int().positive(),
+  roi_index_id: z.number().int().positive().max(MAX_ID),
   /** Target folder, for the images only (copy/move into an existing folder): its stored code or its tree code f:<id>. */
   roi_index_code: z.string().max(64).optional(),
   /** Target category, for the class itself (a folder of the same title is made there, or reused). */
-  category_id: z.number().int().optional(),
+  category_id: z.number().int().min(-1000).max(MAX_ID).optional(),
   /** Station of a target IPP gallery (-3). */
-  ipp_id: z.number().int().positive().optional(),
+  ipp_id: z.number().int().positive().max(MAX_ID).optional(),
 });
 export type OperateFolderBody = z.infer<typeof OperateFolderBodySchema>;
 
 export const ToolbarItemSchema = z.object({
   id: z.number().int(),
-  category_id: z.number().int(),
+  category_id: z.number().int().min(-1000).max(MAX_ID),
   code: z.string(),
   title: z.string(),
 });
 export type ToolbarItem = z.infer<typeof ToolbarItemSchema>;
 export const NewToolbarBodySchema = z.object({
-  category_id: z.number().int(),
+  category_id: z.number().int().min(-1000).max(MAX_ID),
   code: z.string().min(1).max(64),
   title: z.string().trim().min(1).max(64),
 });
-export const IdListBodySchema = z.object({ id: z.number().int().positive() });
+export const IdListBodySchema = z.object({ id: z.number().int().positive().max(MAX_ID) });
 
 /** POST /roi-group/re-bin: restore (re) or purge (delete) ROIs in the recycle bin. */
 export const ReBinBodySchema = z.object({
   action: z.enum(['re', 'delete']),
-  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+  roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000),
 });
 /** POST /roi-group/delete: empty the recycle bin (-8) or the caller's temporary classes (-5). */
-export const GroupDeleteBodySchema = z.object({ category_id: z.number().int() });
+export const GroupDeleteBodySchema = z.object({ category_id: z.number().int().min(-1000).max(MAX_ID) });
 
 /** GET /tool/sys-init: the class list, localized and sorted by title. */
 export const SysInitQuerySchema = z.object({
@@ -403,7 +404,7 @@ export const ReidentifyBodySchema = z.object({
   dev_id: z.string().trim().min(1).max(32),
   Roi_time_s: z.string().trim().max(32).optional(),
   Roi_time_e: z.string().trim().max(32).optional(),
-  class_id: z.number().int().positive().optional(),
+  class_id: z.number().int().positive().max(MAX_ID).optional(),
   tz: z.number().int().min(-720).max(840).default(0),
 });
 export type ReidentifyBody = z.infer<typeof ReidentifyBodySchema>;
@@ -414,7 +415,7 @@ export type OperateResult = z.infer<typeof OperateResultSchema>;
 
 /** GET /folder/get-folder-by-roi-index: the ROIs of one folder, 1000 a page, oldest first. */
 export const FolderRoisQuerySchema = z.object({
-  roi_index_id: z.coerce.number().int().positive(),
+  roi_index_id: z.coerce.number().int().positive().max(MAX_ID),
   limit: z.coerce.number().int().min(1).max(1000).default(1000),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   sorttype: z.enum(['asc', 'desc']).default('asc'),
@@ -432,34 +433,34 @@ export const RoisByCodeQuerySchema = z.object({
 /** POST /roi/operator-site-roi: copy ROIs into their station's IPP gallery, or remove them from it. */
 export const SiteRoiBodySchema = z.object({
   type: z.enum(['copy', 'remove']),
-  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+  roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000),
 });
 /** POST /folder/operator-site-folder: remove an IPP gallery folder, or copy it into the team library. */
 export const SiteFolderBodySchema = z.object({
   type: z.enum(['copy', 'remove']),
-  roi_index_id: z.number().int().positive(),
+  roi_index_id: z.number().int().positive().max(MAX_ID),
 });
 /** POST /folder/delete-temporary-folder: one of the caller's temporary classes, or all of them. */
-export const TemporaryDeleteBodySchema = z.object({ roi_index_id: z.number().int().positive().optional() });
+export const TemporaryDeleteBodySchema = z.object({ roi_index_id: z.number().int().positive().max(MAX_ID).optional() });
 
 /** POST /roi/operate-roi: copy or move ROIs into the folder with that code, or remove them from it. */
 export const OperateRoiBodySchema = z.object({
   type: z.enum(['copy', 'move', 'remove']),
   roi_index_code: z.string().min(1).max(64),
-  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
-  category_id: z.number().int(),
+  roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000),
+  category_id: z.number().int().min(-1000).max(MAX_ID),
   code: z.string().max(64).optional(),
 });
 
 /** GET /roi/set-roi-label-index: a human label by label index (hi = 1); 0 returns the ROI to its AI label. */
 export const SetLabelQuerySchema = z.object({
-  roi_id: z.coerce.number().int().positive(),
+  roi_id: z.coerce.number().int().positive().max(MAX_ID),
   roi_labelindex: z.coerce.number().int().min(0).max(999),
 });
 
 /** POST /roi/delete: ROIs to the recycle bin, or (with roi_index_id) out of that folder only. */
-export const RoiDeleteBodySchema = z.object({ roi_ids: z.array(z.number().int().positive()).min(1).max(10_000) });
-export const RoiDeleteQuerySchema = z.object({ roi_index_id: z.coerce.number().int().positive().optional() });
+export const RoiDeleteBodySchema = z.object({ roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000) });
+export const RoiDeleteQuerySchema = z.object({ roi_index_id: z.coerce.number().int().positive().max(MAX_ID).optional() });
 
 /**
  * POST /roi/export: a selection (roi_ids) or everything a list query matches (at most EXPORT_MAX), as CSV or as an
@@ -468,7 +469,7 @@ export const RoiDeleteQuerySchema = z.object({ roi_index_id: z.coerce.number().i
 export const EXPORT_MAX = 100_000;
 export const ExportBodySchema = z.object({
   format: z.enum(['csv', 'ecotaxa']),
-  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+  roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000).optional(),
   /** The list query (GET /roi/index fields) when exporting a whole folder, class or filter. */
   query: RoiListQuerySchema.omit({ limit: true, page: true, after: true }).optional(),
 });

@@ -13,3 +13,4 @@ export * from './device.ts';
 export * from './views.ts';
 export * from './identify.ts';
 export * from './recognition.ts';
+export * from './ids.ts';

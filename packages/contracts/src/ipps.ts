@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { MeasuredSchema } from './measured.ts';
 import { PagingQuerySchema } from './paging.ts';
@@ -60,7 +61,7 @@ export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
 
 /** The registry fields a user edits (spec §3 General). */
 export const IppSaveBodySchema = z.object({
-  id: z.number().int().positive().optional(),
+  id: z.number().int().positive().max(MAX_ID).optional(),
   /** Site ID (spec: required, e.g. 21005); the instrument's identity on the device protocol. */
   dev_id: z
     .string()
@@ -73,7 +74,7 @@ export const IppSaveBodySchema = z.object({
   country: z.union([z.literal(''), z.string().regex(COUNTRY_CODE_PATTERN)]),
   longitude: z.number().min(-180).max(180).nullable(),
   latitude: z.number().min(-90).max(90).nullable(),
-  group_id: z.number().int().positive(),
+  group_id: z.number().int().positive().max(MAX_ID),
   serial_number: z.string().trim().max(64),
   config: IppConfigSchema,
 });
@@ -118,7 +119,7 @@ export const IppIndexQuerySchema = PagingQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   /** Matches site name, site ID (dev_id) or serial number. */
   keyword: z.string().trim().max(64).optional(),
-  group_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
 });
 export type IppIndexQuery = z.infer<typeof IppIndexQuerySchema>;
 
@@ -138,7 +139,7 @@ export const GroupViewSchema = z.object({
 export type GroupView = z.infer<typeof GroupViewSchema>;
 
 export const GroupViewSaveBodySchema = z.object({
-  group_id: z.number().int().positive().nullable(),
-  ids: z.array(z.number().int().positive()).max(500),
+  group_id: z.number().int().positive().max(MAX_ID).nullable(),
+  ids: z.array(z.number().int().positive().max(MAX_ID)).max(500),
 });
 export type GroupViewSaveBody = z.infer<typeof GroupViewSaveBodySchema>;

@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 
 /** Query paging: page is 1-based; the envelope's `count` carries the total. */
@@ -7,5 +8,5 @@ export const PagingQuerySchema = z.object({
 });
 export type PagingQuery = z.infer<typeof PagingQuerySchema>;
 
-export const IdBodySchema = z.object({ id: z.number().int().positive() });
+export const IdBodySchema = z.object({ id: z.number().int().positive().max(MAX_ID) });
 export type IdBody = z.infer<typeof IdBodySchema>;

@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { RoiSummarySchema } from './views.ts';
 
@@ -28,8 +29,8 @@ export type Measures = z.infer<typeof MeasuresSchema>;
 /** POST /python/feature: (re)compute and store the features of ROIs the caller may see. */
 export const FeatureBodySchema = z
   .object({
-    roi_id: z.number().int().positive().optional(),
-    roi_ids: z.array(z.number().int().positive()).min(1).max(200).optional(),
+    roi_id: z.number().int().positive().max(MAX_ID).optional(),
+    roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(200).optional(),
   })
   .refine((b) => b.roi_id !== undefined || b.roi_ids !== undefined, { path: ['roi_id'], message: 'required' });
 export type FeatureBody = z.infer<typeof FeatureBodySchema>;
@@ -67,7 +68,7 @@ export const AiLabelSchema = z.object({
 export type AiLabel = z.infer<typeof AiLabelSchema>;
 
 /** GET /ai/roi?roi_id=: what recognition knows of one ROI (the detail viewer). */
-export const RoiInsightQuerySchema = z.object({ roi_id: z.coerce.number().int().positive() });
+export const RoiInsightQuerySchema = z.object({ roi_id: z.coerce.number().int().positive().max(MAX_ID) });
 export const RoiInsightSchema = z.object({
   roi_id: z.number().int(),
   ai: AiLabelSchema.nullable(),
@@ -94,7 +95,7 @@ export const ModelSchema = z.object({
   error: z.string().nullable(),
 });
 export type Model = z.infer<typeof ModelSchema>;
-export const TeamQuerySchema = z.object({ group_id: z.coerce.number().int().positive().optional() });
+export const TeamQuerySchema = z.object({ group_id: z.coerce.number().int().positive().max(MAX_ID).optional() });
 export const ModelListSchema = z.object({
   group_id: z.number().int(),
   active_id: z.number().int().nullable(),
@@ -105,7 +106,7 @@ export type ModelList = z.infer<typeof ModelListSchema>;
  * GET /ai/model/report: how well a model version did in the k-fold cross-validation run when it was trained — per
  * class (support = the class's training examples) and the most frequent confusions, most frequent first.
  */
-export const ModelReportQuerySchema = z.object({ model_id: z.coerce.number().int().positive() });
+export const ModelReportQuerySchema = z.object({ model_id: z.coerce.number().int().positive().max(MAX_ID) });
 export const ModelReportSchema = z.object({
   model_id: z.number().int(),
   version: z.number().int(),
@@ -134,9 +135,9 @@ export const ModelReportSchema = z.object({
 });
 export type ModelReport = z.infer<typeof ModelReportSchema>;
 /** POST /ai/models/train: a training job for the team (superadmin names the team). */
-export const TrainBodySchema = z.object({ group_id: z.number().int().positive().optional() });
+export const TrainBodySchema = z.object({ group_id: z.number().int().positive().max(MAX_ID).optional() });
 export const TrainResultSchema = z.object({ job_id: z.number().int(), model_id: z.number().int() });
-export const ActivateBodySchema = z.object({ model_id: z.number().int().positive() });
+export const ActivateBodySchema = z.object({ model_id: z.number().int().positive().max(MAX_ID) });
 
 /** Confidence thresholds: below its class's (or the default) an AI label waits in the review queue. */
 export const ThresholdsSchema = z.object({
@@ -146,11 +147,11 @@ export const ThresholdsSchema = z.object({
 });
 export type Thresholds = z.infer<typeof ThresholdsSchema>;
 export const ThresholdsBodySchema = z.object({
-  group_id: z.number().int().positive().optional(),
+  group_id: z.number().int().positive().max(MAX_ID).optional(),
   default: z.number().min(0).max(1).optional(),
   /** threshold null removes the class's own value (the default applies). */
   items: z
-    .array(z.object({ class_id: z.number().int().positive(), threshold: z.number().min(0).max(1).nullable() }))
+    .array(z.object({ class_id: z.number().int().positive().max(MAX_ID), threshold: z.number().min(0).max(1).nullable() }))
     .max(1000)
     .default([]),
 });
@@ -182,17 +183,17 @@ export const JobSchema = z.object({
 });
 export type Job = z.infer<typeof JobSchema>;
 export const JobsQuerySchema = z.object({
-  group_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   kind: z.enum(JOB_KINDS).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const JobListSchema = z.object({ items: z.array(JobSchema) });
-export const JobQuerySchema = z.object({ job_id: z.coerce.number().int().positive() });
-export const JobIdBodySchema = z.object({ job_id: z.number().int().positive() });
+export const JobQuerySchema = z.object({ job_id: z.coerce.number().int().positive().max(MAX_ID) });
+export const JobIdBodySchema = z.object({ job_id: z.number().int().positive().max(MAX_ID) });
 
 /** GET /ai/similar: "more like this", nearest ROIs of the caller's team by feature vector. */
 export const SimilarQuerySchema = z.object({
-  roi_id: z.coerce.number().int().positive(),
+  roi_id: z.coerce.number().int().positive().max(MAX_ID),
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });
 export const SimilarItemSchema = RoiSummarySchema.extend({ distance: z.number() });
@@ -202,15 +203,15 @@ export type Similar = z.infer<typeof SimilarSchema>;
 
 /** POST /folders/add, /folders/delete (outside the api prefix): ROIs into / out of a reference folder. */
 export const ReferenceBodySchema = z.object({
-  roi_index_id: z.number().int().positive(),
-  roi_ids: z.array(z.number().int().positive()).min(1).max(10_000),
+  roi_index_id: z.number().int().positive().max(MAX_ID),
+  roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000),
 });
 export const ReferenceResultSchema = z.object({ affected: z.number().int() });
 /** POST /folders/query: which reference class is this ROI like (k nearest reference ROIs, weighted vote). */
 export const ReferenceQueryBodySchema = z.object({
-  roi_id: z.number().int().positive(),
+  roi_id: z.number().int().positive().max(MAX_ID),
   k: z.number().int().min(1).max(50).default(10),
-  group_id: z.number().int().positive().optional(),
+  group_id: z.number().int().positive().max(MAX_ID).optional(),
 });
 export const ReferenceAnswerSchema = z.object({
   classes: z.array(z.object({ class_id: z.number().int(), class_name: z.string(), score: z.number(), votes: z.number().int() })),
@@ -227,5 +228,5 @@ export const UploadAnswerSchema = z.object({
   model_id: z.number().int().nullable(),
 });
 /** POST /enhance (outside the api prefix): a contrast-enhanced rendering of an ROI, as a cached image URL. */
-export const EnhanceBodySchema = z.object({ roi_id: z.number().int().positive() });
+export const EnhanceBodySchema = z.object({ roi_id: z.number().int().positive().max(MAX_ID) });
 export const EnhanceResultSchema = z.object({ url: z.string() });

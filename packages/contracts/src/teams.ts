@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { PagingQuerySchema } from './paging.ts';
 
@@ -23,7 +24,7 @@ export type TeamIndexQuery = z.infer<typeof TeamIndexQuerySchema>;
 
 /** Create (no id) or rename (with id). */
 export const TeamSaveBodySchema = z.object({
-  id: z.number().int().positive().optional(),
+  id: z.number().int().positive().max(MAX_ID).optional(),
   name: z.string().trim().min(1).max(TEAM_NAME_MAX),
 });
 export type TeamSaveBody = z.infer<typeof TeamSaveBodySchema>;

@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { PagingQuerySchema } from './paging.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, RoleSchema } from './session.ts';
@@ -23,13 +24,13 @@ export const UserIndexQuerySchema = PagingQuerySchema.extend({
   account: z.string().trim().max(64).optional(),
   email: z.string().trim().max(128).optional(),
   phone: z.string().trim().max(32).optional(),
-  group_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
 });
 export type UserIndexQuery = z.infer<typeof UserIndexQuerySchema>;
 
 /** Create (no id: password required) or edit (with id: empty password keeps the current one). */
 export const UserSaveBodySchema = z.object({
-  id: z.number().int().positive().optional(),
+  id: z.number().int().positive().max(MAX_ID).optional(),
   account: z.string().trim().min(1).max(64).regex(ACCOUNT_PATTERN),
   name: z.string().trim().min(1).max(64),
   password: z.union([z.literal(''), z.string().min(PASSWORD_MIN).max(PASSWORD_MAX)]).optional(),
@@ -40,7 +41,7 @@ export const UserSaveBodySchema = z.object({
     .max(32)
     .regex(/^\+?[0-9][0-9 -]{2,30}$/),
   email: z.email().max(128),
-  group_id: z.number().int().positive().nullable(),
+  group_id: z.number().int().positive().max(MAX_ID).nullable(),
   role: RoleSchema,
 });
 export type UserSaveBody = z.infer<typeof UserSaveBodySchema>;
@@ -50,3 +51,5 @@ export const ChangePasswordBodySchema = z.object({
   newpassword: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX),
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
+
+export const UserViewQuerySchema = z.object({ id: z.coerce.number().int().positive().max(MAX_ID) });

@@ -1,3 +1,4 @@
+import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { MeasuredSchema } from './measured.ts';
 
@@ -53,7 +54,7 @@ export const StationRefSchema = z.object({
 
 export const ViewsScopeQuerySchema = z.object({
   /** Superadmin only: one team (others always see their own). */
-  group_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   tz: TzQuery,
 });
 
@@ -67,7 +68,7 @@ export type Roi24 = z.infer<typeof Roi24Schema>;
 
 export const Roi30QuerySchema = ViewsScopeQuerySchema.extend({
   /** One station (the preview page); all visible stations when absent. */
-  ipp_id: z.coerce.number().int().positive().optional(),
+  ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
 });
 export type Roi30Query = z.infer<typeof Roi30QuerySchema>;
 
@@ -102,8 +103,8 @@ export const WallSchema = z.object({
 export type Wall = z.infer<typeof WallSchema>;
 
 export const RoisQuerySchema = z.object({
-  ipp_id: z.coerce.number().int().positive().optional(),
-  group_id: z.coerce.number().int().positive().optional(),
+  ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });
 export type RoisQuery = z.infer<typeof RoisQuerySchema>;
@@ -164,7 +165,7 @@ export type SiteRoi = z.infer<typeof SiteRoiSchema>;
 
 export const PIE_TOP_CLASSES = 6;
 
-export const RoiDetailsQuerySchema = z.object({ roi_id: z.coerce.number().int().positive() });
+export const RoiDetailsQuerySchema = z.object({ roi_id: z.coerce.number().int().positive().max(MAX_ID) });
 
 /** GET /roi/get-roi-details: one image, its station and the instrument's state when it was captured. */
 export const RoiDetailsSchema = z.object({
@@ -177,5 +178,5 @@ export const RoiDetailsSchema = z.object({
 });
 export type RoiDetails = z.infer<typeof RoiDetailsSchema>;
 
-export const FavoriteBodySchema = z.object({ roi_id: z.number().int().positive(), favorite: z.boolean() });
+export const FavoriteBodySchema = z.object({ roi_id: z.number().int().positive().max(MAX_ID), favorite: z.boolean() });
 export type FavoriteBody = z.infer<typeof FavoriteBodySchema>;

@@ -61,6 +61,18 @@ const FASTIFY_ERRORS: Record<string, MessageKey> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'badJson',
 };
 
+/**
+ * The multipart parser (busboy, under @fastify/multipart) throws plain errors on a malformed form: no boundary, a
+ * truncated body, a broken part header. They are the client's fault, not the server's (found by the route fuzzer).
+ */
+const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (form|file)|Malformed (part header|urlencoded form))/;
+
+export function isMalformedMultipart(error: { message?: string; code?: string }, multipart: boolean) {
+  if (MALFORMED_MULTIPART.test(error.message ?? '') || error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return true;
+  // A form cut off inside a file part ends that part's stream early.
+  return multipart && error.code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const lang = parseLang(request.headers['x-lang']);
@@ -73,6 +85,9 @@ export function registerErrorHandling(app: FastifyInstance) {
       const appError = new AppError(ResultCode.BAD_PARAM, known, {}, 'body');
       // Keep the transport meaning (413/415) that proxies and clients rely on.
       return sendFailure(reply, appError, lang, error.statusCode ?? 400);
+    }
+    if (isMalformedMultipart(error, request.isMultipart())) {
+      return sendFailure(reply, new AppError(ResultCode.BAD_PARAM, 'badMultipart', {}, 'body'), lang);
     }
     if (error instanceof SyntaxError || (error.statusCode && error.statusCode < 500)) {
       return sendFailure(reply, new AppError(ResultCode.BAD_PARAM, 'badJson', {}, 'body'), lang);

@@ -17,9 +17,14 @@ const MESSAGES = {
     en: 'Too many failed sign-in attempts. Try again in {seconds} seconds',
   },
   badParam: { zh: '参数错误：{field} {reason}', en: 'Invalid parameter: {field} {reason}' },
+  badUrl: { zh: '请求地址的编码不正确', en: 'The request address is not correctly encoded' },
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
   bodyTooLarge: { zh: '请求体过大', en: 'The request body is too large' },
   badContentType: { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
+  badMultipart: {
+    zh: '上传的表单格式不正确，请重新选择文件上传',
+    en: 'The upload form is malformed; please choose the file and upload again',
+  },
   userNotFound: { zh: '用户不存在', en: 'The user does not exist' },
   teamNotFound: { zh: '团队不存在', en: 'The team does not exist' },
   teamHasMembers: {
@@ -126,6 +131,7 @@ const MESSAGES = {
   'reason.enum': { zh: '取值应为 {values} 之一', en: 'must be one of {values}' },
   'reason.unknownKey': { zh: '是未知字段', en: 'is not a known field' },
   'reason.invalid': { zh: '取值无效', en: 'is invalid' },
+  'reason.nul': { zh: '不能包含空字符（NUL）', en: 'must not contain the NUL character' },
 } satisfies Catalogue;
 
 export type MessageKey = keyof typeof MESSAGES;

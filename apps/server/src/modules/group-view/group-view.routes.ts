@@ -1,6 +1,5 @@
-import { GroupViewSaveBodySchema, GroupViewSchema, envelopeOf } from '@ipp/contracts';
+import { GroupViewSaveBodySchema, GroupViewSchema, TeamQuerySchema, envelopeOf } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { GroupViewService } from './group-view.service.ts';
@@ -14,7 +13,7 @@ export const groupViewRoutes = (service: GroupViewService): FastifyPluginAsyncZo
         schema: {
           tags: ['group view'],
           summary: 'The stations I follow (a superadmin may name the team)',
-          querystring: z.object({ group_id: z.coerce.number().int().positive().optional() }),
+          querystring: TeamQuerySchema,
           response: { 200: envelopeOf(GroupViewSchema) },
         },
       },

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { ippsOfTeamAmong } from '../ipps/ipps.repository.ts';
+import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { readUserView, writeUserView } from './group-view.repository.ts';
 
@@ -33,6 +34,9 @@ export class GroupViewService {
     const ids = [...new Set(body.ids)];
     if (groupId === null && ids.length > 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
     if (groupId !== null) {
+      // A superadmin names any team: one that does not exist is the caller's mistake, not a foreign-key failure (fuzzer).
+      if (!(await findTeamById(this.db.kysely, groupId)))
+        throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
       const found = await ippsOfTeamAmong(this.db.kysely, groupId, ids);
       if (found.length !== ids.length) throw badParam('ids', 'reason.invalid');
     }

@@ -1,4 +1,11 @@
-import { IdBodySchema, UserIndexQuerySchema, UserSaveBodySchema, UserSchema, envelopeOf } from '@ipp/contracts';
+import {
+  IdBodySchema,
+  UserIndexQuerySchema,
+  UserSaveBodySchema,
+  UserSchema,
+  UserViewQuerySchema,
+  envelopeOf,
+} from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
@@ -33,7 +40,7 @@ export const usersRoutes = (service: UsersService): FastifyPluginAsyncZod =>
         schema: {
           tags: ['users'],
           summary: 'One user, for the edit form',
-          querystring: z.object({ id: z.coerce.number().int().positive() }),
+          querystring: UserViewQuerySchema,
           response: { 200: envelopeOf(UserSchema) },
         },
       },
