@@ -16,6 +16,7 @@
  *   npm run bench:load                                   # SQLite, 1M ROIs, 50 users + 20 instruments, 60 s
  *   npm run bench:load -- --pg --processes 2             # the same on PostgreSQL, two server processes
  *   npm run bench:load -- --pg --throughput              # page calls/s, 1 vs 2 processes
+ *   npm run bench:load -- --seconds 600 --rois 100000 --write  # the 10-minute soak (issue 8): errors, memory and open-file trends
  *   --rois N  --seconds S  --users U  --instruments I  --rate R (ROIs/s per instrument)  --think MS  --write
  */
 import fs from 'node:fs';
@@ -281,6 +282,7 @@ async function mixed() {
       `Errors: ${errors}. ROIs acknowledged: ${acked.size}, found in the database afterwards: ${check.found} of them ` +
       `(${check.missing} missing).`,
   );
+  let leaking = false;
   fleet.servers.forEach((_, i) => {
     const rss = sampling.s.rss[i]!;
     const fds = sampling.s.fds[i]!;
@@ -288,12 +290,28 @@ async function mixed() {
       `Process ${i + 1}: RSS ${rssBefore[i]!.toFixed(0)} MB before the load, max ${Math.max(...rss).toFixed(0)} MB, ` +
         `${rss.at(-1)!.toFixed(0)} MB at the end; open files ${fdsBefore[i]} before, max ${Math.max(...fds)}, ${fds.at(-1)} at the end.`,
     );
+    const memory = trend(rss);
+    const files = trend(fds);
+    if (memory && files) {
+      // A leak grows without bound: over the steady part of the run (after the first fifth, the warm-up), the fitted
+      // growth must stay under 10% of the median RSS, and open files must not trend up by more than a handful.
+      const memoryFlat = Math.abs(memory.growth) < 0.1 * memory.median;
+      const filesFlat = files.growth < 5;
+      leaking ||= !memoryFlat || !filesFlat;
+      lines.push(
+        `Process ${i + 1}, steady part (${memory.samples} samples after the first fifth): RSS median ${memory.median.toFixed(0)} MB, ` +
+          `first quarter mean ${memory.firstQuarter.toFixed(0)} MB, last quarter mean ${memory.lastQuarter.toFixed(0)} MB, ` +
+          `fitted trend ${memory.perMinute >= 0 ? '+' : ''}${memory.perMinute.toFixed(2)} MB/min (${memory.growth >= 0 ? '+' : ''}${memory.growth.toFixed(1)} MB over the part): ` +
+          `${memoryFlat ? 'flat' : 'GROWING'}; open files trend ${files.perMinute >= 0 ? '+' : ''}${files.perMinute.toFixed(2)}/min ` +
+          `(first quarter mean ${files.firstQuarter.toFixed(1)}, last quarter mean ${files.lastQuarter.toFixed(1)}): ${filesFlat ? 'no leak' : 'LEAKING'}.`,
+      );
+    }
   });
   if (t.samples.length) lines.push('', 'First errors:', ...t.samples.map((s) => `- ${s}`));
   console.log(lines.join('\n'));
   await Promise.all(fleet.servers.map((s) => s.stop()));
   await fleet.target.drop();
-  if (check.missing > 0 || errors > 0) process.exitCode = 1;
+  if (check.missing > 0 || errors > 0 || leaking) process.exitCode = 1;
   return lines;
 
   async function freshDbCount(f: Fleet) {
@@ -315,6 +333,35 @@ async function mixed() {
       await db.close();
     }
   }
+}
+
+/**
+ * Least-squares trend of a once-a-second series after its first fifth (warm-up: caches filling, JIT): per minute, and
+ * over the whole steady part; with the means of its first and last quarters, which a sawtooth GC pattern cannot fool.
+ */
+function trend(series: number[]) {
+  const steady = series.slice(Math.floor(series.length / 5));
+  const n = steady.length;
+  if (n < 20) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = steady.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  steady.forEach((y, x) => {
+    sxy += (x - meanX) * (y - meanY);
+    sxx += (x - meanX) ** 2;
+  });
+  const perSecond = sxy / sxx;
+  const quarter = Math.floor(n / 4);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    samples: n,
+    perMinute: perSecond * 60,
+    growth: perSecond * (n - 1),
+    median: [...steady].sort((a, b) => a - b)[Math.floor(n / 2)]!,
+    firstQuarter: mean(steady.slice(0, quarter)),
+    lastQuarter: mean(steady.slice(n - quarter)),
+  };
 }
 
 /** Closed-loop page calls for `seconds`: calls per second and latencies. */
@@ -411,8 +458,11 @@ async function throughput() {
 
 const lines = flags.throughput ? await throughput() : await mixed();
 if (flags.write) {
-  const marker = flags.throughput ? 'scale-out' : `load-${flags.pg ? 'pg' : 'sqlite'}-${flags.processes}`;
-  const file = path.join(repoRoot, 'docs/benchmarks.md');
+  const soak = !flags.throughput && Number(flags.seconds) >= 600;
+  const kind = soak ? 'soak' : 'load';
+  const marker = flags.throughput ? 'scale-out' : `${kind}-${flags.pg ? 'pg' : 'sqlite'}-${flags.processes}`;
+  // The 10-minute soak is a reliability figure (issue 8); the shorter runs are benchmarks.
+  const file = path.join(repoRoot, soak ? 'docs/reliability.md' : 'docs/benchmarks.md');
   const doc = fs.readFileSync(file, 'utf8');
   const start = `<!-- ${marker}:start -->`;
   const end = `<!-- ${marker}:end -->`;
@@ -420,5 +470,5 @@ if (flags.write) {
   const at = doc.indexOf(start);
   const next = at >= 0 ? doc.slice(0, at) + block + doc.slice(doc.indexOf(end) + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
   fs.writeFileSync(file, next);
-  console.log(`docs/benchmarks.md: ${marker} figures written`);
+  console.log(`${path.relative(repoRoot, file)}: ${marker} figures written`);
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { ippsOfTeamAmong } from '../ipps/ipps.repository.ts';
+import { visibleGroup } from '../ipps/ipps.service.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { readUserView, writeUserView } from './group-view.repository.ts';
@@ -16,7 +17,7 @@ export class GroupViewService {
 
   async get(actor: UserRow, requestedGroup?: number): Promise<GroupView> {
     const stored = await readUserView(this.db.kysely, actor.id);
-    const groupId = actor.role === 'superadmin' ? (requestedGroup ?? stored?.group_id ?? null) : actor.group_id;
+    const groupId = actor.role === 'superadmin' ? (requestedGroup ?? stored?.group_id ?? null) : (visibleGroup(actor, requestedGroup) ?? null);
     if (groupId === null || !stored) return { group_id: groupId, loc: [] };
     // Instruments deleted or moved to another team since drop out of the list.
     const present = new Map((await ippsOfTeamAmong(this.db.kysely, groupId, stored.ids)).map((r) => [r.id, r.dev_id]));

@@ -49,7 +49,12 @@ export class FoldersService {
   async save(actor: UserRow, body: NewFolderBody): Promise<Created> {
     const title = checkTitle(body.title);
     if (body.category_id === CATEGORY.EXAMPLE) throw new AppError(ResultCode.FORBIDDEN, 'exampleReadOnly');
-    if (body.category_id === CATEGORY.SITE) return this.newClass(actor, title);
+    if (body.category_id === CATEGORY.SITE) {
+      // Classes are global, but the request is made from a station's site images: a station the caller cannot see is
+      // refused as a missing one (the access-control matrix found another team's station accepted).
+      if (body.ipp_id !== undefined) await this.visibleStation(actor, body.ipp_id);
+      return this.newClass(actor, title);
+    }
     const scope = await this.scopeFor(actor, body);
     if (!canWriteFolder(actor, scope)) throw forbidden();
     return this.db.kysely.transaction().execute(async (trx) => {
@@ -371,6 +376,18 @@ export class FoldersService {
   }
 
   /** Where a new folder goes: the category's team, station or user. */
+  /** A station the caller may see; any other id, existing or not, is the same 1002 on `ipp_id`. */
+  private async visibleStation(actor: UserRow, ippId: number | undefined) {
+    const station =
+      ippId === undefined
+        ? undefined
+        : await this.db.kysely.selectFrom('ipps').select(['id', 'group_id']).where('id', '=', ippId).executeTakeFirst();
+    if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
+      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
+    }
+    return station;
+  }
+
   private async scopeFor(
     actor: UserRow,
     body: { category_id: number; ipp_id?: number; group_id?: number },
@@ -390,14 +407,7 @@ export class FoldersService {
       case CATEGORY.TEMPORARY:
         return { category_id: CATEGORY.TEMPORARY, group_id: actor.group_id, ipp_id: null, user_id: actor.id };
       case CATEGORY.SITE_GALLERY: {
-        const ippId = body.ipp_id;
-        const station =
-          ippId === undefined
-            ? undefined
-            : await this.db.kysely.selectFrom('ipps').select(['id', 'group_id']).where('id', '=', ippId).executeTakeFirst();
-        if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
-          throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
-        }
+        const station = await this.visibleStation(actor, body.ipp_id);
         return { category_id: CATEGORY.SITE_GALLERY, group_id: station.group_id, ipp_id: station.id, user_id: null };
       }
       default:

@@ -29,9 +29,15 @@ import * as repo from './ipps.repository.ts';
 const notFound = () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'id');
 const newDeviceKey = () => `ippk_${crypto.randomBytes(32).toString('base64url')}`;
 
-/** The team whose instruments a caller sees: a superadmin any (or the one asked for), everyone else their own. */
+/**
+ * The team whose data a caller sees: a superadmin any (or the one asked for), everyone else their own. Anyone else
+ * naming another team is refused (1011) rather than silently shown their own: a cross-team request is always a
+ * refusal, and the same one whether that team exists or not (the access-control matrix checks both).
+ */
 export function visibleGroup(actor: UserRow, requested?: number): number | undefined {
-  return actor.role === 'superadmin' ? requested : (actor.group_id ?? -1);
+  if (actor.role === 'superadmin') return requested;
+  if (requested !== undefined && requested !== actor.group_id) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+  return actor.group_id ?? -1;
 }
 
 /** Where a configuration change goes besides the database (the MQTT bridge publishes it retained). */

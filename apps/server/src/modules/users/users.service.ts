@@ -7,6 +7,7 @@ import { AppError, badParam } from '../../http/app-error.ts';
 import { endOpenSessionsOfUser } from '../auth/sessions.repository.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import { visibleGroup } from '../ipps/ipps.service.ts';
 import * as teams from '../teams/teams.repository.ts';
 import * as users from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
@@ -22,10 +23,10 @@ export class UsersService {
   ) {}
 
   async list(actor: UserRow, query: UserIndexQuery): Promise<{ rows: User[]; total: number }> {
-    // An administrator's search is always confined to their own team, whatever group_id says.
+    // An administrator's search is confined to their own team; naming another team is refused.
     const filter: users.UserFilter = {
       ...query,
-      group_id: actor.role === 'superadmin' ? query.group_id : (actor.group_id ?? -1),
+      group_id: visibleGroup(actor, query.group_id),
     };
     const [total, rows] = await Promise.all([
       users.countFilteredUsers(this.db.kysely, filter),
