@@ -209,10 +209,19 @@ async function instrument(
 interface Sampled {
   rss: number[][];
   fds: number[][];
+  /** JavaScript heap in use, every 30 s (a diagnostic report each). */
+  heap: number[][];
 }
 
 function sampler(servers: ServerProcess[]) {
-  const s: Sampled = { rss: servers.map(() => []), fds: servers.map(() => []) };
+  const s: Sampled = { rss: servers.map(() => []), fds: servers.map(() => []), heap: servers.map(() => []) };
+  const heapTimer = setInterval(() => {
+    servers.forEach((srv, i) => {
+      void srv.heapUsedMb().then((mb) => {
+        if (mb !== null) s.heap[i]!.push(mb);
+      });
+    });
+  }, 30_000);
   const timer = setInterval(() => {
     servers.forEach((srv, i) => {
       try {
@@ -223,7 +232,13 @@ function sampler(servers: ServerProcess[]) {
       }
     });
   }, 1000);
-  return { s, stop: () => clearInterval(timer) };
+  return {
+    s,
+    stop: () => {
+      clearInterval(timer);
+      clearInterval(heapTimer);
+    },
+  };
 }
 
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
@@ -292,6 +307,16 @@ async function mixed() {
     );
     const memory = trend(rss);
     const files = trend(fds);
+    const heap = sampling.s.heap[i]!;
+    if (heap.length >= 4) {
+      const q = Math.max(1, Math.floor(heap.length / 4));
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      lines.push(
+        `Process ${i + 1}: JavaScript heap in use (${heap.length} reports, every 30 s): first ${heap[0]!.toFixed(0)} MB, ` +
+          `max ${Math.max(...heap).toFixed(0)} MB, last ${heap.at(-1)!.toFixed(0)} MB; ` +
+          `first quarter mean ${mean(heap.slice(0, q)).toFixed(0)} MB, last quarter mean ${mean(heap.slice(-q)).toFixed(0)} MB.`,
+      );
+    }
     if (memory && files) {
       // A leak grows without bound: over the steady part of the run (after the first fifth, the warm-up), the fitted
       // growth must stay under 10% of the median RSS, and open files must not trend up by more than a handful.

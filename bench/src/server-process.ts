@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -18,6 +19,8 @@ export interface ServerProcess {
   rssMb(): number;
   /** Open file descriptors now. */
   fds(): number;
+  /** The JavaScript heap in use now, in MB, from a diagnostic report the process writes on SIGUSR2 (null if none came). */
+  heapUsedMb(): Promise<number | null>;
   log(): string;
   stop(): Promise<void>;
 }
@@ -51,7 +54,10 @@ export async function startServerProcess(options: {
     ...options.env,
   };
   if (!options.databaseUrl) delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // Diagnostic reports on SIGUSR2 (Node's own): they tell the JavaScript heap from native memory in RSS.
+  const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-reports-'));
+  const nodeArgs = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`, '--report-compact'];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,6 +83,26 @@ export async function startServerProcess(options: {
       return kb / 1024;
     },
     fds: () => fs.readdirSync(`/proc/${pid}/fd`).length,
+    async heapUsedMb() {
+      for (const old of fs.readdirSync(reports)) fs.rmSync(path.join(reports, old), { force: true });
+      process.kill(pid, 'SIGUSR2');
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        const file = fs.readdirSync(reports).find((f) => f.endsWith('.json'));
+        if (!file) continue;
+        try {
+          const report = JSON.parse(fs.readFileSync(path.join(reports, file), 'utf8')) as {
+            javascriptHeap?: { usedMemory?: number };
+          };
+          fs.rmSync(path.join(reports, file), { force: true });
+          return (report.javascriptHeap?.usedMemory ?? 0) / 1024 / 1024;
+        } catch {
+          // Still being written.
+        }
+      }
+      return null;
+    },
     log: () => output,
     async stop() {
       if (child.exitCode !== null) return;

@@ -84,8 +84,9 @@ describe.each(dialects)('system settings on %s', (dialect) => {
     expect(image.rawPayload.equals(PNG_1x1)).toBe(true);
     // A script named .png is not an image; a big file is refused with 413.
     const fake = await upload(env, w.tokens.superadmin, '/api/setting/logo', Buffer.from('<svg onload=alert(1)>'), 'logo.png');
-    expect(fake.statusCode).toBe(400);
-    expect(body(fake)).toMatchObject({ code: 1002, msg: 'Please upload a PNG, JPEG or WebP image' });
+    expect(fake.statusCode).toBe(415);
+    expect(body(fake)).toMatchObject({ code: 1002, model: { field: 'file' } });
+    expect(body(fake).msg).toMatch(/not a PNG, JPEG or WebP image/);
     const big = await upload(
       env,
       w.tokens.superadmin,

@@ -165,4 +165,41 @@ describe('uploads under attack (ASVS V12)', () => {
       [],
     );
   });
+
+  it('takes the site logo only as a real image of sane size, under a fixed name (the logo is public)', async () => {
+    const logo = (file: Buffer, filename: string, lang = 'en') => {
+      const { payload, headers } = form({}, file, filename);
+      return env.app.inject({
+        method: 'POST',
+        url: '/api/setting/logo',
+        payload,
+        headers: { ...headers, 'x-lang': lang, 'x-token': w.tokens.superadmin },
+      });
+    };
+    const settingsBefore = await env.db.kysely.selectFrom('settings').selectAll().orderBy('key').execute();
+    // A decompression bomb is refused by its header, before any decoder (a browser showing it would hang on it).
+    const bomb = await logo(pngDeclaring(100_000, 100_000), 'logo.png', 'zh');
+    expect(bomb.statusCode).toBe(413);
+    expect(bomb.json()).toMatchObject({ code: 1002, model: { field: 'file' } });
+    expect((bomb.json() as { msg: string }).msg).toMatch(/图像尺寸过大/);
+    // Non-images under image names: 415.
+    for (const fake of [Buffer.from('<svg onload=alert(1)>'), Buffer.from('%PDF-1.7\n'), Buffer.from('GIF89a', 'latin1')]) {
+      const res = await logo(fake, 'logo.png');
+      expect(res.statusCode).toBe(415);
+    }
+    // Past 1 MB: 413, before it is looked at.
+    expect((await logo(Buffer.concat([await pngOf(1), Buffer.alloc(1024 * 1024 + 10)]), 'big.png')).statusCode).toBe(413);
+    expect(await env.db.kysely.selectFrom('settings').selectAll().orderBy('key').execute()).toEqual(settingsBefore);
+    expect(filesUnder(env.config.DATA_DIR).filter((f) => !f.startsWith('ipp-console.sqlite'))).toEqual([]);
+    // A real image under a hostile name lands at the one fixed path, nowhere else.
+    const outside = path.join(os.tmpdir(), `ipp-evil-logo-${process.pid}.png`);
+    fs.rmSync(outside, { force: true });
+    for (const name of [`../../../../../../${path.relative('/', outside)}`, outside, 'a\u0000b.png', '%2e%2e%2flogo.png']) {
+      expect((await logo(await pngOf(++seed, 20), name)).statusCode).toBe(200);
+    }
+    expect(fs.existsSync(outside)).toBe(false);
+    expect(filesUnder(env.config.DATA_DIR).filter((f) => !f.startsWith('ipp-console.sqlite'))).toEqual([
+      path.join('branding', 'logo'),
+    ]);
+  });
 });

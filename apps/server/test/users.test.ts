@@ -36,8 +36,11 @@ describe.each(dialects)('users on %s', (dialect) => {
       ['admin_b', 'Team B'],
       ['user_b', 'Team B'],
     ]);
-    const own = body(await call(env, w.tokens.ownAdmin, 'GET', `/api/user/index?group_id=${w.teamB}`));
+    const own = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/user/index'));
     expect((own.data as { account: string }[]).map((u) => u.account)).toEqual(['admin_a', 'user_a']);
+    // Asking for another team is refused, not answered with one's own (access-matrix.test.ts checks every such route).
+    expect(body(await call(env, w.tokens.ownAdmin, 'GET', `/api/user/index?group_id=${w.teamB}`)).code).toBe(1011);
+    expect(body(await call(env, w.tokens.ownAdmin, 'GET', `/api/user/index?group_id=${w.teamA}`)).code).toBe(1000);
     expect(JSON.stringify(all.data)).not.toContain('password');
   });
 

@@ -86,7 +86,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       // Keep the transport meaning (413/415) that proxies and clients rely on.
       return sendFailure(reply, appError, lang, error.statusCode ?? 400);
     }
-    if (isMalformedMultipart(error, request.isMultipart())) {
+    if (isMalformedMultipart(error, /^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))) {
       return sendFailure(reply, new AppError(ResultCode.BAD_PARAM, 'badMultipart', {}, 'body'), lang);
     }
     if (error instanceof SyntaxError || (error.statusCode && error.statusCode < 500)) {

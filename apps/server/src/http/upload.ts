@@ -12,7 +12,7 @@ export async function readUpload(request: FastifyRequest, maxBytes: number): Pro
     throw error;
   });
   if (data === null || file.file.truncated) {
-    throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${Math.round(maxBytes / 1024)} KB` }, 'file');
+    throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${Math.round(maxBytes / 1024)} KB` }, 'file', 413);
   }
   return { data, filename: file.filename };
 }

@@ -17,7 +17,8 @@ export class GroupViewService {
 
   async get(actor: UserRow, requestedGroup?: number): Promise<GroupView> {
     const stored = await readUserView(this.db.kysely, actor.id);
-    const groupId = actor.role === 'superadmin' ? (requestedGroup ?? stored?.group_id ?? null) : (visibleGroup(actor, requestedGroup) ?? null);
+    const groupId =
+      actor.role === 'superadmin' ? (requestedGroup ?? stored?.group_id ?? null) : (visibleGroup(actor, requestedGroup) ?? null);
     if (groupId === null || !stored) return { group_id: groupId, loc: [] };
     // Instruments deleted or moved to another team since drop out of the list.
     const present = new Map((await ippsOfTeamAmong(this.db.kysely, groupId, stored.ids)).map((r) => [r.id, r.dev_id]));

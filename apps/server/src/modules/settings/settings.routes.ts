@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import { readUpload } from '../../http/upload.ts';
-import { sniffImage, writeFileDurably } from '../../storage/files.ts';
+import { writeFileDurably } from '../../storage/files.ts';
+import { checkImage } from '../rois/images.ts';
 import type { SettingsService } from './settings.service.ts';
 import type { SystemInfoService } from './system-info.service.ts';
 
@@ -79,8 +80,9 @@ export const settingsRoutes = (
       },
       async (request) => {
         const { data } = await readUpload(request, LOGO_MAX_BYTES);
-        const type = sniffImage(data);
-        if (!type) throw new AppError(ResultCode.BAD_PARAM, 'badImage', {}, 'file');
+        // The same checks as every image upload: sniffed content (415), and the declared dimensions read from the header
+        // before anything decodes it (413): the logo is public, and a decompression bomb would hang every browser.
+        const { mime: type } = await checkImage(data);
         await writeFileDurably(logoFile, data);
         await settings.writeRaw('logo_type', type);
         const version = crypto.createHash('sha256').update(data).digest('hex').slice(0, 12);
