@@ -152,11 +152,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   const sweeper = new RecycleSweeper(db, clock, rois, settings);
   sweeper.start((error) => app.log.error(error, 'recycle bin sweep failed'));
   app.addHook('onClose', async () => sweeper.stop());
-  const orphans = new OrphanSweeper(
-    db,
-    config.STORAGE_URL ? null : path.join(config.DATA_DIR, 'blobs'),
-    config.ORPHAN_GRACE_MINUTES * 60_000,
-  );
+  const orphans = new OrphanSweeper(db, blobs, config.ORPHAN_GRACE_MINUTES * 60_000);
   app.addHook('onClose', async () => orphans.stop());
   registerAccessControl(app, auth, devices.authenticate);
 

@@ -28,10 +28,15 @@ export interface BlobStore {
   /** Writes and syncs the blob unless it is already there. */
   put(name: string, data: Buffer): Promise<void>;
   get(name: string): Promise<{ data: Buffer; type: string } | null>;
+  /**
+   * Called once the row naming the blob has committed, where the store's orphan sweep needs it (S3BlobStore): makes
+   * sure the blob is still there.
+   */
+  confirm?(name: string, data: Buffer): Promise<void>;
 }
 
 export class FileBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   private pathOf(name: string) {
     const match = BLOB_NAME.exec(name);

@@ -1,6 +1,16 @@
 import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { BLOB_NAME, FileBlobStore, TYPE_OF, type BlobStore } from './blobs.ts';
+import type { BucketObjects } from './s3-orphans.ts';
 
 export interface S3Location {
   bucket: string;
@@ -50,15 +60,81 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(name: string, data: Buffer) {
-    const Key = this.keyOf(name);
+    // Written even when the bucket has it already (the same image from another station): the rewrite renews its
+    // last-modified time, which is what keeps the orphan sweep (s3-orphans.ts) off an image a row is about to name.
+    // Images are small and such repeats rare. S3 acknowledges a PUT only once the object is durable.
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.at.bucket, Key: this.keyOf(name), Body: data, ContentType: typeOf(name) }),
+    );
+  }
+
+  /**
+   * After the row naming the blob committed: a sweep that deleted it between put() and the commit (it asked the
+   * database before the row existed) is undone by writing it again.
+   */
+  async confirm(name: string, data: Buffer) {
+    if ((await this.modified(this.keyOf(name))) === null) await this.put(name, data);
+  }
+
+  /** The bucket as the orphan sweep sees it, listed `pageSize` keys a call. */
+  objects(pageSize = 1000): BucketObjects {
+    const { bucket, prefix } = this.at;
+    const client = this.client;
+    return {
+      async *list() {
+        // Version 1 listing, continued from the last key (Marker): every S3-protocol service answers it, where some
+        // (s3rver among them) fail to make version 2's continuation tokens.
+        let marker: string | undefined;
+        for (;;) {
+          const page = await client.send(
+            new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, Marker: marker, MaxKeys: pageSize }),
+          );
+          const objects = (page.Contents ?? []).map((o) => ({
+            key: o.Key!,
+            modified: o.LastModified?.getTime() ?? 0,
+            size: o.Size ?? 0,
+          }));
+          if (objects.length > 0) yield objects;
+          if (!page.IsTruncated || objects.length === 0) return;
+          marker = objects.at(-1)!.key;
+        }
+      },
+      modified: (key) => this.modified(key),
+      copy: (from, to) => this.copy(from, to),
+      remove: async (key) => {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      },
+    };
+  }
+
+  private async modified(Key: string) {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.at.bucket, Key }));
-      if (head.ContentLength === data.length) return;
+      return head.LastModified?.getTime() ?? 0;
     } catch (error) {
-      if (!notFound(error)) throw error;
+      if (notFound(error)) return null;
+      throw error;
     }
-    // S3 acknowledges a PUT only once the object is durable.
-    await this.client.send(new PutObjectCommand({ Bucket: this.at.bucket, Key, Body: data, ContentType: typeOf(name) }));
+  }
+
+  /** Server-side copy; false when the source is gone. */
+  private async copy(from: string, to: string) {
+    const name = from.slice(from.lastIndexOf('/') + 1).replace(/\.sweep$/, '');
+    try {
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.at.bucket,
+          Key: to,
+          CopySource: `${this.at.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+          MetadataDirective: 'REPLACE',
+          ContentType: typeOf(name),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (notFound(error)) return false;
+      throw error;
+    }
   }
 
   async get(name: string) {

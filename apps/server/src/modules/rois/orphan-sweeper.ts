@@ -1,13 +1,16 @@
 import type { Db } from '../../db/database.ts';
+import { FileBlobStore, type BlobStore } from '../../storage/blobs.ts';
 import { sweepOrphanFiles, type SweepResult } from '../../storage/orphans.ts';
+import { S3BlobStore } from '../../storage/s3-blobs.ts';
+import { sweepOrphanObjects } from '../../storage/s3-orphans.ts';
 import { existingHashes } from './rois.repository.ts';
 
 /**
  * The recovery pass over the image files (docs/reliability.md "Orphan files"): once after every start, then every
- * `everyMs`. Deletes image files no ROI names (an ingest that crashed before its commit, ROIs purged from the recycle
- * bin) and temporary files a crash left, when last touched more than the grace (ORPHAN_GRACE_MINUTES) ago. Only for
- * images in DATA_DIR/blobs; an S3-protocol bucket is not swept (`root` null). Ages are file times against the system
- * clock, not the app's clock.
+ * `everyMs`. Deletes images no ROI names (an ingest that crashed before its commit, ROIs purged from the recycle
+ * bin) and temporary files a crash left, when last written more than the grace (ORPHAN_GRACE_MINUTES) ago: files under
+ * DATA_DIR/blobs (storage/orphans.ts) or objects in an S3-protocol bucket (storage/s3-orphans.ts). Ages are file or
+ * object times against the system clock, not the app's clock.
  */
 export class OrphanSweeper {
   private timer: NodeJS.Timeout | null = null;
@@ -15,29 +18,26 @@ export class OrphanSweeper {
 
   constructor(
     private readonly db: Db,
-    private readonly root: string | null,
+    private readonly blobs: BlobStore,
     private readonly graceMs: number,
   ) {}
 
-  get enabled() {
-    return this.root !== null;
-  }
-
   /** One pass (a pass already running is joined, not doubled). */
   sweep(): Promise<SweepResult> {
-    if (!this.root) return Promise.resolve({ files: 0, deleted: 0, bytes: 0 });
-    this.running ??= sweepOrphanFiles(
-      this.root,
-      (hashes) => existingHashes(this.db.kysely, hashes),
-      this.graceMs,
-      Date.now,
+    const referenced = (hashes: string[]) => existingHashes(this.db.kysely, hashes);
+    const blobs = this.blobs;
+    this.running ??= (
+      blobs instanceof S3BlobStore
+        ? sweepOrphanObjects(blobs.objects(), referenced, this.graceMs, Date.now)
+        : blobs instanceof FileBlobStore
+          ? sweepOrphanFiles(blobs.root, referenced, this.graceMs, Date.now)
+          : Promise.resolve({ files: 0, deleted: 0, bytes: 0 })
     ).finally(() => (this.running = null));
     return this.running;
   }
 
   /** The first pass now, in the background, then every `everyMs`, until stop(). */
   start(onDone: (result: SweepResult, ms: number) => void, onError: (error: unknown) => void, everyMs = 3_600_000) {
-    if (!this.root) return;
     const run = () => {
       const started = Date.now();
       this.sweep()

@@ -123,6 +123,10 @@ export class RoisService {
       return { roiId, stored: true, sha256 };
     });
     if (analysis && result.stored) this.recognizer!.committed(result.roiId, analysis);
+    if (result.stored && this.blobs.confirm) {
+      await this.blobs.confirm(originalName(sha256, image.mime), input.data);
+      await this.blobs.confirm(thumbName(sha256), image.thumb);
+    }
     return result;
   }
 
