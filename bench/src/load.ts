@@ -210,13 +210,22 @@ async function instrument(
 
 interface Sampled {
   rss: number[][];
+  /** Anonymous resident memory (the process's own) and file-backed resident memory (mapped files), once a second. */
+  anon: number[][];
+  file: number[][];
   fds: number[][];
   /** JavaScript heap in use, every 30 s (a diagnostic report each). */
   heap: number[][];
 }
 
 function sampler(servers: ServerProcess[]) {
-  const s: Sampled = { rss: servers.map(() => []), fds: servers.map(() => []), heap: servers.map(() => []) };
+  const s: Sampled = {
+    rss: servers.map(() => []),
+    anon: servers.map(() => []),
+    file: servers.map(() => []),
+    fds: servers.map(() => []),
+    heap: servers.map(() => []),
+  };
   const heapTimer = setInterval(() => {
     servers.forEach((srv, i) => {
       void srv.heapUsedMb().then((mb) => {
@@ -227,7 +236,10 @@ function sampler(servers: ServerProcess[]) {
   const timer = setInterval(() => {
     servers.forEach((srv, i) => {
       try {
-        s.rss[i]!.push(srv.rssMb());
+        const m = srv.memoryMb();
+        s.rss[i]!.push(m.rss);
+        s.anon[i]!.push(m.anon);
+        s.file[i]!.push(m.file);
         s.fds[i]!.push(srv.fds());
       } catch {
         // The process is gone; the errors will say so.
@@ -332,6 +344,17 @@ async function mixed() {
           `fitted trend ${memory.perMinute >= 0 ? '+' : ''}${memory.perMinute.toFixed(2)} MB/min (${memory.growth >= 0 ? '+' : ''}${memory.growth.toFixed(1)} MB over the part): ` +
           `${memoryFlat ? 'flat' : 'GROWING'}; open files trend ${files.perMinute >= 0 ? '+' : ''}${files.perMinute.toFixed(2)}/min ` +
           `(first quarter mean ${files.firstQuarter.toFixed(1)}, last quarter mean ${files.lastQuarter.toFixed(1)}): ${filesFlat ? 'no leak' : 'LEAKING'}.`,
+      );
+    }
+    const anon = trend(sampling.s.anon[i]!, skip);
+    const file = trend(sampling.s.file[i]!, skip);
+    if (anon && file) {
+      const part = (name: string, x: NonNullable<typeof anon>) =>
+        `${name} first quarter mean ${x.firstQuarter.toFixed(0)} MB, last quarter mean ${x.lastQuarter.toFixed(0)} MB, ` +
+        `trend ${x.perMinute >= 0 ? '+' : ''}${x.perMinute.toFixed(2)} MB/min`;
+      lines.push(
+        `Process ${i + 1}, RSS by kind over the same part: ${part('anonymous (heaps, native caches)', anon)}; ` +
+          `${part('file-backed (mapped database, libraries)', file)}.`,
       );
     }
   });

@@ -17,6 +17,11 @@ export interface ServerProcess {
   pid: number;
   /** Resident set size now, in MB (from /proc). */
   rssMb(): number;
+  /**
+   * Resident memory now by kind, in MB (from /proc): `anon` is the process's own (heaps, native caches), `file` is
+   * pages of mapped files (SQLite's memory-mapped database, shared libraries), which the kernel can reclaim.
+   */
+  memoryMb(): { rss: number; anon: number; file: number };
   /** Open file descriptors now. */
   fds(): number;
   /** The JavaScript heap in use now, in MB, from a diagnostic report the process writes on SIGUSR2 (null if none came). */
@@ -78,9 +83,12 @@ export async function startServerProcess(options: {
     port,
     pid,
     rssMb() {
+      return this.memoryMb().rss;
+    },
+    memoryMb() {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      return kb / 1024;
+      const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+      return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') + mb('RssShmem') };
     },
     fds: () => fs.readdirSync(`/proc/${pid}/fd`).length,
     async heapUsedMb() {
