@@ -16,7 +16,7 @@
  *   npm run bench:load                                   # SQLite, 1M ROIs, 50 users + 20 instruments, 60 s
  *   npm run bench:load -- --pg --processes 2             # the same on PostgreSQL, two server processes
  *   npm run bench:load -- --pg --throughput              # page calls/s, 1 vs 2 processes
- *   npm run bench:load -- --seconds 1200 --warmup 600 --rois 100000 --write  # the soak (issue 8): 10 min warm-up, then 10 min judged
+ *   npm run bench:load -- --seconds 2400 --warmup 1200 --rois 100000 --write  # the soak (issue 8): 20 min warm-up, 20 min judged
  *   --rois N  --seconds S  --users U  --instruments I  --rate R (ROIs/s per instrument)  --think MS  --write
  */
 import fs from 'node:fs';
