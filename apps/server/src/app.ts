@@ -1,6 +1,5 @@
 import { ResultCode } from '@ipp/contracts';
 import crypto from 'node:crypto';
-import path from 'node:path';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
