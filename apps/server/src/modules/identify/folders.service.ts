@@ -52,10 +52,10 @@ export class FoldersService {
     if (body.category_id === CATEGORY.SITE) {
       // Classes are global, but the request is made from a station's site images: a station the caller cannot see is
       // refused as a missing one (the access-control matrix found another team's station accepted).
-      if (body.ipp_id !== undefined) await this.visibleStation(actor, body.ipp_id);
+      if (body.ipp_id !== undefined) await this.visibleStation(this.db.kysely, actor, body.ipp_id);
       return this.newClass(actor, title);
     }
-    const scope = await this.scopeFor(actor, body);
+    const scope = await this.scopeFor(this.db.kysely, actor, body);
     if (!canWriteFolder(actor, scope)) throw forbidden();
     return this.db.kysely.transaction().execute(async (trx) => {
       if (await folders.findFolderByTitle(trx, scope, title))
@@ -377,18 +377,20 @@ export class FoldersService {
 
   /** Where a new folder goes: the category's team, station or user. */
   /** A station the caller may see; any other id, existing or not, is the same 1002 on `ipp_id`. */
-  private async visibleStation(actor: UserRow, ippId: number | undefined) {
+  private async visibleStation(db: Kysely<Database>, actor: UserRow, ippId: number | undefined) {
     const station =
       ippId === undefined
         ? undefined
-        : await this.db.kysely.selectFrom('ipps').select(['id', 'group_id']).where('id', '=', ippId).executeTakeFirst();
+        : await db.selectFrom('ipps').select(['id', 'group_id']).where('id', '=', ippId).executeTakeFirst();
     if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
       throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
     }
     return station;
   }
 
+  /** `db` is the open transaction when called inside one: the plain handle there would wait for itself on SQLite. */
   private async scopeFor(
+    db: Kysely<Database>,
     actor: UserRow,
     body: { category_id: number; ipp_id?: number; group_id?: number },
   ): Promise<folders.FolderScope> {
@@ -407,7 +409,7 @@ export class FoldersService {
       case CATEGORY.TEMPORARY:
         return { category_id: CATEGORY.TEMPORARY, group_id: actor.group_id, ipp_id: null, user_id: actor.id };
       case CATEGORY.SITE_GALLERY: {
-        const station = await this.visibleStation(actor, body.ipp_id);
+        const station = await this.visibleStation(db, actor, body.ipp_id);
         return { category_id: CATEGORY.SITE_GALLERY, group_id: station.group_id, ipp_id: station.id, user_id: null };
       }
       default:
@@ -423,7 +425,7 @@ export class FoldersService {
     }
     if (body.category_id === undefined)
       throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'category_id', reasonKey: 'reason.required' }, 'category_id');
-    const scope = await this.scopeFor(actor, {
+    const scope = await this.scopeFor(trx, actor, {
       category_id: body.category_id,
       ipp_id: body.ipp_id,
       group_id: source.group_id ?? undefined,
