@@ -30,7 +30,7 @@ const browser = await chromium.launch({
 });
 try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: url });
-  await context.addInitScript((language) => window.localStorage.setItem('language', language), lang);
+  await context.addInitScript((language) => globalThis.localStorage.setItem('language', language), lang);
   const page = await context.newPage();
   await page.goto('/login');
   await page.getByTestId('login-username').fill(user);
