@@ -18,6 +18,21 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      // Inside a transaction's callback the plain handle waits for the connection the transaction holds (SQLite has
+      // one): the server hung on this (issue 20). The runtime guard in db/database.ts catches what this cannot see.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name='execute'][callee.object.callee.property.name='transaction'] > :function MemberExpression[object.type='MemberExpression'][object.object.type='ThisExpression'][object.property.name='db'][property.name='kysely']",
+          message: 'Use the transaction inside its callback, not this.db.kysely.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     plugins: { 'react-hooks': reactHooks },
