@@ -279,6 +279,29 @@ describe.each(dialects)('device protocol on %s', (dialect) => {
       ).toMatchObject({ type: 'ui' });
     });
 
+    it('takes the same image sent at once by retries and by a second instrument: every upload succeeds, one ROI each', async () => {
+      // Issue 20: two writers of one blob shared a temporary file name, and most of such uploads answered 500.
+      const other = await registerIpp(env, w.tokens.ownAdmin, w.teamA, '21006');
+      const png = await pngOf(9, 64);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => uploadRoi(env, i % 2 === 0 ? ipp.key : other.key, fields(), png)),
+      );
+      expect(answers.map((a) => [a.statusCode, body(a).code])).toEqual(Array.from({ length: 20 }, () => [200, 1000]));
+      const acks = answers.map((a) => body(a).data as { roi_id: number; stored: boolean; sha256: string });
+      // Each station has the image once; every retry answers that station's one ROI.
+      const rows = await env.db.kysely.selectFrom('rois').select(['id', 'ipp_id', 'sha256']).orderBy('id').execute();
+      expect(rows.map((r) => r.ipp_id).sort()).toEqual([ipp.id, other.id].sort());
+      const idOf = new Map(rows.map((r) => [r.ipp_id, r.id]));
+      acks.forEach((ack, i) => expect(ack.roi_id).toBe(idOf.get(i % 2 === 0 ? ipp.id : other.id)));
+      expect(acks.filter((a) => a.stored)).toHaveLength(2);
+      expect((await one()).total_images).toBe(1);
+      expect((await one(other.id)).total_images).toBe(1);
+      // One original and one thumbnail on disk, no temporary file left behind.
+      const dir = path.join(env.config.DATA_DIR, 'blobs', acks[0]!.sha256.slice(0, 2), acks[0]!.sha256.slice(2, 4));
+      expect(fs.readdirSync(dir).sort()).toEqual([`${acks[0]!.sha256}.png`, `${acks[0]!.sha256}.thumb.webp`]);
+      expect(fs.readFileSync(path.join(dir, `${acks[0]!.sha256}.png`)).equals(png)).toBe(true);
+    });
+
     it('refuses to remove an instrument that still has images', async () => {
       await uploadRoi(env, ipp.key, fields(), await pngOf(8));
       const res = body(await call(env, w.tokens.ownAdmin, 'POST', '/api/ipp/delete', { id: ipp.id }));

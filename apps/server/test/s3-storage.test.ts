@@ -78,4 +78,29 @@ describe('images in an S3-protocol bucket (STORAGE_URL)', () => {
     expect(missing.statusCode).toBe(404);
     expect(fs.existsSync(path.join(env.config.DATA_DIR, 'blobs'))).toBe(false);
   });
+
+  it('takes the same image sent at once by retries and by a second instrument: every upload succeeds', async () => {
+    const race = await buildTestApp('sqlite', {
+      config: { STORAGE_URL: `s3://ipp/race?endpoint=${encodeURIComponent(endpoint)}` },
+    });
+    try {
+      const w = await buildWorld(race);
+      const a = await registerIpp(race, w.tokens.ownAdmin, w.teamA, 'RA');
+      const b = await registerIpp(race, w.tokens.ownAdmin, w.teamA, 'RB');
+      const png = await pngOf(43, 64);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          uploadRoi(race, (i % 2 === 0 ? a : b).key, { captured_at: race.clock.now, label_index: 1, size_px: 100 }, png),
+        ),
+      );
+      expect(answers.map((r) => body(r).code)).toEqual(Array.from({ length: 20 }, () => 1000));
+      const rows = await race.db.kysely.selectFrom('rois').select('ipp_id').execute();
+      expect(rows.map((r) => r.ipp_id).sort()).toEqual([a.id, b.id].sort());
+      const sha = (body(answers[0]!).data as { sha256: string }).sha256;
+      const res = await race.app.inject({ method: 'GET', url: `/api/roi/file/${sha}.png` });
+      expect(res.rawPayload.equals(png)).toBe(true);
+    } finally {
+      await race.close();
+    }
+  });
 });

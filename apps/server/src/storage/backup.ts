@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -45,7 +46,7 @@ function blobFiles(root: string): string[] {
     for (const b of fs.readdirSync(path.join(root, a.name), { withFileTypes: true })) {
       if (!b.isDirectory() || !/^[0-9a-f]{2}$/.test(b.name)) continue;
       for (const f of fs.readdirSync(path.join(root, a.name, b.name), { withFileTypes: true })) {
-        // Only finished blobs: a writer's temporary file (name.pid.time.tmp) is not one yet.
+        // Only finished blobs: a writer's temporary file (name.pid.random.tmp) is not one yet.
         if (f.isFile() && BLOB_NAME.test(f.name)) out.push(path.join(a.name, b.name, f.name));
       }
     }
@@ -75,7 +76,7 @@ function copyBlobs(from: string, to: string, progress?: Progress): Copied {
     bytes += size;
     if (!(fs.existsSync(target) && fs.statSync(target).size === size)) {
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      const temp = `${target}.${process.pid}.copy.tmp`;
+      const temp = `${target}.${process.pid}.${crypto.randomBytes(8).toString('hex')}.tmp`;
       fs.copyFileSync(source, temp);
       syncFile(temp);
       fs.renameSync(temp, target);

@@ -62,7 +62,13 @@ export class FileBlobStore implements BlobStore {
         // moved aside by the sweep meanwhile
       }
     }
-    await writeFileDurably(target, data);
+    try {
+      await writeFileDurably(target, data);
+    } catch (error) {
+      // Another writer of the same content got there: the name is the content, so its file is this one.
+      if (await holds(target, data)) return;
+      throw error;
+    }
   }
 
   async get(name: string) {
@@ -76,6 +82,15 @@ export class FileBlobStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+}
+
+/** Whether the file at `target` holds exactly `data`. */
+async function holds(target: string, data: Buffer) {
+  try {
+    return (await fs.readFile(target)).equals(data);
+  } catch {
+    return false;
   }
 }
 

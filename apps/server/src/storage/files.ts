@@ -1,18 +1,31 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-/** Writes a file so that it is either wholly there or not at all: temp file, fsync, rename, fsync the folder. */
+/**
+ * Writes a file so that it is either wholly there or not at all: temp file, fsync, rename, fsync the folder.
+ *
+ * The temporary name is this writer's own (pid + random), so writers of the same target at once (the same image from
+ * a device's retries or from two instruments) never share one: each renames its own complete copy over the target,
+ * and the last rename wins with identical bytes where the target is content-addressed. A writer that fails leaves no
+ * temporary file behind.
+ */
 export async function writeFileDurably(target: string, data: Buffer) {
   await fs.mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await fs.open(temp, 'w');
+  const temp = `${target}.${process.pid}.${crypto.randomBytes(8).toString('hex')}.tmp`;
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await fs.open(temp, 'wx');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await fs.rename(temp, target);
   const dir = await fs.open(path.dirname(target), 'r');
   try {
     await dir.sync();

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BLOB_NAME } from './blobs.ts';
 
-/** A writer's temporary file (writeFileDurably: name.pid.time.tmp; backup copies: name.pid.copy.tmp). */
+/** A writer's temporary file (writeFileDurably and backup copies: name.pid.random.tmp). */
 const TEMP = /\.tmp$/;
 const BATCH = 500;
 
