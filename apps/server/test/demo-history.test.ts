@@ -1,5 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import type { Measured } from '@ipp/contracts';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { Db } from '../src/db/database.ts';
 import { startDemoLive } from '../src/seed/demo-live.ts';
 import { seedDemo } from '../src/seed/demo.ts';
 import { DEMO_STATIONS, seedDemoHistory } from '../src/seed/demo-history.ts';
@@ -95,4 +99,90 @@ describe('live demo stations', () => {
       await env.close();
     }
   });
+});
+
+const LIVE = ['21001', '21002', '21003'];
+
+async function latestReadings(db: Db): Promise<Record<string, Measured>> {
+  const rows = await db.kysely.selectFrom('ipps').select(['dev_id', 'latest_telemetry']).where('dev_id', 'in', LIVE).execute();
+  return Object.fromEntries(rows.map((r) => [r.dev_id, JSON.parse(r.latest_telemetry ?? 'null') as Measured]));
+}
+
+/** Runs the live demo against `app` on a device clock starting at `startAt`, until every station reported once. */
+async function firstLiveReadings(app: FastifyInstance, db: Db, startAt: number): Promise<Record<string, Measured>> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const t0 = Date.now();
+  const live = await startDemoLive(db, `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, undefined, {
+    clock: () => startAt + (Date.now() - t0),
+  });
+  expect(live).not.toBeNull();
+  try {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const latest = await latestReadings(db);
+      if (LIVE.every((devId) => (latest[devId]?.at ?? 0) >= startAt)) return latest;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('the live demo stations did not report');
+  } finally {
+    await live?.stop();
+    app.server.closeAllConnections();
+  }
+}
+
+describe.each(dialects)('live demo stations on %s', (dialect) => {
+  it('continue the history without a step and keep their last clean time across restarts', async () => {
+    const env = await buildTestApp(dialect);
+    let restarted: FastifyInstance | null = null;
+    try {
+      // Midnight UTC is morning at the Chinese stations: readings between the daily extremes, where a different
+      // baseline or cycle would show.
+      env.clock.now = Date.UTC(2026, 10, 22, 0, 0, 0);
+      const end = env.clock.now;
+      await seedDemo(env.db, env.clock.read, env.config.SCRYPT_LOG_N);
+      await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois, { days: 1, roisPerHour: 0.1 });
+      const history = await latestReadings(env.db);
+      // The live simulator starts a minute after the history's last sample (the demo's first start).
+      const first = await firstLiveReadings(env.app, env.db, end + 60_000);
+      for (const devId of LIVE) {
+        const h = history[devId]!;
+        const l = first[devId]!;
+        expect(h.at).toBe(end);
+        // Same model, same station: a minute later the readings carry on (sensor noise aside), no jump of degrees.
+        expect(Math.abs(l.temperature_c! - h.temperature_c!), `${devId} temperature`).toBeLessThan(0.6);
+        expect(Math.abs(l.humidity_pct! - h.humidity_pct!), `${devId} humidity`).toBeLessThan(2);
+        expect(Math.abs(l.volume_5min_ml! - h.volume_5min_ml!), `${devId} 5-minute volume`).toBeLessThan(100);
+        expect(l.volume_total_l! - h.volume_total_l!).toBeGreaterThan(0);
+        expect(l.volume_total_l! - h.volume_total_l!).toBeLessThan(0.2);
+        expect(h.wiper_last_clean_at).not.toBeNull();
+        expect(l.wiper_last_clean_at).toBeGreaterThanOrEqual(h.wiper_last_clean_at!);
+        expect(l.wiper_clean_count).toBeGreaterThanOrEqual(h.wiper_clean_count!);
+        expect(l.storage_gb).toBeLessThanOrEqual(h.storage_gb!);
+      }
+
+      // The console restarts on the same database three hours later: nothing the stations counted is lost.
+      await env.app.close();
+      env.clock.now = end + 3 * 3_600_000;
+      restarted = await buildApp({ config: env.config, db: env.db, clock: env.clock.read });
+      const again = await firstLiveReadings(restarted, env.db, env.clock.now);
+      for (const devId of LIVE) {
+        const before = first[devId]!;
+        const after = again[devId]!;
+        expect(after.wiper_last_clean_at, `${devId} last clean`).toBeGreaterThanOrEqual(before.wiper_last_clean_at!);
+        expect(after.wiper_clean_count).toBeGreaterThanOrEqual(before.wiper_clean_count!);
+        expect(after.volume_total_l).toBeGreaterThanOrEqual(before.volume_total_l!);
+      }
+      // And the console shows the last clean time of each station.
+      const token = await login({ ...env, app: restarted }, 'demo_user', 'demo123');
+      const ipps = body(await get({ ...env, app: restarted }, '/api/ipp/index', token)).data as {
+        dev_id: string;
+        measured: Measured | null;
+      }[];
+      for (const devId of LIVE)
+        expect(ipps.find((i) => i.dev_id === devId)?.measured?.wiper_last_clean_at).toBe(again[devId]!.wiper_last_clean_at);
+    } finally {
+      await restarted?.close();
+      await env.close();
+    }
+  }, 120_000);
 });

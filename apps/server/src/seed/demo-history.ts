@@ -8,7 +8,7 @@ import type { RoisService } from '../modules/rois/rois.service.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
 import { pickKind, renderRoi } from '../simulator/render.ts';
 import { mulberry32 } from '../simulator/random.ts';
-import { advance, createDeviceState, sampleTelemetry } from '../simulator/telemetry-model.ts';
+import { advance, createDeviceState, deviceSeed, sampleTelemetry } from '../simulator/telemetry-model.ts';
 import { DEMO_TEAM } from './demo.ts';
 
 const HOUR = 3_600_000;
@@ -123,7 +123,11 @@ export async function seedDemoHistory(
   let telemetryCount = 0;
   for (let station = 0; station < WITH_HISTORY; station++) {
     const device = { id: ids[station] as number, dev_id: DEMO_STATIONS[station]!.dev_id, group_id: team.id };
-    let state = createDeviceState(station + 1, start, { longitude: DEMO_STATIONS[station]!.longitude });
+    // Seeded by the site ID, like the live simulator (seed/demo-live.ts): the live readings continue these.
+    let state = createDeviceState(station + 1, start, {
+      seed: deviceSeed(DEMO_STATIONS[station]!.dev_id),
+      longitude: DEMO_STATIONS[station]!.longitude,
+    });
     for (let at = start; at <= now; at += every) {
       const sample = sampleTelemetry({ index: station + 1, state }, at, DEFAULT_IPP_CONFIG);
       state = advance(state, at, DEFAULT_IPP_CONFIG);

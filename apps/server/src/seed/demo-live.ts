@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Measured } from '@ipp/contracts';
 import type { DeviceCredentials } from '../simulator/args.ts';
+import { resumeFrom } from '../simulator/telemetry-model.ts';
 import type { Db } from '../db/database.ts';
 import { hashToken } from '../modules/auth/password.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
@@ -15,11 +16,17 @@ const LIVE = DEMO_STATIONS.slice(0, 3);
  * Keeps the demo stations live: gives them fresh device keys (held only in memory) and runs the simulator for them
  * against this very server, over the real protocol. Images arrive a few times an hour, telemetry every minute.
  */
-export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string): Promise<SimulatorHandle | null> {
+export async function startDemoLive(
+  db: Db,
+  serverUrl: string,
+  mqttUrl?: string,
+  options: { clock?: () => number } = {},
+): Promise<SimulatorHandle | null> {
   const team = await findTeamByName(db.kysely, DEMO_TEAM);
   if (!team) return null;
   const devices: DeviceCredentials[] = [];
-  // Same order and longitude as their history, so the simulated daily cycles carry on where the history ends.
+  // Same site IDs (the model's seed) and longitudes as their history, so the simulated daily cycles, baselines and
+  // wiper schedules carry on where the history ends.
   for (const { dev_id: devId, longitude } of LIVE) {
     const key = `ippk_${crypto.randomBytes(32).toString('base64url')}`;
     const updated = await db.kysely
@@ -29,17 +36,11 @@ export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string)
       .where('group_id', '=', team.id)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) continue;
-    // The counters carry on from the station's latest sample (a device that restarts keeps its totals).
+    // The counters and the last clean time carry on from the station's latest sample (a device that restarts keeps
+    // them; the console restarting does not reset them).
     const latest = await db.kysely.selectFrom('ipps').select('latest_telemetry').where('dev_id', '=', devId).executeTakeFirst();
     const m = latest?.latest_telemetry ? (JSON.parse(latest.latest_telemetry) as Measured) : null;
-    devices.push({
-      devId,
-      key,
-      longitude,
-      resume: m
-        ? { volumeTotalL: m.volume_total_l, wiperCleanCount: m.wiper_clean_count, storageFreeGb: m.storage_gb }
-        : undefined,
-    });
+    devices.push({ devId, key, longitude, resume: resumeFrom(m) });
   }
   if (devices.length === 0) return null;
   return runSimulator(
@@ -57,6 +58,7 @@ export async function startDemoLive(db: Db, serverUrl: string, mqttUrl?: string)
     {
       log: (line) => (line.includes('devices') || line.includes('device,') ? console.log(`Demo live: ${line}`) : undefined),
       summaryEveryMs: 3_600_000,
+      clock: options.clock,
     },
   );
 }

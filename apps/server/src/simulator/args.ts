@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { Resume } from './telemetry-model.ts';
 
 /** An existing instrument to speak for: its site ID and device key. */
 export interface DeviceCredentials {
@@ -6,8 +7,8 @@ export interface DeviceCredentials {
   key: string;
   /** Where the station is (its daily cycles follow local solar time); unknown from the command line. */
   longitude?: number | null;
-  /** Counters to continue from (the station's last reading); unknown from the command line. */
-  resume?: { volumeTotalL: number | null; wiperCleanCount: number | null; storageFreeGb: number | null };
+  /** Counters and last clean to continue from (the station's last reading); unknown from the command line. */
+  resume?: Resume;
 }
 
 export interface SimOptions {

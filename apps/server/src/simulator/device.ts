@@ -6,7 +6,7 @@ import { MqttLink } from './mqtt-transport.ts';
 import type { SimInstrument } from './provision.ts';
 import { between, hashInts, mulberry32, type Rng } from './random.ts';
 import { pickKind, renderRoi, type RenderedRoi } from './render.ts';
-import { advance, createDeviceState, sampleTelemetry, type DeviceState } from './telemetry-model.ts';
+import { advance, createDeviceState, deviceSeed, sampleTelemetry, type DeviceState } from './telemetry-model.ts';
 
 export interface DeviceRuntime {
   server: string;
@@ -17,6 +17,8 @@ export interface DeviceRuntime {
   /** How long applying a configuration takes, ms (min, max). */
   applyDelayMs: readonly [number, number];
   log: SimLog;
+  /** The device's clock, epoch ms (default Date.now). */
+  clock?: () => number;
 }
 
 export interface DeviceStats {
@@ -66,14 +68,15 @@ export class SimDevice {
     readonly instrument: SimInstrument,
     private readonly rt: DeviceRuntime,
   ) {
-    const seed = hashInts(instrument.index, ...[...instrument.devId].map((c) => c.charCodeAt(0)));
-    this.state = createDeviceState(instrument.index, Date.now(), {
-      seed,
-      longitude: instrument.longitude,
-      resume: instrument.resume,
-    });
+    this.state = initialState(instrument, this.now());
+    const seed = this.state.seed;
     this.rng = mulberry32(hashInts(seed, Date.now(), process.pid));
     this.http = new DeviceHttp(rt.server, instrument.key, this.abort.signal);
+  }
+
+  /** The device's own time. */
+  private now(): number {
+    return (this.rt.clock ?? Date.now)();
   }
 
   get devId(): string {
@@ -143,7 +146,7 @@ export class SimDevice {
 
   private async sendTelemetry() {
     if (this.signal.aborted) return;
-    const at = Math.max(Date.now(), this.state.at + 1);
+    const at = Math.max(this.now(), this.state.at + 1);
     this.state = advance(this.state, at, this.config);
     const sample = {
       ...sampleTelemetry({ index: this.instrument.index, state: this.state }, at, this.config),
@@ -220,16 +223,16 @@ export class SimDevice {
 
   /** Images arrive as a Poisson process at `rate` × frame_rate / 3 per second. */
   private async roiLoop() {
-    let next = Date.now();
+    let next = this.now();
     while (!this.signal.aborted) {
       const perSecond = (this.rt.rate * this.config.frame_rate) / DEFAULT_IPP_CONFIG.frame_rate;
       if (perSecond <= 0) {
         if (!(await this.pause(1000))) return;
-        next = Date.now();
+        next = this.now();
         continue;
       }
       next += (-Math.log(1 - this.rng()) / perSecond) * 1000;
-      const now = Date.now();
+      const now = this.now();
       if (next < now - MAX_BACKLOG_MS) next = now;
       if (!(await this.pause(next - now))) return;
       await this.captureAndSend(Math.round(next));
@@ -276,6 +279,18 @@ export class SimDevice {
       this.rt.log.throttled(`${this.devId}:roi`, `${this.devId} image not delivered: ${describeError(error)}${keyHint(error)}`);
     }
   }
+}
+
+/**
+ * The telemetry state an instrument starts with at `now`: seeded by its site ID (so a station's live readings continue
+ * the demo history's), resuming its last reading's counters and last clean when it has one.
+ */
+export function initialState(instrument: SimInstrument, now: number): DeviceState {
+  return createDeviceState(instrument.index, now, {
+    seed: deviceSeed(instrument.devId),
+    longitude: instrument.longitude,
+    resume: instrument.resume,
+  });
 }
 
 const keyHint = (error: unknown) =>

@@ -10,16 +10,17 @@ import { z } from 'zod';
 import { ApiError, callApi, describeError, tokenHeaders, withRetry } from './http-transport.ts';
 import type { SimLog } from './log.ts';
 import { stationOf } from './stations.ts';
+import { resumeFrom, type Resume } from './telemetry-model.ts';
 
 /** An instrument the simulator speaks for, with what it needs to continue where an earlier run stopped. */
 export interface SimInstrument {
   devId: string;
   key: string;
-  /** 1-based position; picks the instrument's own offsets in the telemetry model. */
+  /** 1-based position among the instruments of this run. */
   index: number;
   longitude: number | null;
-  /** Counters last reported for this instrument, if any. */
-  resume?: { volumeTotalL: number | null; wiperCleanCount: number | null; storageFreeGb: number | null };
+  /** Counters, last clean and time last reported for this instrument, if any. */
+  resume?: Resume;
 }
 
 export const simDevId = (n: number) => `SIM-${String(n).padStart(3, '0')}`;
@@ -31,8 +32,10 @@ const ListedIppSchema = z.object({
   longitude: z.number().nullable(),
   measured: z
     .object({
+      at: z.number().nullable().optional(),
       volume_total_l: z.number().nullable(),
       wiper_clean_count: z.number().nullable(),
+      wiper_last_clean_at: z.number().nullable().optional(),
       storage_gb: z.number().nullable(),
     })
     .nullable()
@@ -88,15 +91,12 @@ export async function provisionInstruments(options: ProvisionOptions): Promise<S
       const { device_key } = await retry(() =>
         callApi(`${server}/api/ipp/rotate-key`, { ...auth, json: { id: existing.id } }, KeyAnswerSchema),
       );
-      const m = existing.measured;
       instruments.push({
         devId,
         key: device_key,
         index: n,
         longitude: existing.longitude,
-        resume: m
-          ? { volumeTotalL: m.volume_total_l, wiperCleanCount: m.wiper_clean_count, storageFreeGb: m.storage_gb }
-          : undefined,
+        resume: resumeFrom(existing.measured),
       });
       log.info(`${devId} exists: issued a fresh device key`);
       continue;

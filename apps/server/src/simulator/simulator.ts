@@ -10,6 +10,8 @@ export interface RunHooks {
   applyDelayMs?: readonly [number, number];
   /** Summary line period, ms (default one minute). */
   summaryEveryMs?: number;
+  /** The devices' clock, epoch ms (default Date.now): what they stamp samples and images with. */
+  clock?: () => number;
 }
 
 export interface SimulatorHandle {
@@ -69,6 +71,7 @@ export async function runSimulator(options: SimOptions, hooks: RunHooks = {}): P
         telemetryIntervalMs: options.telemetryIntervalS * 1000,
         applyDelayMs: hooks.applyDelayMs ?? [1000, 3000],
         log,
+        clock: hooks.clock,
       }),
   );
   const via = options.mqtt ? `telemetry over MQTT ${options.mqtt}` : 'telemetry over HTTP';

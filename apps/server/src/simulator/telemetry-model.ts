@@ -1,4 +1,4 @@
-import type { IppConfig, TelemetrySampleInput, WiperState } from '@ipp/contracts';
+import type { IppConfig, Measured, TelemetrySampleInput, WiperState } from '@ipp/contracts';
 import { gauss, hashInts, mulberry32, unitOf } from './random.ts';
 
 const HOUR = 3_600_000;
@@ -8,13 +8,26 @@ const BUCKET = 5 * 60_000;
 const REFERENCE_FPS = 3;
 /** Seconds one wiper stroke takes. */
 const STROKE_S = 6;
+/**
+ * An instrument whose last reading is at most this old when it resumes was running all along (the console, not
+ * the instrument, restarted): it carries on from that reading as if it had never stopped. An older reading means the
+ * instrument itself was off meanwhile: it keeps its counters and starts sampling again now.
+ */
+export const RESUME_CONTINUOUS_MS = 10 * 60_000;
+
+/**
+ * The seed of an instrument's offsets and noise, from its site ID alone: the demo history and the live simulator
+ * of the same station draw the same baseline, daily cycle and wiper schedule, whatever order they list stations in.
+ */
+export const deviceSeed = (devId: string): number => hashInts(...[...devId].map((c) => c.codePointAt(0) ?? 0));
 
 /** What an instrument accumulates between samples: counters and slowly draining storage. */
 export interface DeviceState {
   index: number;
   /** Picks the device's own offsets and noise; defaults to the index. */
   seed: number;
-  deployedAt: number;
+  /** Since when the instrument has been sampling without a break (the 5-minute volume counts nothing before). */
+  runningSince: number;
   /** The time this state describes. */
   at: number;
   volumeTotalL: number;
@@ -41,22 +54,58 @@ export interface DeviceStateOptions {
   seed?: number;
   longitude?: number | null;
   /** Continue the counters of an instrument that already reported (otherwise a fresh deployment). */
-  resume?: { volumeTotalL?: number | null; wiperCleanCount?: number | null; storageFreeGb?: number | null };
+  resume?: Resume;
 }
 
-/** A freshly deployed instrument at `startAt`. */
+/** What an instrument remembers across a restart: its last reading's time, counters and last clean. */
+export interface Resume {
+  /** The time of that reading (epoch ms). */
+  at?: number | null;
+  volumeTotalL?: number | null;
+  wiperCleanCount?: number | null;
+  wiperLastCleanAt?: number | null;
+  storageFreeGb?: number | null;
+}
+
+/** The resume point of an instrument from its latest stored reading (none when it never reported). */
+export function resumeFrom(
+  measured:
+    | { [K in 'at' | 'volume_total_l' | 'wiper_clean_count' | 'wiper_last_clean_at' | 'storage_gb']?: Measured[K] | null }
+    | null
+    | undefined,
+): Resume | undefined {
+  if (!measured) return undefined;
+  return {
+    at: measured.at ?? null,
+    volumeTotalL: measured.volume_total_l ?? null,
+    wiperCleanCount: measured.wiper_clean_count ?? null,
+    wiperLastCleanAt: measured.wiper_last_clean_at ?? null,
+    storageFreeGb: measured.storage_gb ?? null,
+  };
+}
+
+/**
+ * The instrument at `startAt`: freshly deployed, or resuming from its last reading. A recent reading (within
+ * RESUME_CONTINUOUS_MS) means it never stopped: the state starts at that reading, so the next sample counts the water
+ * and cleans since then. Counters and the last clean time are kept either way; none of them moves backwards.
+ */
 export function createDeviceState(index: number, startAt: number, options: DeviceStateOptions = {}): DeviceState {
   const seed = options.seed ?? index;
   const longitude = options.longitude ?? ((index * 47) % 360) - 180;
+  const resume = options.resume;
+  const resumeAt = resume?.at ?? null;
+  const continuous = resumeAt !== null && resumeAt <= startAt && startAt - resumeAt <= RESUME_CONTINUOUS_MS;
+  const at = continuous ? resumeAt : startAt;
   return {
     index,
     seed,
-    deployedAt: startAt,
-    at: startAt,
-    volumeTotalL: options.resume?.volumeTotalL ?? 0,
-    storageFreeGb: options.resume?.storageFreeGb ?? round(180 + unitOf(seed, 11) * 60, 2),
-    wiperCleanCount: options.resume?.wiperCleanCount ?? 0,
-    wiperLastCleanAt: null,
+    // A continuing instrument was sampling before its last reading too.
+    runningSince: continuous ? at - BUCKET : startAt,
+    at,
+    volumeTotalL: resume?.volumeTotalL ?? 0,
+    storageFreeGb: resume?.storageFreeGb ?? round(180 + unitOf(seed, 11) * 60, 2),
+    wiperCleanCount: resume?.wiperCleanCount ?? 0,
+    wiperLastCleanAt: resume?.wiperLastCleanAt ?? null,
     solarOffsetH: longitude / 15,
   };
 }
@@ -65,25 +114,40 @@ export function createDeviceState(index: number, startAt: number, options: Devic
 export function advance(state: DeviceState, at: number, config: ModelConfig): DeviceState {
   if (at <= state.at) return state;
   const scale = config.frame_rate / REFERENCE_FPS;
-  let volumeMl = 0;
-  for (let t = state.at; t < at;) {
-    const bucket = Math.floor(t / BUCKET);
-    const end = Math.min(at, (bucket + 1) * BUCKET);
-    volumeMl += (flowMl(state, bucket) * (end - t)) / BUCKET;
-    t = end;
-  }
+  const volumeMl = sampledMl(state, state.at, at, scale);
+  // Cleans are scheduled at phase + k × interval; one whose stroke faulted did not clean (the wiper reports a fault
+  // until the next one), so it neither counts nor becomes the last clean.
   const interval = config.wiper_interval_min * 60_000;
   const phase = wiperPhase(state, interval);
-  const cleans = Math.floor((at - phase) / interval) - Math.floor((state.at - phase) / interval);
-  const lastClean = Math.floor((at - phase) / interval) * interval + phase;
+  let cleans = 0;
+  let lastClean = state.wiperLastCleanAt;
+  for (let k = Math.floor((state.at - phase) / interval) + 1; k <= Math.floor((at - phase) / interval); k++) {
+    if (wiperFaulted(state, k)) continue;
+    cleans++;
+    lastClean = k * interval + phase;
+  }
   return {
     ...state,
     at,
-    volumeTotalL: state.volumeTotalL + (volumeMl * scale) / 1000,
+    volumeTotalL: state.volumeTotalL + volumeMl / 1000,
     storageFreeGb: Math.max(5, state.storageFreeGb - ((at - state.at) / HOUR) * 0.02 * scale),
     wiperCleanCount: state.wiperCleanCount + cleans,
-    wiperLastCleanAt: cleans > 0 ? lastClean : state.wiperLastCleanAt,
+    // Never earlier than the clean the instrument remembered.
+    wiperLastCleanAt:
+      lastClean === null || state.wiperLastCleanAt === null ? lastClean : Math.max(lastClean, state.wiperLastCleanAt),
   };
+}
+
+/** Water imaged in (from, to] at the given frame-rate scale, mL: what the total grows by over that time. */
+function sampledMl(state: DeviceState, from: number, to: number, scale: number): number {
+  let volumeMl = 0;
+  for (let t = from; t < to;) {
+    const bucket = Math.floor(t / BUCKET);
+    const end = Math.min(to, (bucket + 1) * BUCKET);
+    volumeMl += (flowMl(state, bucket) * (end - t)) / BUCKET;
+    t = end;
+  }
+  return volumeMl * scale;
 }
 
 /** Every reading a simulated instrument has a sensor for (the device adds `applied_config`). */
@@ -138,9 +202,9 @@ export function sampleTelemetry(
   const interval = config.wiper_interval_min * 60_000;
   const phase = wiperPhase(s, interval);
   const bucket = Math.floor((at - phase) / interval);
-  const sinceClean = at - (bucket * interval + phase);
-  const cleaning = s.wiperLastCleanAt !== null && sinceClean < config.wiper_strokes * STROKE_S * 1000;
-  const fault = unitOf(seed, 17, bucket) < 0.004;
+  // Cleaning while the strokes of the last clean last; a fault holds from the failed clean until the next one.
+  const cleaning = s.wiperLastCleanAt !== null && at - s.wiperLastCleanAt < config.wiper_strokes * STROKE_S * 1000;
+  const fault = bucket * interval + phase > s.runningSince && wiperFaulted(s, bucket);
   const wiper: WiperState = fault ? 'fault' : cleaning ? 'cleaning' : 'idle';
 
   const uvcDuty = (config.uvc_port_duty_pct + config.uvc_illuminator_duty_pct) / 2;
@@ -148,7 +212,8 @@ export function sampleTelemetry(
     at,
     temperature_c: round(temperature, 2),
     humidity_pct: round(humidity, 1),
-    volume_5min_ml: round(flowMl(s, Math.floor(at / BUCKET)) * scale, 1),
+    // The water sampled in the 5 minutes before `at` (protocol): exactly what the total grew by over that time.
+    volume_5min_ml: round(sampledMl(s, Math.max(s.runningSince, at - BUCKET), at, scale), 1),
     volume_total_l: round(s.volumeTotalL, 3),
     ram_mb: Math.round(2600 + 180 * scale + 120 * Math.sin((2 * Math.PI * at) / (7 * HOUR) + seed) + noise(4, 25)),
     storage_gb: round(s.storageFreeGb, 2),
@@ -192,6 +257,9 @@ function flowMl(s: DeviceState, bucket: number): number {
 
 /** Cleans happen at fixed multiples of the interval, shifted per device so stations do not clean in step. */
 const wiperPhase = (s: DeviceState, interval: number) => Math.floor(unitOf(s.seed, 41) * interval);
+
+/** Whether the k-th scheduled clean faulted (rarely). */
+const wiperFaulted = (s: DeviceState, k: number) => unitOf(s.seed, 17, k) < 0.004;
 
 const localHour = (s: DeviceState, at: number) => (((at / HOUR + s.solarOffsetH) % 24) + 24) % 24;
 const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));

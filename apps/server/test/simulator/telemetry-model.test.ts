@@ -92,6 +92,88 @@ describe('telemetry model', () => {
     expect(state.at).toBe(START);
   });
 
+  it('reports as sampled in the last 5 minutes exactly what the total grew by over them (mL beside L)', () => {
+    for (const frameRate of [3, 6]) {
+      const cfg = { ...config, frame_rate: frameRate };
+      // One sample every 5 minutes for a day: the total is the sum of the 5-minute volumes (rounding aside).
+      let state = createDeviceState(2, START);
+      let sumMl = 0;
+      let previous = 0;
+      for (let i = 1; i <= 288; i++) {
+        const at = START + i * 300_000;
+        state = advance(state, at, cfg);
+        const sample = sampleTelemetry({ index: 2, state }, at, cfg);
+        sumMl += sample.volume_5min_ml;
+        expect(sample.volume_total_l).toBeGreaterThanOrEqual(previous);
+        expect(Math.abs(sample.volume_total_l - sumMl / 1000), `sample ${i} at ${frameRate} fps`).toBeLessThanOrEqual(
+          (i * 0.05 + 0.5) / 1000 + 1e-9,
+        );
+        previous = sample.volume_total_l;
+      }
+      expect(sumMl / 1000).toBeGreaterThan((100 * frameRate) / 3);
+    }
+    // Sampled every minute (the live demo): the 5-minute volume is the growth of the total over the last 5 samples,
+    // and an instrument deployed 15 s ago has not sampled 5 minutes' worth.
+    let state = createDeviceState(4, START);
+    const totals: number[] = [];
+    for (let i = 0; i <= 60; i++) {
+      const at = START + 15_000 + i * 60_000;
+      state = advance(state, at, config);
+      const sample = sampleTelemetry({ index: 4, state }, at, config);
+      totals.push(sample.volume_total_l);
+      const fiveMinutesAgo = i >= 5 ? totals[i - 5]! : 0;
+      expect(Math.abs(sample.volume_5min_ml / 1000 - (sample.volume_total_l - fiveMinutesAgo)), `minute ${i}`).toBeLessThan(
+        0.0011,
+      );
+    }
+    expect(totals[0]).toBeLessThan(0.03);
+  });
+
+  it('keeps the wiper readings consistent: a fault is a clean that did not happen, cleaning follows the last clean', () => {
+    const cfg = { ...config, wiper_interval_min: 30, wiper_strokes: 3 };
+    let faults = 0;
+    for (const index of [1, 2, 3, 4]) {
+      let state = createDeviceState(index, START);
+      let previous: ReturnType<typeof sampleTelemetry> | null = null;
+      for (let at = START + 60_000; at <= START + 10 * DAY; at += 60_000) {
+        state = advance(state, at, cfg);
+        const s = sampleTelemetry({ index, state }, at, cfg);
+        if (s.wiper_state === 'fault') {
+          faults++;
+          // The clean that started this interval failed: the last clean is at least an interval back.
+          expect(at - (s.wiper_last_clean_at ?? -Infinity)).toBeGreaterThanOrEqual(30 * 60_000);
+        }
+        if (s.wiper_state === 'cleaning') expect(at - s.wiper_last_clean_at!).toBeLessThan(3 * 6_000);
+        if (previous) {
+          const cleans = s.wiper_clean_count - previous.wiper_clean_count;
+          expect(cleans === 0 || cleans === 1).toBe(true);
+          // The last clean time moves exactly when the count does.
+          expect(s.wiper_last_clean_at !== previous.wiper_last_clean_at).toBe(cleans === 1);
+        }
+        previous = s;
+      }
+    }
+    expect(faults).toBeGreaterThan(0);
+  });
+
+  it('keeps the last clean time of an instrument that restarts, and continues a reading minutes old without a gap', () => {
+    const lastClean = START - 7 * 60_000;
+    const resume = { at: START, volumeTotalL: 10, wiperCleanCount: 5, wiperLastCleanAt: lastClean, storageFreeGb: 100 };
+    // Restarted hours later: the instrument was off; it keeps its counters and last clean until it cleans again.
+    const later = createDeviceState(1, START + 3 * 3_600_000, { resume });
+    const afterRestart = sampleTelemetry({ index: 1, state: later }, START + 3 * 3_600_000 + 1000, config);
+    expect(afterRestart.wiper_last_clean_at).toBe(lastClean);
+    expect(afterRestart.wiper_clean_count).toBe(5);
+    expect(afterRestart.volume_total_l).toBeGreaterThanOrEqual(10);
+    // Resumed a minute after its reading: it never stopped, so the minute's water is counted and the 5-minute
+    // volume is a full one.
+    const soon = createDeviceState(1, START + 60_000, { resume });
+    const next = sampleTelemetry({ index: 1, state: soon }, START + 60_000, config);
+    expect(next.volume_total_l - 10).toBeGreaterThan(0.04);
+    expect(next.volume_5min_ml).toBeGreaterThan(200);
+    expect(next.wiper_last_clean_at).toBeGreaterThanOrEqual(lastClean);
+  });
+
   it('continues the counters of an instrument that reported before', () => {
     const state = createDeviceState(1, START, { resume: { volumeTotalL: 1234.5, wiperCleanCount: 99, storageFreeGb: 50 } });
     const sample = sampleTelemetry({ index: 1, state }, START + 60_000, config);
