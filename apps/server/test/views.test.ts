@@ -207,7 +207,7 @@ describe.each(dialects)('monitoring views on %s', (dialect) => {
     const ids = [];
     for (let i = 0; i < 4; i++) ids.push(await roi(a1.key, now() - i * MIN, 1));
     const other = await roi(b1.key, now(), 1);
-    expect(await view('/api/dashboard/get-last-insert-time')).toEqual({ at: now() });
+    expect(await view('/api/dashboard/get-last-insert-time')).toEqual({ at: now(), received_at: now() });
     for (const id of ids) {
       env.clock.advance(1000);
       expect(body(await call(env, w.tokens.user, 'POST', '/api/roi/set-favorite', { roi_id: id, favorite: true })).code).toBe(
@@ -226,6 +226,25 @@ describe.each(dialects)('monitoring views on %s', (dialect) => {
     const latest = await view<{ id: number }[]>(`/api/views/rois?ipp_id=${a1.id}&limit=2`);
     expect(latest.map((r) => r.id)).toEqual([ids[0], ids[1]]);
     expect(body(await get(env, `/api/views/rois?ipp_id=${b1.id}`, w.tokens.user)).code).toBe(1002);
+  });
+
+  it('gives the latest image time as when the newest image was captured, not when rows were written', async () => {
+    const t0 = now();
+    expect(await view('/api/dashboard/get-last-insert-time')).toEqual({ at: null, received_at: null });
+    // An image captured 3 h ago arrives now; 10 min later a backlog image captured 5 h ago arrives.
+    await roi(a1.key, t0 - 3 * HOUR, 1);
+    env.clock.advance(10 * MIN);
+    await roi(a2.key, t0 - 5 * HOUR, 1);
+    // Another team's newer image is not the user's.
+    await roi(b1.key, t0 - HOUR, 1);
+    expect(await view('/api/dashboard/get-last-insert-time')).toEqual({ at: t0 - 3 * HOUR, received_at: t0 + 10 * MIN });
+    expect(await view('/api/dashboard/get-last-insert-time', w.tokens.superadmin)).toMatchObject({ at: t0 - HOUR });
+    // The instrument list's "latest image" is the capture time too.
+    const list = await view<{ dev_id: string; last_image_at: number | null }[]>('/api/ipp/index?page=1&limit=10');
+    expect(Object.fromEntries(list.map((i) => [i.dev_id, i.last_image_at]))).toEqual({
+      A1: t0 - 3 * HOUR,
+      A2: t0 - 5 * HOUR,
+    });
   });
 
   it('shows one image with the instrument state at capture time and its neighbours', async () => {

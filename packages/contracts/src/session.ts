@@ -8,6 +8,11 @@ export const ROLES = ['superadmin', 'administrator', 'user'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 
+/** Component size of the console (spec §3 "User session": size). */
+export const COMPONENT_SIZES = ['small', 'middle', 'large'] as const;
+export const ComponentSizeSchema = z.enum(COMPONENT_SIZES);
+export type ComponentSize = z.infer<typeof ComponentSizeSchema>;
+
 export const HEADER_TOKEN = 'x-token';
 export const HEADER_LANG = 'x-lang';
 
@@ -44,6 +49,9 @@ export const UserInfoSchema = z.object({
   group_id: z.number().int().nullable(),
   group: GroupRefSchema.nullable(),
   demo: z.boolean(),
+  /** The user's own settings (POST /setting/save-user); null = not chosen, the site default applies. */
+  language: z.enum(LANGS).nullable(),
+  size: ComponentSizeSchema.nullable(),
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONSOLE_PATHS, type ConsolePath } from './routes.ts';
-import { LANGS, RoleSchema } from './session.ts';
+import { GroupViewSaveBodySchema, GroupViewSchema } from './ipps.ts';
+import { ComponentSizeSchema, LANGS, RoleSchema } from './session.ts';
 
 /** System settings (spec §2 /system/config) with their defaults. */
 export const SettingsSchema = z.object({
@@ -85,3 +86,28 @@ export type RoleTable = z.infer<typeof RoleTableSchema>;
 /** POST /setting/save-role: the lists of the routes to change. */
 export const RoleSaveBodySchema = z.object({ routes: z.array(RouteRolesSchema).min(1).max(CONSOLE_PATHS.length) });
 export type RoleSaveBody = z.infer<typeof RoleSaveBodySchema>;
+
+/**
+ * POST /setting/save-user: the signed-in user's own settings (spec §3 "User session" and "User config"). Any subset:
+ * language, component size, and the stations followed (the same rules as /setting/set-group-view: one's own team's
+ * stations; a superadmin names the team).
+ */
+export const UserSettingsSaveBodySchema = z
+  .object({
+    language: z.enum(LANGS).optional(),
+    size: ComponentSizeSchema.optional(),
+    view: GroupViewSaveBodySchema.optional(),
+  })
+  .strict()
+  .refine((body) => body.language !== undefined || body.size !== undefined || body.view !== undefined, {
+    message: 'nothing to save',
+    path: ['language'],
+  });
+export type UserSettingsSaveBody = z.infer<typeof UserSettingsSaveBodySchema>;
+
+export const UserSettingsSchema = z.object({
+  language: z.enum(LANGS).nullable(),
+  size: ComponentSizeSchema.nullable(),
+  view: GroupViewSchema,
+});
+export type UserSettings = z.infer<typeof UserSettingsSchema>;

@@ -109,7 +109,9 @@ export const RoisQuerySchema = z.object({
 });
 export type RoisQuery = z.infer<typeof RoisQuerySchema>;
 
-export const LastInsertSchema = z.object({ at: z.number().int().nullable() });
+/** GET /dashboard/get-last-insert-time: capture time of the newest image (Roi_time) and when an ROI last arrived. */
+export const LastInsertSchema = z.object({ at: z.number().int().nullable(), received_at: z.number().int().nullable() });
+export type LastInsert = z.infer<typeof LastInsertSchema>;
 
 /** Periods of spec §9; 'all' starts at the station's first data. */
 export const PERIODS = ['24h', '3d', '7d', '15d', '1m', '3m', '6m', '1y', 'all'] as const;

@@ -9,6 +9,7 @@ import { recognitionMigration } from './migrations/0006-recognition.ts';
 import { modelReportMigration } from './migrations/0007-model-report.ts';
 import { groupIndexesMigration } from './migrations/0008-group-indexes.ts';
 import { liveSizeIndexMigration } from './migrations/0009-live-size-index.ts';
+import { userPrefsMigration } from './migrations/0010-user-prefs.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0007-model-report': modelReportMigration,
     '0008-group-indexes': groupIndexesMigration,
     '0009-live-size-index': liveSizeIndexMigration(db.dialect),
+    '0010-user-prefs': userPrefsMigration,
   };
 }
 

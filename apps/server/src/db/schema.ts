@@ -20,6 +20,9 @@ export interface UsersTable {
   avatar: string;
   /** 1 for the read-only demo account. */
   is_demo: number;
+  /** The user's own settings (migration 0010); null = the site default. */
+  language: string | null;
+  size: string | null;
   created_at: number;
   updated_at: number;
 }

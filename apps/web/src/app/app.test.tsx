@@ -17,6 +17,8 @@ const USER_INFO = {
   group_id: 3,
   group: { id: 3, name: 'North Sea' },
   demo: false,
+  language: null,
+  size: null,
 };
 
 /** The first call to a path (start-up calls come first, in no fixed order). */

@@ -2,6 +2,7 @@ import type { Lang } from '@ipp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { saveUserSettings } from '@/api/save-user-settings';
 import { getLanguage, setLanguage } from '@/i18n';
 import { LANGS } from '@/lib/contract-constants';
 
@@ -18,6 +19,9 @@ export function LanguageSwitch() {
       void message.error({ content: t('api.badNetwork'), key: 'network' });
       return;
     }
+    // The choice follows the account (POST /setting/save-user); a failure there has had its toast and the
+    // language still changes here.
+    await saveUserSettings(queryClient, { language: lang }).catch(() => undefined);
     // Server messages and translated data follow x-lang, so cached answers are refetched.
     await queryClient.invalidateQueries();
   };

@@ -63,4 +63,6 @@ export const USER_INFO = {
   group_id: null,
   group: null,
   demo: false,
+  language: null,
+  size: null,
 };

@@ -1,4 +1,4 @@
-import { ResultCode, type LoginResult, type UserInfo } from '@ipp/contracts';
+import { ComponentSizeSchema, LANGS, ResultCode, type Lang, type LoginResult, type UserInfo } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -108,6 +108,8 @@ export class AuthService {
       group_id: user.group_id,
       group: team ? { id: team.id, name: team.name } : null,
       demo: user.is_demo === 1,
+      language: (LANGS as readonly (string | null)[]).includes(user.language) ? (user.language as Lang) : null,
+      size: ComponentSizeSchema.safeParse(user.size).data ?? null,
     };
   }
 }

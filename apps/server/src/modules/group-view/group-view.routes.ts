@@ -1,4 +1,11 @@
-import { GroupViewSaveBodySchema, GroupViewSchema, TeamQuerySchema, envelopeOf } from '@ipp/contracts';
+import {
+  GroupViewSaveBodySchema,
+  GroupViewSchema,
+  TeamQuerySchema,
+  UserSettingsSaveBodySchema,
+  UserSettingsSchema,
+  envelopeOf,
+} from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
@@ -32,5 +39,19 @@ export const groupViewRoutes = (service: GroupViewService): FastifyPluginAsyncZo
         },
       },
       async (request) => ok(await service.set(requireAuth(request).user, request.body)),
+    );
+
+    app.post(
+      '/setting/save-user',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['group view'],
+          summary: 'Save my own settings: language, component size, the stations I follow (any subset)',
+          body: UserSettingsSaveBodySchema,
+          response: { 200: envelopeOf(UserSettingsSchema) },
+        },
+      },
+      async (request) => ok(await service.saveUser(requireAuth(request).user, request.body)),
     );
   };

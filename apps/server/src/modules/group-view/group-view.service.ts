@@ -1,11 +1,20 @@
-import { ResultCode, type GroupView, type GroupViewSaveBody } from '@ipp/contracts';
+import {
+  ComponentSizeSchema,
+  LANGS,
+  ResultCode,
+  type GroupView,
+  type GroupViewSaveBody,
+  type Lang,
+  type UserSettings,
+  type UserSettingsSaveBody,
+} from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { ippsOfTeamAmong } from '../ipps/ipps.repository.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
-import type { UserRow } from '../users/users.repository.ts';
+import { findUserById, updateUser, type UserRow } from '../users/users.repository.ts';
 import { readUserView, writeUserView } from './group-view.repository.ts';
 
 /** The user config of spec §3: the team a user looks at and the stations they follow, in their order. */
@@ -44,5 +53,25 @@ export class GroupViewService {
     }
     await writeUserView(this.db.kysely, actor.id, groupId, ids, this.clock());
     return this.get(actor, groupId ?? undefined);
+  }
+
+  /**
+   * POST /setting/save-user: the caller's own settings, never another account's (the body names no user). The
+   * followed stations go through set() and its team checks first, so a refused station leaves language and size
+   * unchanged too.
+   */
+  async saveUser(actor: UserRow, body: UserSettingsSaveBody): Promise<UserSettings> {
+    const view = body.view ? await this.set(actor, body.view) : await this.get(actor);
+    const changes = {
+      ...(body.language !== undefined ? { language: body.language } : {}),
+      ...(body.size !== undefined ? { size: body.size } : {}),
+    };
+    if (Object.keys(changes).length > 0) await updateUser(this.db.kysely, actor.id, { ...changes, updated_at: this.clock() });
+    const row = (await findUserById(this.db.kysely, actor.id)) ?? actor;
+    return {
+      language: (LANGS as readonly (string | null)[]).includes(row.language) ? (row.language as Lang) : null,
+      size: ComponentSizeSchema.safeParse(row.size).data ?? null,
+      view,
+    };
   }
 }

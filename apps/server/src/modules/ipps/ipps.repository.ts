@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, IppsTable } from '../../db/schema.ts';
 import { escapeLike } from '../teams/teams.repository.ts';
 
@@ -54,13 +54,25 @@ export async function countIpps(db: Kysely<Database>, filter: IppFilter): Promis
 }
 
 export function listIpps(db: Kysely<Database>, filter: IppFilter, offset: number, limit: number) {
-  return filtered(db, filter).select(COLUMNS).orderBy('i.id').offset(offset).limit(limit).execute();
+  return filtered(db, filter).select(COLUMNS).select(newestCapture).orderBy('i.id').offset(offset).limit(limit).execute();
+}
+
+/** Capture time (Roi_time) of the station's newest live image: the "latest image time" users see (issue 20). */
+function newestCapture(eb: ExpressionBuilder<Database & { i: IppsTable }, 'i'>) {
+  return eb
+    .selectFrom('rois as r')
+    .select('r.roi_time')
+    .whereRef('r.ipp_id', '=', 'i.id')
+    .where('r.deleted_at', 'is', null)
+    .orderBy('r.roi_time', 'desc')
+    .limit(1)
+    .as('last_image_at');
 }
 
 export type IppSelection = Awaited<ReturnType<typeof listIpps>>[number];
 
 export function findIpp(db: Kysely<Database>, id: number) {
-  return filtered(db, {}).select(COLUMNS).where('i.id', '=', id).executeTakeFirst();
+  return filtered(db, {}).select(COLUMNS).select(newestCapture).where('i.id', '=', id).executeTakeFirst();
 }
 
 export function findIppIdByDevId(db: Kysely<Database>, devId: string) {

@@ -192,7 +192,7 @@ export class IppsService {
         online_hours: Math.round((row.online_ms / 3_600_000) * 100) / 100,
         today_images: counts.since,
         total_images: counts.total,
-        last_image_at: row.last_roi_at,
+        last_image_at: row.last_image_at === null ? null : Number(row.last_image_at),
         latest_roi: newest ? { id: newest.id, thumb_url: blobUrl(thumbName(newest.sha256)) } : null,
         created_at: row.created_at,
       };

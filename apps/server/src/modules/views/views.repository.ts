@@ -42,11 +42,32 @@ export function latestRois(db: Kysely<Database>, ippIds: number[], limit: number
     .execute();
 }
 
+/**
+ * The newest image of the visible stations: `at` is its capture time (Roi_time, what "latest image time" means to a
+ * user), `received_at` when an ROI row was last written (what the overview polls to know something new arrived,
+ * even a backlog of older images). One index walk per station on (ipp_id, roi_time).
+ */
 export async function lastInsertTime(db: Kysely<Database>, groupId: number | undefined) {
-  let query = db.selectFrom('ipps').select((eb) => eb.fn.max<number | null>('last_roi_at').as('at'));
-  if (groupId !== undefined) query = query.where('group_id', '=', groupId);
+  let query = db
+    .selectFrom('ipps as i')
+    .select((eb) => [
+      eb.fn.max<number | null>('i.last_roi_at').as('received_at'),
+      eb.fn
+        .max<number | null>(
+          eb
+            .selectFrom('rois as r')
+            .select('r.roi_time')
+            .whereRef('r.ipp_id', '=', 'i.id')
+            .where('r.deleted_at', 'is', null)
+            .orderBy('r.roi_time', 'desc')
+            .limit(1),
+        )
+        .as('at'),
+    ]);
+  if (groupId !== undefined) query = query.where('i.group_id', '=', groupId);
   const row = await query.executeTakeFirst();
-  return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  const num = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+  return { at: num(row?.at), received_at: num(row?.received_at) };
 }
 
 export function telemetryAtOrBefore(db: Kysely<Database>, ippId: number, at: number) {

@@ -79,10 +79,11 @@ export const viewsRoutes = (service: ViewsService): FastifyPluginAsyncZod =>
         config: { access: 'signed-in' },
         schema: {
           tags: ['views'],
-          summary: 'When the latest ROI of the visible stations arrived (the overview polls it to refresh)',
+          summary:
+            'When the newest image of the visible stations was captured (at, Roi_time) and when an ROI last arrived (received_at, which the overview polls to refresh)',
           response: { 200: envelopeOf(LastInsertSchema) },
         },
       },
-      async (request) => ok({ at: await service.lastInsertTime(requireAuth(request).user) }),
+      async (request) => ok(await service.lastInsertTime(requireAuth(request).user)),
     );
   };

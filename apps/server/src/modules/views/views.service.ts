@@ -2,6 +2,7 @@ import {
   PIE_TOP_CLASSES,
   ResultCode,
   type ClassCount,
+  type LastInsert,
   type Roi24,
   type Roi30,
   type Roi30Query,
@@ -151,7 +152,7 @@ export class ViewsService {
     return (await repo.latestRois(this.db.kysely, ids, query.limit)).map(presentRoi);
   }
 
-  async lastInsertTime(actor: UserRow): Promise<number | null> {
+  async lastInsertTime(actor: UserRow): Promise<LastInsert> {
     return repo.lastInsertTime(this.db.kysely, visibleGroup(actor));
   }
 

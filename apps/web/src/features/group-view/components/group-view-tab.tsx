@@ -14,7 +14,7 @@ import { StationChecklist } from './station-checklist';
  * "Select IPP" (the user config of spec §3): the stations of a team the signed-in user follows. A
  * superadmin picks the team (starting from the one it chose last); everyone else works in their own.
  */
-export function GroupViewTab() {
+export function GroupViewTab({ onSaved }: { onSaved?: () => void } = {}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { role } = useSession();
@@ -33,7 +33,15 @@ export function GroupViewTab() {
 
   const submit = (ids: number[]) => {
     if (teamId === undefined) return;
-    save.mutate({ group_id: teamId, ids }, { onSuccess: () => void message.success(t('messages.saveSuccess')) });
+    save.mutate(
+      { group_id: teamId, ids },
+      {
+        onSuccess: () => {
+          void message.success(t('messages.saveSuccess'));
+          onSaved?.();
+        },
+      },
+    );
   };
 
   let body;

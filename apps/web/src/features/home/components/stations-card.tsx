@@ -13,6 +13,7 @@ import { formatTime } from '@/lib/format';
 import { stationPreviewPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
 import { followedFirst } from '../utils/stations';
+import { SelectIppButton } from './select-ipp-button';
 
 interface StationsCardProps {
   ipps: UseQueryResult<Page<Ipp>>;
@@ -30,6 +31,7 @@ export function StationsCard({ ipps, followed }: StationsCardProps) {
       query={ipps}
       isEmpty={(page) => page.items.length === 0}
       emptyText={t('home.noStations')}
+      extra={<SelectIppButton />}
       testId="home-stations"
     >
       {(page) => (

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
+import { formatTime } from '@/lib/format';
 import { ippFixture } from '@/test/fixtures';
 import { roi24Fixture, roi30Fixture, roiFixture } from '@/test/monitoring-fixtures';
 import { chartOptions, mapProps } from '@/test/monitoring-mocks';
@@ -42,7 +43,7 @@ function server(extra: Record<string, Handler> = {}) {
     '/api/views/roi30': () => okEnvelope(roi30Fixture()),
     '/api/views/wall': () => okEnvelope(WALL),
     '/api/ipp/index': () => pageEnvelope([BUOY, FJORD]),
-    '/api/dashboard/get-last-insert-time': () => okEnvelope({ at: 1_000 }),
+    '/api/dashboard/get-last-insert-time': () => okEnvelope({ at: 1_000, received_at: 1_000 }),
     ...extra,
   });
 }
@@ -149,13 +150,17 @@ describe('system overview', () => {
     expect(await screen.findByTestId('home-roi24-chart')).toBeTruthy();
   });
 
-  it('refetches the overview when the last-insert time changes, and only then', async () => {
+  it('refetches the overview when an image arrives, and only then', async () => {
     let at = 1_000;
-    const fetchMock = server({ '/api/dashboard/get-last-insert-time': () => okEnvelope({ at }) });
+    // A backlog image (captured earlier than the newest) arriving changes the charts too: arrival is what is polled.
+    const fetchMock = server({ '/api/dashboard/get-last-insert-time': () => okEnvelope({ at: 500, received_at: at }) });
     const { queryClient } = renderRoutes(appRouteObjects, ['/home']);
     await screen.findByTestId('home-roi24-chart');
     await screen.findByTestId('home-wall');
     const poll = () => queryClient.refetchQueries({ queryKey: ['dashboard', 'last-insert-time'] });
+    // The page says when the newest image was captured, not when rows were written.
+    await waitFor(() => expect(screen.getByTestId('home-last-data').textContent).toContain(formatTime(500)));
+    expect(screen.getByTestId('home-last-data').textContent).not.toContain(formatTime(1_000));
 
     await poll();
     await new Promise((resolve) => setTimeout(resolve, 50));
