@@ -10,16 +10,26 @@ interface ActionBarProps {
   selectedCount: number;
   /** Some selected ROI is AI-labelled: actions marked no_ai are not offered. */
   selectionHasAi: boolean;
+  /** Demo images are selected in the team gallery: spec §6 gives them no action. */
+  selectionLocked?: boolean;
   busy?: boolean;
   onRun: (action: Action) => void;
 }
 
 /** The bulk buttons of the current category and role, drawn from GET /roi/actions (docs/actions.md). */
-export function ActionBar({ actions, reason, selectedCount, selectionHasAi, busy = false, onRun }: ActionBarProps) {
+export function ActionBar(props: ActionBarProps) {
+  const { actions, reason, selectedCount, selectionHasAi, selectionLocked = false, busy = false, onRun } = props;
   const { t } = useTranslation();
   const label = useActionLabel();
   if (reason === 'example') {
     return <Alert type="info" showIcon title={t('identify.exampleReadOnly')} data-testid="identify-actions-example" />;
+  }
+  if (selectionLocked) {
+    return (
+      <Typography.Text type="secondary" data-testid="identify-actions-demo">
+        {t('identify.demoImagesReadOnly')}
+      </Typography.Text>
+    );
   }
   const shown = barActions(actions, selectionHasAi);
   if (shown.length === 0) {

@@ -1,6 +1,6 @@
 import { ClearOutlined, DeleteOutlined, PlusOutlined, ScanOutlined } from '@ant-design/icons';
 import { CATEGORY, type TreeNode } from '@ipp/contracts';
-import { App, Button, Divider, Empty, Flex, Select, Switch, Tag, theme, Typography, type ButtonProps } from 'antd';
+import { App, Button, Divider, Empty, Flex, Select, Switch, Tag, theme, Tooltip, Typography, type ButtonProps } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
@@ -12,6 +12,7 @@ import { useDeleteToolbar } from '../api/delete-toolbar';
 import { useCreateClass, useParentTitle } from '../hooks/use-create-class';
 import { useNodeActions } from '../hooks/use-node-actions';
 import type { Workspace } from '../hooks/use-workspace';
+import { createState, SHOW_EMPTY_CATEGORIES } from '../utils/actions';
 import { takesStation } from '../utils/list-query';
 import { ClassTitleModal } from './class-title-modal';
 import { ClassTree } from './class-tree';
@@ -56,8 +57,19 @@ export function CategoryPane({ ws }: { ws: Workspace }) {
   if (!category) return null;
   const isSite = category.id === CATEGORY.SITE;
   const parentTitle = parentOf(category);
-  // New classes under site images are HI classes; an IPP gallery folder belongs to one station.
-  const canCreate = category.can_create && !ws.session.demo && (category.id !== CATEGORY.SITE_GALLERY || station !== undefined);
+  // New classes under site images are HI classes; an IPP gallery folder belongs to one station; a team's folders
+  // need the team picked first (a superadmin may be looking at all teams).
+  const creation = createState(category, {
+    demo: ws.session.demo,
+    superadminAllTeams: ws.isSuperadmin && ws.groupId === undefined,
+    hasStation: station !== undefined,
+  });
+  const createHint =
+    creation === 'pick-team'
+      ? t('identify.newClassPickTeam')
+      : creation === 'pick-station'
+        ? t('identify.newClassPickStation')
+        : null;
 
   const create = async (title: string) => {
     const created = await createClass(category, title, { groupId: ws.groupId, ippId: station?.id });
@@ -125,15 +137,32 @@ export function CategoryPane({ ws }: { ws: Workspace }) {
           data-testid="identify-station"
         />
       )}
-      <Flex align="center" gap="small">
-        <Switch size="small" checked={ws.showEmpty} onChange={ws.setShowEmpty} data-testid="identify-show-empty" />
-        <Typography.Text>{t('identify.showEmpty')}</Typography.Text>
-      </Flex>
-      <Flex wrap gap="small">
-        {canCreate && (
+      {SHOW_EMPTY_CATEGORIES.includes(category.id) && (
+        <Flex align="center" gap="small">
+          <Switch size="small" checked={ws.showEmpty} onChange={ws.setShowEmpty} data-testid="identify-show-empty" />
+          <Typography.Text>{t('identify.showEmpty')}</Typography.Text>
+        </Flex>
+      )}
+      <Flex wrap gap="small" align="center">
+        {creation === 'allowed' && (
           <Button size="small" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="identify-new-class">
             {t('identify.newClass')}
           </Button>
+        )}
+        {createHint && (
+          <Tooltip title={createHint}>
+            {/* A disabled button gets no pointer events: the span carries the tooltip. */}
+            <span>
+              <Button size="small" icon={<PlusOutlined />} disabled data-testid="identify-new-class">
+                {t('identify.newClass')}
+              </Button>
+            </span>
+          </Tooltip>
+        )}
+        {createHint && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="identify-new-class-hint">
+            {createHint}
+          </Typography.Text>
         )}
         {category.id === CATEGORY.RECYCLE && ws.isAdmin && !ws.session.demo && (
           <Button

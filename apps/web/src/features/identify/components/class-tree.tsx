@@ -49,13 +49,15 @@ export function ClassTree({ nodes, loading, selectedCode, onSelect, menuFor }: C
               justify="space-between"
               align="center"
               gap={4}
+              // The name gives way (ellipsis, whole name in its tooltip); the count and the menu always show.
+              style={{ minWidth: 0, width: '100%' }}
               data-testid={`identify-node-${node.code}`}
               data-attention={node.attention}
             >
               <Typography.Text
                 ellipsis
                 strong={node.attention}
-                style={node.attention ? { color: ATTENTION_COLOR } : undefined}
+                style={{ flex: '1 1 auto', minWidth: 0, ...(node.attention ? { color: ATTENTION_COLOR } : {}) }}
                 title={node.title}
               >
                 {node.attention && <StarFilled aria-label={t('identify.detail.attention')} style={{ marginRight: 4 }} />}

@@ -4,10 +4,11 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider, createQueryClient } from '@/app/provider';
 import { setLanguage } from '@/i18n';
+import { formatTime } from '@/lib/format';
 import { callsTo, lastBody, mockServer, signIn, type Handler } from '@/test/mock-server';
 import { roiFixture } from '@/test/monitoring-fixtures';
 import { okEnvelope } from '@/test/render';
-import { DetailPane } from './detail-pane';
+import { DetailPane, type DetailRoi } from './detail-pane';
 
 const MEASURES: Measures = {
   area_px: 1234.4,
@@ -47,12 +48,12 @@ function server(extra: Record<string, Handler> = {}) {
   return mockServer({ '/api/ai/roi': () => okEnvelope(INSIGHT), ...extra });
 }
 
-function renderPane(onMove = vi.fn()) {
+function renderPane(onMove = vi.fn(), roi: DetailRoi = roiFixture({ id: 101 })) {
   render(
     <AppProvider client={createQueryClient()}>
       <MemoryRouter>
         <DetailPane
-          roi={roiFixture({ id: 101 })}
+          roi={roi}
           loading={false}
           previousId={null}
           nextId={102}
@@ -103,9 +104,47 @@ describe('detail pane: AI recognition', () => {
   it('says when there is no AI label and no features yet, and has no low-confidence tag for a confident label', async () => {
     server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null }) });
     renderPane();
-    expect((await screen.findByTestId('ai-none')).textContent).toBe('暂无 AI 标签');
+    // The image is AI-typed but no model labelled it: the instrument did, and the pane says so (issue 20).
+    expect((await screen.findByTestId('ai-none')).textContent).toBe('无模型标签：此图像由仪器标注');
     expect(screen.getByTestId('ai-no-measures').textContent).toBe('尚未计算特征');
     expect(screen.queryByTestId('ai-low-confidence')).toBeNull();
+  });
+});
+
+describe('detail pane: who labelled the image', () => {
+  const field = (key: string) => screen.queryByTestId(`identify-detail-${key}`)?.textContent ?? null;
+
+  it('names the model and its version, when it labelled and how sure, when the model gave the class', async () => {
+    server();
+    renderPane();
+    await waitFor(() => expect(field('labelled-by')).toBe('模型 v3'));
+    expect(field('confidence')).toBe('52.0 %');
+    expect(field('labelled-at')).toBe(formatTime(INSIGHT.ai!.labelled_at));
+  });
+
+  it('names the instrument for a device label, with the time it arrived and the confidence it sent', async () => {
+    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null }) });
+    const roi = roiFixture({ id: 101 });
+    renderPane(vi.fn(), roi);
+    await waitFor(() => expect(field('labelled-by')).toBe('仪器'));
+    expect(field('confidence')).toBe('87.5 %');
+    expect(field('labelled-at')).not.toBeNull();
+  });
+
+  it('shows no confidence for an unclassified image (whatever the instrument sent) nor for a hand label', async () => {
+    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null }) });
+    renderPane(vi.fn(), roiFixture({ id: 101, type: 'ui', class_id: null, class_name: null, roi_labelindex: 0, confidence: 0 }));
+    await waitFor(() => expect(field('labelled-by')).toBe('无（未识别）'));
+    expect(field('confidence')).toBeNull();
+    expect(field('labelled-at')).toBeNull();
+    expect((await screen.findByTestId('ai-none')).textContent).toBe('暂无 AI 标签');
+  });
+
+  it('names a person for a hand label, without a confidence', async () => {
+    server();
+    renderPane(vi.fn(), roiFixture({ id: 101, type: 'hi', hi: 1 }));
+    await waitFor(() => expect(field('labelled-by')).toBe('人工'));
+    expect(field('confidence')).toBeNull();
   });
 
   it('opens "more like this" with M while the pane has focus, and shows a chosen neighbour', async () => {

@@ -9,8 +9,10 @@ import { formatFileSize, formatTime } from '@/lib/format';
 import { imageDetailPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
 import { useEnhancedUrl } from '../api/enhance-roi';
+import { useRoiInsight } from '../api/get-roi-insight';
 import { useActionLabel } from '../hooks/use-action-label';
 import { isTyping } from '../hooks/use-identify-keys';
+import { labelProvenance, type Provenance } from '../utils/provenance';
 import { AiInsight } from './ai/ai-insight';
 import { ReferenceButton } from './ai/reference-button';
 import { SimilarDrawer } from './ai/similar-drawer';
@@ -48,6 +50,8 @@ export function DetailPane(props: DetailPaneProps) {
   const enhancedUrl = useEnhancedUrl(enhanced && roi ? roi.id : null);
   /** The ROI whose neighbours the drawer shows. */
   const [similarOf, setSimilarOf] = useState<number | null>(null);
+  // The same query as the AI section below (one request): whether a model gave the label.
+  const insight = useRoiInsight(roi ? roi.id : null);
   if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!roi) {
     return (
@@ -59,6 +63,13 @@ export function DetailPane(props: DetailPaneProps) {
   const className = roi.class_name ?? t('monitor.unclassified');
   const yesNo = (value: boolean | undefined) =>
     value === undefined ? '—' : t(value ? 'identify.detail.yes' : 'identify.detail.no');
+  const provenance: Provenance | null = insight.isError
+    ? labelProvenance(roi, null)
+    : labelProvenance(roi, insight.data === undefined ? undefined : insight.data.ai);
+  const labelledBy = (p: Provenance) =>
+    p.source === 'model'
+      ? t('identify.detail.labelledByModel', { version: p.modelVersion })
+      : t(`identify.detail.labelledBy.${p.source}`);
   const item = (key: string, text: string, children: ReactNode) => ({
     key,
     label: text,
@@ -178,7 +189,7 @@ export function DetailPane(props: DetailPaneProps) {
       <Divider titlePlacement="start" plain style={{ margin: '4px 0' }}>
         {t('identify.ai.title')}
       </Divider>
-      <AiInsight roiId={roi.id} />
+      <AiInsight roiId={roi.id} byDevice={provenance?.source === 'device'} />
       <Descriptions
         size="small"
         column={1}
@@ -195,11 +206,16 @@ export function DetailPane(props: DetailPaneProps) {
             </>,
           ),
           item('type', t('image.type'), <Tag color={TYPE_COLORS[roi.type]}>{t(`image.types.${roi.type}`)}</Tag>),
+          item('labelled-by', t('identify.detail.labelledByLabel'), provenance ? labelledBy(provenance) : '…'),
+          ...(provenance?.at ? [item('labelled-at', t('identify.detail.labelledAt'), formatTime(provenance.at))] : []),
+          // Only machines say how sure they are: no confidence for a hand label or an unclassified image.
+          ...(provenance?.confidence != null
+            ? [item('confidence', t('image.confidence'), `${(provenance.confidence * 100).toFixed(1)} %`)]
+            : []),
           item('captured', t('image.captured'), formatTime(roi.roi_time)),
           item('file-size', t('image.fileSize'), formatFileSize(roi.bytes)),
           item('size', t('image.sizePx'), `${roi.size_px} px`),
           item('dimensions', t('image.dimensions'), `${roi.width} × ${roi.height} px`),
-          item('confidence', t('image.confidence'), roi.confidence === null ? '—' : `${(roi.confidence * 100).toFixed(1)} %`),
           item(
             'invalid',
             t('identify.detail.invalid'),

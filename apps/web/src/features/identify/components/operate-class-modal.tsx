@@ -24,7 +24,7 @@ type Mode = 'class' | 'images';
  */
 export function OperateClassModal({ type, node, sourceCategoryId, categories, ippId, groupId, onClose }: OperateClassModalProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const operate = useOperateFolder();
   // An IPP gallery folder belongs to a station: it can only be made for the station chosen.
   const targets = CLASS_TARGETS.flatMap((id) =>
@@ -42,9 +42,20 @@ export function OperateClassModal({ type, node, sourceCategoryId, categories, ip
       onClose();
     },
   };
+  // Spec §8: a copy or move asks first; here the folder picker chose the target, the confirmation names it.
   const intoFolder = (folder: PickedTarget) => {
     setPicking(false);
-    operate.mutate({ type, roi_index_id: node.roi_index_id, roi_index_code: `f:${folder.id}` }, done);
+    modal.confirm({
+      title: t(`identify.operateTitle.${type}`, { name: node.title }),
+      content: t(`identify.operateImagesConfirm.${type}`, { name: node.title, target: folder.title }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { 'data-testid': 'confirm-ok' } as ButtonProps,
+      onOk: () =>
+        operate
+          .mutateAsync({ type, roi_index_id: node.roi_index_id, roi_index_code: `f:${folder.id}` })
+          .then(done.onSuccess, () => undefined),
+    });
   };
 
   if (picking) {

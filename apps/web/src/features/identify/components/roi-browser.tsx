@@ -5,6 +5,7 @@ import { LoadFailed } from '@/components/load-failed';
 import { useFormatCount } from '@/hooks/use-format-count';
 import { useReBin } from '../api/re-bin';
 import type { Workspace } from '../hooks/use-workspace';
+import { IMPORT_CATEGORIES } from '../utils/actions';
 import { EMPTY_SELECTION, selectAll, type ClickModifiers } from '../utils/selection';
 import { ActionBar } from './action-bar';
 import { ExportButton } from './export-button';
@@ -30,6 +31,8 @@ interface RoiBrowserProps {
   actions: Actions | undefined;
   selectedIds: number[];
   selectionHasAi: boolean;
+  /** Demo images are selected in the team gallery: no action is offered (spec §6). */
+  selectionLocked: boolean;
   busy: boolean;
   onRun: (action: Action) => void;
   onCellClick: (id: number, mods: ClickModifiers) => void;
@@ -37,7 +40,21 @@ interface RoiBrowserProps {
 
 /** The centre pane: filters, totals and selection, the bulk actions, and the thumbnail grid. */
 export function RoiBrowser(props: RoiBrowserProps) {
-  const { ws, items, order, total, capped, list, actions, selectedIds, selectionHasAi, busy, onRun, onCellClick } = props;
+  const {
+    ws,
+    items,
+    order,
+    total,
+    capped,
+    list,
+    actions,
+    selectedIds,
+    selectionHasAi,
+    selectionLocked,
+    busy,
+    onRun,
+    onCellClick,
+  } = props;
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const formatCount = useFormatCount();
@@ -45,7 +62,7 @@ export function RoiBrowser(props: RoiBrowserProps) {
   const categoryId = ws.category?.id;
   const totalText = capped
     ? t('identify.totalCapped', { count: formatCount(total) })
-    : t('identify.total', { count: formatCount(total) });
+    : t('identify.total', { count: total, n: formatCount(total) });
 
   const purge = () =>
     modal.confirm({
@@ -128,7 +145,9 @@ export function RoiBrowser(props: RoiBrowserProps) {
             {t('identify.clearSelection')}
           </Button>
           <ExportButton query={ws.query} selectedIds={selectedIds} />
-          {ws.isAdmin && !ws.session.demo && <ImportButton stations={ws.stations} defaultDevId={ws.station?.dev_id} />}
+          {ws.isAdmin && !ws.session.demo && categoryId !== undefined && IMPORT_CATEGORIES.includes(categoryId) && (
+            <ImportButton stations={ws.stations} defaultDevId={ws.station?.dev_id} />
+          )}
           {categoryId === CATEGORY.RECYCLE && ws.isAdmin && !ws.session.demo && (
             <Button
               size="small"
@@ -148,6 +167,7 @@ export function RoiBrowser(props: RoiBrowserProps) {
           reason={actions.reason}
           selectedCount={selectedIds.length}
           selectionHasAi={selectionHasAi}
+          selectionLocked={selectionLocked}
           busy={busy}
           onRun={onRun}
         />

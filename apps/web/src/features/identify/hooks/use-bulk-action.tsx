@@ -6,7 +6,7 @@ import { useRunAction } from '../api/run-action';
 import { ClassPickerModal } from '../components/class-picker-modal';
 import { ClassTitleModal } from '../components/class-title-modal';
 import { FolderPickerModal } from '../components/folder-picker-modal';
-import { MAX_SELECTION, PROGRESS_ABOVE } from '../utils/actions';
+import { MAX_SELECTION, needsConfirm, PROGRESS_ABOVE } from '../utils/actions';
 import { useActionLabel } from './use-action-label';
 
 export interface BulkScope {
@@ -51,7 +51,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
         roi_ids: roiIds,
         ...target,
       });
-      void message.success(t('identify.done', { affected: result.affected, unchanged: result.unchanged }));
+      void message.success(t('identify.done', { count: result.affected, unchanged: result.unchanged }));
       onDone(action, roiIds);
     } catch {
       // The API client has shown the server's message.
@@ -61,7 +61,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
   };
 
   const confirmThen = (action: Action, roiIds: number[], target: Target, targetTitle?: string) => {
-    if (!action.confirm) {
+    if (!needsConfirm(action)) {
       void execute(action, roiIds, target);
       return;
     }

@@ -61,6 +61,7 @@ export function useNodeActions(scope: NodeActionsScope) {
       isAdmin: scope.isAdmin,
       editClasses: scope.category.id === CATEGORY.SITE,
       demo: scope.demo,
+      readOnly: scope.category.id === CATEGORY.EXAMPLE,
     });
 
   const run = (node: TreeNode, key: NodeMenuKey) => {

@@ -140,7 +140,12 @@ describe('identify workspace', () => {
     // The last click is shown in the detail pane.
     await waitFor(() => expect(screen.getByTestId('identify-detail').getAttribute('data-roi')).toBe('2'));
 
+    // Adding to favourites copies them into the favourites gallery: spec §8 asks first.
     fireEvent.click(screen.getByTestId('action-61'));
+    const dialog = (await screen.findByTestId('confirm-ok')).closest('.ant-modal') as HTMLElement;
+    expect(within(dialog).getByText('对 2 张图像执行此操作，确定吗？')).toBeTruthy();
+    expect(callsTo(fetchMock, '/api/roi/save-move')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('confirm-ok'));
     await screen.findByText('操作成功：2 张已处理，0 张未变化');
     expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({ type: '61', category_id: -100, roi_ids: [1, 3] });
     await waitFor(() => expect(text('identify-selection-count')).toBe('已选 0 张'));
@@ -174,6 +179,9 @@ describe('identify workspace', () => {
     server({ '/api/roi/save-move': () => failField(1011, '不支持此操作', 403, 'type') });
     fireEvent.click(cell(2));
     fireEvent.click(screen.getByTestId('action-61'));
+    // The first confirmation may still be closing: this one is the last.
+    await waitFor(() => expect(screen.getAllByTestId('confirm-ok')).toHaveLength(2));
+    fireEvent.click(screen.getAllByTestId('confirm-ok').at(-1)!);
     await screen.findByText('不支持此操作');
     expect(text('identify-selection-count')).toBe('已选 1 张');
   });

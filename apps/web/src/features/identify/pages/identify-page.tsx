@@ -1,6 +1,6 @@
 import type { Action } from '@ipp/contracts';
 import { Card, Col, Row } from 'antd';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
 import { PageLoading } from '@/components/page-loading';
@@ -15,8 +15,8 @@ import { RoiBrowser } from '../components/roi-browser';
 import { useBulkAction } from '../hooks/use-bulk-action';
 import { useIdentifyKeys } from '../hooks/use-identify-keys';
 import { useWorkspace } from '../hooks/use-workspace';
-import { singleActions } from '../utils/actions';
-import { clickSelection, EMPTY_SELECTION, selectedInOrder, type ClickModifiers } from '../utils/selection';
+import { demoLocked, singleActions } from '../utils/actions';
+import { clickSelection, EMPTY_SELECTION, focusAfterListChange, selectedInOrder, type ClickModifiers } from '../utils/selection';
 
 /** Review codes the A and R keys stand for (docs/actions.md). */
 const APPROVE = '110';
@@ -34,11 +34,24 @@ export function IdentifyPage() {
   const items = useMemo(() => rois.data?.pages.flatMap((page) => page.items) ?? [], [rois.data]);
   const order = useMemo(() => items.map((roi) => roi.id), [items]);
   const byId = useMemo(() => new Map(items.map((roi) => [roi.id, roi])), [items]);
+  // The focused ROI left the list (removed, recycled, purged, reviewed): the detail pane goes on with its neighbour
+  // at once, before anything asks the server about an ROI that is no longer here.
+  const [seenOrder, setSeenOrder] = useState(order);
+  if (seenOrder !== order) {
+    setSeenOrder(order);
+    const refocus = focusAfterListChange(seenOrder, order, focusedId);
+    if (refocus !== focusedId) setFocusedId(refocus);
+  }
   const firstPage = rois.data?.pages[0];
   const actions = useActions(category?.id ?? null, ws.reviewedType);
   const actionList = actions.data?.actions ?? [];
   const selectedIds = selectedInOrder(ws.selection, order);
   const selectionHasAi = selectedIds.some((id) => byId.get(id)?.type === 'ai');
+  const categoryId = category?.id ?? 0;
+  const selectionLocked = demoLocked(
+    categoryId,
+    selectedIds.some((id) => byId.get(id)?.is_demo_image === 1),
+  );
 
   // The focused ROI: from the loaded pages, or fetched when previous/next went beyond them.
   const loaded = focusedId === null ? undefined : byId.get(focusedId);
@@ -94,7 +107,8 @@ export function IdentifyPage() {
     return <LoadFailed error={ws.categories.error} onRetry={() => void ws.categories.refetch()} />;
   }
 
-  const detailActions = focused ? singleActions(actionList, focused.type === 'ai') : [];
+  const detailActions =
+    focused && !demoLocked(category.id, loaded?.is_demo_image === 1) ? singleActions(actionList, focused.type === 'ai') : [];
   const runOnSelection = (action: Action) => bulk.start(action, selectedIds);
 
   return (
@@ -128,6 +142,7 @@ export function IdentifyPage() {
             actions={actions.data}
             selectedIds={selectedIds}
             selectionHasAi={selectionHasAi}
+            selectionLocked={selectionLocked}
             busy={bulk.busy}
             onRun={runOnSelection}
             onCellClick={onCellClick}

@@ -32,3 +32,60 @@ export const CLASS_TARGETS: readonly number[] = [
   CATEGORY.TEMPORARY,
   CATEGORY.XCUBE,
 ];
+
+/**
+ * Whether an action asks before it runs. The catalogue flags most; spec §8 wants a confirmation before every copy,
+ * and adding to favourites (61) copies the ROIs into the favourites gallery, so it asks too.
+ */
+export function needsConfirm(action: Action): boolean {
+  return action.confirm || action.code === '61';
+}
+
+/**
+ * Spec §6: in the team gallery (-2) demo images get no actions (the server refuses each with "演示图像不支持此操作"),
+ * so none is offered while one is selected or shown.
+ */
+export function demoLocked(categoryId: number, hasDemoImage: boolean): boolean {
+  return categoryId === CATEGORY.TEAM && hasDemoImage;
+}
+
+/**
+ * Where "Import images" is offered: the import files images in as human-identified images of a station (site
+ * images, all images by device) or into the team reference library; nowhere else would they show up.
+ */
+export const IMPORT_CATEGORIES: readonly number[] = [CATEGORY.SITE, CATEGORY.ALL, CATEGORY.TEAM];
+
+/**
+ * Where "Show empty classes" changes the tree: views built from the class list (site images, all images by device,
+ * favourites, review, recycle bin). Folder categories always show their folders, so the switch would do nothing.
+ */
+export const SHOW_EMPTY_CATEGORIES: readonly number[] = [
+  CATEGORY.SITE,
+  CATEGORY.ALL,
+  CATEGORY.FAVORITE,
+  CATEGORY.REVIEW,
+  CATEGORY.RECYCLE,
+];
+
+/**
+ * Categories whose folders belong to a team: a superadmin looking at all teams must pick one to make a class there
+ * (an IPP gallery folder takes its team from the station chosen instead).
+ */
+const TEAM_FOLDERS: readonly number[] = [CATEGORY.FOLDERS, CATEGORY.TEAM];
+
+export type CreateState = 'allowed' | 'pick-team' | 'pick-station' | 'none';
+
+/**
+ * The "New class" button: offered, disabled with the reason (a superadmin in "all teams" mode must pick a team; an
+ * IPP gallery folder belongs to one station), or not offered at all.
+ */
+export function createState(
+  category: { id: number; can_create: boolean },
+  ctx: { demo: boolean; superadminAllTeams: boolean; hasStation: boolean },
+): CreateState {
+  if (ctx.demo) return 'none';
+  if (ctx.superadminAllTeams && TEAM_FOLDERS.includes(category.id)) return 'pick-team';
+  if (!category.can_create) return 'none';
+  if (category.id === CATEGORY.SITE_GALLERY && !ctx.hasStation) return 'pick-station';
+  return 'allowed';
+}

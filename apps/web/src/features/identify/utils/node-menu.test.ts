@@ -39,6 +39,12 @@ describe('tree node menu', () => {
     expect(nodeMenuKeys(hi, { ...admin, canWrite: false, isAdmin: false })).toEqual(['toolbar-add']);
   });
 
+  it('offers nothing on example ROIs (spec §4: no operations), neither shortcuts nor copying a class out', () => {
+    const example = { ...admin, canWrite: false, isAdmin: true, editClasses: false, readOnly: true };
+    expect(nodeMenuKeys(node({}), example)).toEqual([]);
+    expect(nodeMenuKeys(node({ kind: 'class', code: 't:ai:c:1', roi_index_id: null, class_id: 1 }), example)).toEqual([]);
+  });
+
   it('offers nothing to the read-only demo account', () => {
     expect(nodeMenuKeys(node({}), { ...admin, demo: true })).toEqual([]);
   });

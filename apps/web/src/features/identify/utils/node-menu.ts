@@ -20,6 +20,8 @@ export interface NodeMenuContext {
   editClasses: boolean;
   /** The read-only demo account changes nothing. */
   demo: boolean;
+  /** Example ROIs (-6): spec §4 "Example ROIs support no operations", not even a shortcut or a copy out. */
+  readOnly?: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface NodeMenuContext {
  * this only keeps the menu from offering what would be refused.
  */
 export function nodeMenuKeys(node: TreeNode, ctx: NodeMenuContext): NodeMenuKey[] {
-  if (ctx.demo) return [];
+  if (ctx.demo || ctx.readOnly) return [];
   const keys: NodeMenuKey[] = [node.toolbar ? 'toolbar-remove' : 'toolbar-add'];
   const attention: NodeMenuKey = node.attention ? 'attention-remove' : 'attention-add';
   if (node.kind === 'folder' && node.roi_index_id !== null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickSelection, EMPTY_SELECTION, selectAll, selectedInOrder, type Selection } from './selection';
+import { clickSelection, EMPTY_SELECTION, focusAfterListChange, selectAll, selectedInOrder, type Selection } from './selection';
 
 const ORDER = [10, 11, 12, 13, 14, 15];
 const plain = { range: false, toggle: false };
@@ -52,5 +52,20 @@ describe('grid selection', () => {
     expect(ids(selectAll(ORDER))).toEqual(ORDER);
     const selection: Selection = { ids: new Set([14, 99, 10]), anchor: 14 };
     expect(selectedInOrder(selection, ORDER)).toEqual([10, 14]);
+  });
+});
+
+describe('focus after the list changed', () => {
+  it('goes on with the next listed ROI when the focused one left the list, the previous at the end, none when empty', () => {
+    expect(focusAfterListChange([1, 2, 3, 4], [1, 3, 4], 2)).toBe(3);
+    expect(focusAfterListChange([1, 2, 3, 4], [1, 4], 2)).toBe(4);
+    expect(focusAfterListChange([1, 2, 3], [1, 2], 3)).toBe(2);
+    expect(focusAfterListChange([1], [], 1)).toBeNull();
+  });
+
+  it('keeps a focus that is still listed, none, or one that was never in the loaded pages', () => {
+    expect(focusAfterListChange([1, 2, 3], [1, 2, 3], 2)).toBe(2);
+    expect(focusAfterListChange([1, 2], [1], null)).toBeNull();
+    expect(focusAfterListChange([1, 2], [1, 2], 99)).toBe(99);
   });
 });

@@ -47,3 +47,27 @@ export function selectAll(order: readonly number[]): Selection {
 export function selectedInOrder(selection: Selection, order: readonly number[]): number[] {
   return order.filter((id) => selection.ids.has(id));
 }
+
+/**
+ * The focused ROI after the list changed under it (removed from a gallery, recycled, purged, approved): if it was
+ * in the list and is gone now, the detail pane goes on with the ROI that followed it (or preceded it, at the end)
+ * among those still listed, or shows none; otherwise the focus stays (it may be an ROI reached beyond the loaded
+ * pages, or from the similar-images drawer).
+ */
+export function focusAfterListChange(
+  previousOrder: readonly number[],
+  order: readonly number[],
+  focusedId: number | null,
+): number | null {
+  if (focusedId === null || order.includes(focusedId)) return focusedId;
+  const at = previousOrder.indexOf(focusedId);
+  if (at < 0) return focusedId;
+  const still = new Set(order);
+  const after = previousOrder.slice(at + 1).find((id) => still.has(id));
+  if (after !== undefined) return after;
+  const before = previousOrder
+    .slice(0, at)
+    .reverse()
+    .find((id) => still.has(id));
+  return before ?? null;
+}

@@ -6,7 +6,7 @@ import { MeasuresList } from './measures-list';
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 /** The detail pane's AI section: the label the model gave, its top three classes, and the measured morphology. */
-export function AiInsight({ roiId }: { roiId: number }) {
+export function AiInsight({ roiId, byDevice = false }: { roiId: number; byDevice?: boolean }) {
   const { t } = useTranslation();
   const insight = useRoiInsight(roiId);
 
@@ -66,7 +66,8 @@ export function AiInsight({ roiId }: { roiId: number }) {
         </Flex>
       ) : (
         <Typography.Text type="secondary" data-testid="ai-none">
-          {t('identify.ai.none')}
+          {/* An AI-typed image without a model label was labelled by its instrument: say so, not "no AI label". */}
+          {t(byDevice ? 'identify.ai.noneDevice' : 'identify.ai.none')}
         </Typography.Text>
       )}
       {measures ? (
