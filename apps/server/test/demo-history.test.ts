@@ -135,9 +135,9 @@ describe.each(dialects)('live demo stations on %s', (dialect) => {
     const env = await buildTestApp(dialect);
     let restarted: FastifyInstance | null = null;
     try {
-      // Midnight UTC is morning at the Chinese stations: readings between the daily extremes, where a different
-      // baseline or cycle would show.
-      env.clock.now = Date.UTC(2026, 10, 22, 0, 0, 0);
+      // Just after midnight UTC is morning at the Chinese stations: readings between the daily extremes, where a
+      // different baseline or cycle would show. Off the 10-minute grid of the history: it still ends right then.
+      env.clock.now = Date.UTC(2026, 10, 22, 0, 3, 20);
       const end = env.clock.now;
       await seedDemo(env.db, env.clock.read, env.config.SCRYPT_LOG_N);
       await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois, { days: 1, roisPerHour: 0.1 });

@@ -112,7 +112,8 @@ export async function seedDemoHistory(
         plan.push({ station, at: Math.min(now - 1000, hour + Math.floor(rng() * HOUR)), seed: plan.length + 1 });
     }
   }
-  const telemetryTotal = WITH_HISTORY * Math.ceil((now - start) / every);
+  // Every `every` from the start, and a last sample at `now` itself.
+  const telemetryTotal = WITH_HISTORY * (Math.ceil((now - start) / every) + 1);
   const total = plan.length + telemetryTotal;
   let done = 0;
   const tick = () => {
@@ -128,12 +129,15 @@ export async function seedDemoHistory(
       seed: deviceSeed(DEMO_STATIONS[station]!.dev_id),
       longitude: DEMO_STATIONS[station]!.longitude,
     });
-    for (let at = start; at <= now; at += every) {
+    // The history ends exactly now, so the live simulator (seed/demo-live.ts) resumes from a reading minutes old at
+    // most and carries on without a gap in the charts or the station's online time.
+    for (let at = start; ; at = Math.min(at + every, now)) {
       const sample = sampleTelemetry({ index: station + 1, state }, at, DEFAULT_IPP_CONFIG);
       state = advance(state, at, DEFAULT_IPP_CONFIG);
       await devices.ingestTelemetry(device, TelemetrySampleSchema.parse({ ...sample, applied_config: DEFAULT_IPP_CONFIG }));
       telemetryCount++;
       tick();
+      if (at >= now) break;
     }
   }
 
