@@ -63,6 +63,11 @@ interface Case {
   superadmin?: 'allow' | 'hidden';
   /** Classes are global (docs/decisions.md): another team's administrator is then allowed, its user as team A's. */
   scope?: 'team' | 'global';
+  /**
+   * With scope 'global': what another team's administrator gets where only the owner may act ('refuse', 1011: a
+   * class is listed to every team, so the refusal tells nothing new; docs/decisions.md "Class ownership").
+   */
+  otherAdmin?: 'refuse';
   /** The code an allowed caller gets when reaching the object is not a success (a model not trained yet). */
   allowedCode?: number;
 }
@@ -245,6 +250,14 @@ const CASES: Case[] = [
     object: 'instrument',
     request: (id) => get(`/api/views/rois?ipp_id=${id}`),
     target: (o) => o.a1.id,
+    user: 'allow',
+  },
+  {
+    // The class list as a team's users see it (issue 20: a team hides classes from its own users).
+    route: 'GET /api/tool/sys-init',
+    object: 'team',
+    request: (id) => get(`/api/tool/sys-init?group_id=${id}`),
+    target: (o) => o.teamA,
     user: 'allow',
   },
   {
@@ -461,6 +474,8 @@ const CASES: Case[] = [
     target: (o) => o.hiClass,
     user: 'refuse',
     scope: 'global',
+    // Team A made the class: highlighting it (seen by every team) is team A's; issue 20.
+    otherAdmin: 'refuse',
   },
   {
     route: 'POST /api/roi-index/delete-folder',
@@ -726,6 +741,7 @@ describe.each(dialects)('the access-control matrix on %s', (dialect) => {
   const ruleOf = (c: Case, actor: Actor): Rule => {
     if (actor === 'anonymous' || actor === 'deviceKey') return 'token';
     if (actor === 'superadmin') return c.superadmin ?? 'allow';
+    if (actor === 'otherAdmin' && c.scope === 'global' && c.otherAdmin) return c.otherAdmin;
     if (actor === 'owner' || (actor === 'otherAdmin' && c.scope === 'global')) return c.owner ?? 'allow';
     if (actor === 'sameTeamUser' || (actor === 'otherUser' && c.scope === 'global')) return c.user;
     return 'hidden';

@@ -505,8 +505,8 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     expect(classes.find((c) => c.id === created.class_id)?.title).toBe('009Noctiluca_scintillans');
     const system = classes.find((c) => c.system)!;
     expect((await fail(w.tokens.superadmin, 'POST', '/api/roi-index/delete-folder', { class_id: system.id })).code).toBe(1011);
-    // Attention highlights the class in the tree.
-    await okData(w.tokens.ownAdmin, 'POST', '/api/roi-index/change-status', { class_id: system.id, attention: true });
+    // Attention highlights the class in the tree; a system class's is the superadmin's (classes.test.ts).
+    await okData(w.tokens.superadmin, 'POST', '/api/roi-index/change-status', { class_id: system.id, attention: true });
     const marked = (await tree(w.tokens.user, `category_id=-100&ipp_id=${a1.id}`)).find((n) => n.code === 't:ai')!;
     expect(marked.children.find((c) => c.class_id === system.id)?.attention).toBe(true);
   });

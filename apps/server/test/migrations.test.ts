@@ -48,4 +48,61 @@ describe('migrations on a database in service (SQLite, with planner statistics)'
     expect(details).toContain('rois_live_ipp_time_idx');
     expect(details).not.toContain('TEMP B-TREE');
   });
+
+  it('0011 gives each class the one team whose images carry it (else shared) and turns the old hidden flag into every team hiding it', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-migrate-'));
+    db = openDatabase({ dataDir: dir });
+    const k = db.kysely;
+    await migrateTo(db, '0010-user-prefs');
+    await sql`insert into teams (name, created_at) values ('T1', 0), ('T2', 0)`.execute(k);
+    for (const [dev, team] of [
+      ['S1', 1],
+      ['S2', 2],
+    ] as const) {
+      await sql`insert into ipps (dev_id, site_name, country, longitude, latitude, group_id, serial_number, config,
+                 device_key_hash, created_at, updated_at)
+               values (${dev}, ${dev}, 'CN', 120, 36, ${team}, '', '{}', ${dev.padStart(64, '0')}, 0, 0)`.execute(k);
+    }
+    await sql`insert into classes (name, label_index, system, visible, created_at) values
+      ('100OnlyT1', 100, 0, 1, 0), ('101Both', 101, 0, 1, 0), ('102Unused', 102, 0, 1, 0), ('103Hidden', 103, 0, 0, 0)`.execute(
+      k,
+    );
+    const classId = async (name: string) =>
+      Number((await sql<{ id: number }>`select id from classes where name = ${name}`.execute(k)).rows[0]!.id);
+    let n = 0;
+    for (const [ipp, name] of [
+      [1, '100OnlyT1'],
+      [1, '100OnlyT1'],
+      [1, '101Both'],
+      [2, '101Both'],
+      [1, '001Copepod'],
+    ] as const) {
+      n++;
+      await sql`insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex,
+                 hi, class_id)
+               values (${ipp}, ${n}, 0, ${String(n).padStart(64, '0')}, 'image/png', 1, 1, 1, 1, 0, 1, ${await classId(name)})`.execute(
+        k,
+      );
+    }
+    await migrateToLatest(db);
+
+    const owners = await sql<{ name: string; group_id: number | null }>`select name, group_id from classes
+      where name in ('100OnlyT1', '101Both', '102Unused', '103Hidden', '001Copepod') order by name`.execute(k);
+    expect(owners.rows.map((r) => [r.name, r.group_id === null ? null : Number(r.group_id)])).toEqual([
+      ['001Copepod', null],
+      ['100OnlyT1', 1],
+      ['101Both', null],
+      ['102Unused', null],
+      ['103Hidden', null],
+    ]);
+    const hidden = await sql<{ class_id: number; group_id: number }>`select class_id, group_id from class_hidden
+      order by group_id`.execute(k);
+    const hiddenId = await classId('103Hidden');
+    expect(hidden.rows.map((r) => [Number(r.class_id), Number(r.group_id)])).toEqual([
+      [hiddenId, 1],
+      [hiddenId, 2],
+    ]);
+    const columns = await sql<{ name: string }>`select name from pragma_table_info('classes')`.execute(k);
+    expect(columns.rows.map((c) => c.name)).not.toContain('visible');
+  });
 });

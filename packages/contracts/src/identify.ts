@@ -75,6 +75,8 @@ export interface TreeNode {
   toolbar: boolean;
   /** A system class or a fixed group: cannot be renamed or deleted. */
   system: boolean;
+  /** A class the team hides from its plain users; only administrators get such nodes (docs/decisions.md). */
+  hidden?: boolean;
   /** Kind of node: a group of nodes (AI/HI/UI, a station), a stored folder, or a class. */
   kind: 'group' | 'folder' | 'class';
   children: TreeNode[];
@@ -89,6 +91,7 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
     attention: z.boolean(),
     toolbar: z.boolean(),
     system: z.boolean(),
+    hidden: z.boolean().optional(),
     kind: z.enum(['group', 'folder', 'class']),
     children: z.array(TreeNodeSchema),
   }),
@@ -345,11 +348,13 @@ export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().po
 export const ChangeStatusBodySchema = z.object({
   ...folderOrClass,
   attention: z.boolean().optional(),
-  /** 1 visible, 0 hidden. */
+  /** 1 visible, 0 hidden. A class: shown to or hidden from the plain users of one team (the caller's own). */
   status: z.number().int().min(0).max(1).optional(),
 });
 
 /** POST /folder/operate-folder: a whole class (folder) copied or moved into another place, or removed. */
+  /** Superadmin: the team a class is shown to or hidden from. */
+  group_id: z.number().int().positive().max(MAX_ID).optional(),
 export const OperateFolderBodySchema = z.object({
   type: z.enum(['copy', 'move', 'remove', 'to_hi']),
   roi_index_id: z.number().int().positive().max(MAX_ID),
@@ -400,8 +405,13 @@ export const ClassItemSchema = z.object({
 export type ClassItem = z.infer<typeof ClassItemSchema>;
 
 /** Re-identification request (spec §3): time range, AI class, the instrument's dev_id. */
+  /** Shown to the plain users of the caller's team (the superadmin's: the team named by group_id; none: true). */
 export const ReidentifyBodySchema = z.object({
   dev_id: z.string().trim().min(1).max(32),
+  /** Who owns it: system, shared (the superadmin's) or a team (docs/decisions.md "Class ownership"). */
+  owner: z.enum(['system', 'shared', 'team']),
+  /** The caller may rename, delete or highlight it (its team's administrators, or the superadmin). */
+  editable: z.boolean(),
   Roi_time_s: z.string().trim().max(32).optional(),
   Roi_time_e: z.string().trim().max(32).optional(),
   class_id: z.number().int().positive().max(MAX_ID).optional(),

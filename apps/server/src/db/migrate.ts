@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.ts';
 import { sessionMigration } from './migrations/0001-session.ts';
 import { adminMigration } from './migrations/0002-admin.ts';
@@ -10,6 +10,7 @@ import { modelReportMigration } from './migrations/0007-model-report.ts';
 import { groupIndexesMigration } from './migrations/0008-group-indexes.ts';
 import { liveSizeIndexMigration } from './migrations/0009-live-size-index.ts';
 import { userPrefsMigration } from './migrations/0010-user-prefs.ts';
+import { classOwnersMigration } from './migrations/0011-class-owners.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0008-group-indexes': groupIndexesMigration,
     '0009-live-size-index': liveSizeIndexMigration(db.dialect),
     '0010-user-prefs': userPrefsMigration,
+    '0011-class-owners': classOwnersMigration,
   };
 }
 
@@ -34,10 +36,22 @@ class InCodeProvider implements MigrationProvider {
   }
 }
 
+/**
+ * The schema the migration tables live in, on PostgreSQL the connection's own: without it Kysely looks for its lock
+ * table in every schema of the database, so while another schema has one (parallel test suites, each in a fresh
+ * schema) it skips creating its own and fails ("relation kysely_migration_lock does not exist").
+ */
+async function migrationTableSchema(db: Db): Promise<string | undefined> {
+  if (db.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely);
+  return rows[0]?.schema ?? undefined;
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely as unknown as Kysely<unknown>,
     provider: new InCodeProvider(migrationsFor(db)),
+    migrationTableSchema: await migrationTableSchema(db),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -49,6 +63,7 @@ export async function migrateTo(db: Db, name: string): Promise<void> {
   const migrator = new Migrator({
     db: db.kysely as unknown as Kysely<unknown>,
     provider: new InCodeProvider(migrationsFor(db)),
+    migrationTableSchema: await migrationTableSchema(db),
   });
   const { error } = await migrator.migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));

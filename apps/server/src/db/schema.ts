@@ -105,9 +105,16 @@ export interface ClassesTable {
   name: string;
   label_index: number | null;
   system: number;
-  visible: number;
+  /** The team that made it (migration 0011); null = shared: a system class or the superadmin's. */
+  group_id: number | null;
   attention: Generated<number>;
   created_at: number;
+}
+
+/** The classes a team hides from its plain users (role user); administrators see them marked hidden. */
+export interface ClassHiddenTable {
+  class_id: number;
+  group_id: number;
 }
 
 export interface TelemetryTable {
@@ -343,6 +350,7 @@ export interface Database {
   ipps: IppsTable;
   user_views: UserViewsTable;
   classes: ClassesTable;
+  class_hidden: ClassHiddenTable;
   telemetry: TelemetryTable;
   rois: RoisTable;
   roi_rollup_hour: RoiRollupHourTable;

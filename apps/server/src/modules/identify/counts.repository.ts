@@ -89,11 +89,7 @@ export async function subsetClassCounts(db: Kysely<Database>, subset: Subset, ip
 }
 
 export function allClasses(db: Kysely<Database>) {
-  return db
-    .selectFrom('classes')
-    .select(['id', 'name', 'label_index', 'system', 'visible', 'attention'])
-    .orderBy('name')
-    .execute();
+  return db.selectFrom('classes').select(['id', 'name', 'label_index', 'system', 'attention']).orderBy('name').execute();
 }
 
 export function stationsOfTeam(db: Kysely<Database>, groupId: number | undefined) {

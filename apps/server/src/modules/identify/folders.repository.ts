@@ -157,10 +157,47 @@ async function bumpCount(db: Kysely<Database>, folderId: number, delta: number) 
     .execute();
 }
 
-export const listToolbar = (db: Kysely<Database>, userId: number) =>
-  db
+/** The folder or class a shortcut's node code ends in (`…c:<class>`, `f:<folder>`); none for groups and stations. */
+function shortcutTarget(code: string): { folderId?: number; classId?: number } {
+  // Nine digits at most: every stored id (32-bit) that can still exist.
+  const m = /(?:^|:)([cf]):(\d{1,9})$/.exec(code);
+  if (!m) return {};
+  const id = Number(m[2]);
+  return m[1] === 'f' ? { folderId: id } : id > 0 ? { classId: id } : {};
+}
+
+/**
+ * A user's toolbar shortcuts as their nodes stand now: a shortcut to a folder or class deleted since is left out,
+ * one renamed since shows the new name (the stored title is what the node was called when it was added).
+ */
+export async function listToolbar(db: Kysely<Database>, userId: number) {
+  const items = await db
     .selectFrom('toolbar_items')
     .select(['id', 'category_id', 'code', 'title'])
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
+  const targets = items.map((item) => shortcutTarget(item.code));
+  const folderIds = [...new Set(targets.flatMap((t) => (t.folderId === undefined ? [] : [t.folderId])))];
+  const classIds = [...new Set(targets.flatMap((t) => (t.classId === undefined ? [] : [t.classId])))];
+  const folderTitles = new Map(
+    folderIds.length === 0
+      ? []
+      : (await db.selectFrom('roi_folders').select(['id', 'title']).where('id', 'in', folderIds).execute()).map(
+          (f) => [f.id, f.title] as const,
+        ),
+  );
+  const classNames = new Map(
+    classIds.length === 0
+      ? []
+      : (await db.selectFrom('classes').select(['id', 'name']).where('id', 'in', classIds).execute()).map(
+          (c) => [c.id, c.name] as const,
+        ),
+  );
+  return items.flatMap((item, i) => {
+    const { folderId, classId } = targets[i]!;
+    const title =
+      folderId !== undefined ? folderTitles.get(folderId) : classId !== undefined ? classNames.get(classId) : item.title;
+    return title === undefined ? [] : [{ ...item, title }];
+  });
+}

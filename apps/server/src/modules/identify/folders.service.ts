@@ -14,11 +14,13 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
+import { findTeamById, lockTeam } from '../teams/teams.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { BulkService } from './bulk.service.ts';
 import { checkTitle } from './bulk.service.ts';
+import { assertMayManageClass, assertTeamClassRoom, setHidden, usedByOtherTeams } from './classes.ts';
 import * as folders from './folders.repository.ts';
 import { UNCLASSIFIED } from './tree.ts';
 import { canWriteFolder, codes, folderNotFound, visibleFolder } from './scope.ts';
@@ -94,6 +96,7 @@ export class FoldersService {
     });
   }
 
+      await this.assertNotUsedByOthers(trx, actor, cls);
   /** POST /roi-index/delete-folder: a folder (its ROIs stay wherever else they are) or an unused HI class. */
   async remove(actor: UserRow, body: { roi_index_id?: number; class_id?: number }): Promise<void> {
     if (body.roi_index_id !== undefined) {
@@ -109,6 +112,7 @@ export class FoldersService {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('class_id', '=', cls.id)
         .executeTakeFirstOrThrow();
+      await this.assertNotUsedByOthers(trx, actor, cls);
       if (Number(used.n) > 0)
         throw new AppError(ResultCode.BAD_PARAM, 'classInUse', { title: cls.name, count: Number(used.n) }, 'class_id');
       await trx.deleteFrom('classes').where('id', '=', cls.id).execute();
@@ -124,7 +128,10 @@ export class FoldersService {
   }
 
   /** POST /roi-index/change-status: attention (highlight) and visibility of a folder or a class. */
-  async changeStatus(actor: UserRow, body: { roi_index_id?: number; class_id?: number; attention?: boolean; status?: number }) {
+  async changeStatus(
+    actor: UserRow,
+    body: { roi_index_id?: number; class_id?: number; attention?: boolean; status?: number; group_id?: number },
+  ) {
     const values = {
       ...(body.attention === undefined ? {} : { attention: body.attention ? 1 : 0 }),
       ...(body.status === undefined ? {} : { status: body.status }),
@@ -136,13 +143,32 @@ export class FoldersService {
     }
     if (body.class_id === undefined) throw oneOf();
     if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
-    const cls = await findClass(this.db.kysely, body.class_id);
-    const classValues = {
-      ...(values.attention === undefined ? {} : { attention: values.attention }),
-      ...(values.status === undefined ? {} : { visible: values.status }),
-    };
-    if (Object.keys(classValues).length > 0)
-      await this.db.kysely.updateTable('classes').set(classValues).where('id', '=', cls.id).execute();
+    const k = this.db.kysely;
+    const cls = await findClass(k, body.class_id);
+    // Highlighting is the owner's (it shows in every team's lists); visibility is each team's own.
+    if (values.attention !== undefined) assertMayManageClass(actor, cls);
+    const team = values.status === undefined ? undefined : await this.visibilityTeam(actor, body.group_id);
+    await k.transaction().execute(async (trx) => {
+      if (values.attention !== undefined)
+        await trx.updateTable('classes').set({ attention: values.attention }).where('id', '=', cls.id).execute();
+      if (team !== undefined) await setHidden(trx, cls.id, team, values.status === 0);
+    });
+  }
+
+  /** The team whose plain users a class is shown to or hidden from: one's own; the superadmin names one. */
+  private async visibilityTeam(actor: UserRow, requested?: number): Promise<number> {
+    const team = actor.role === 'superadmin' ? requested : visibleGroup(actor, requested);
+    if (team === undefined || team < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+    if (actor.role === 'superadmin' && !(await findTeamById(this.db.kysely, team)))
+      throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+    return team;
+  }
+
+  /** A team's class that other teams' images carry is theirs too: only the superadmin renames or deletes it. */
+  private async assertNotUsedByOthers(trx: Trx, actor: UserRow, cls: { id: number; group_id: number | null }) {
+    if (actor.role === 'superadmin' || cls.group_id === null) return;
+    if (await usedByOtherTeams(trx, cls.id, cls.group_id))
+      throw new AppError(ResultCode.FORBIDDEN, 'classUsedByOthers', {}, 'class_id');
   }
 
   toolbar(actor: UserRow): Promise<ToolbarItem[]> {
@@ -368,13 +394,23 @@ export class FoldersService {
       await assertClassFree(trx, title, labelIndex);
       const row = await trx
         .insertInto('classes')
-        .values({ name: title, label_index: labelIndex, system: 0, visible: 1, created_at: this.clock() })
+        .values({ name: title, label_index: labelIndex, system: 0, group_id: owner, created_at: this.clock() })
         .returning('id')
         .executeTakeFirstOrThrow();
+  /**
+   * A new HI class: the superadmin's is shared, an administrator's belongs to their team, which may own at most
+   * CLASS_LIMIT_PER_TEAM (the numbers 001–999 are shared by all teams; docs/decisions.md "Class ownership").
+   */
       return { roi_index_id: null, class_id: row.id, title, code: codes.groupClass('hi', row.id), roi_index_code: null };
     });
+    const owner = actor.role === 'superadmin' ? null : actor.group_id;
+    if (actor.role !== 'superadmin' && owner === null) throw forbidden();
   }
 
+      if (owner !== null) {
+        await lockTeam(trx, owner, this.db.dialect);
+        await assertTeamClassRoom(trx, owner);
+      }
   /** Where a new folder goes: the category's team, station or user. */
   /** A station the caller may see; any other id, existing or not, is the same 1002 on `ipp_id`. */
   private async visibleStation(db: Kysely<Database>, actor: UserRow, ippId: number | undefined) {
@@ -472,6 +508,7 @@ async function assertClassFree(trx: Trx, title: string, labelIndex: number | nul
   if (sameLabel && sameLabel.id !== exceptId) {
     throw new AppError(
       ResultCode.BAD_PARAM,
+    assertMayManageClass(actor, cls);
       'labelTaken',
       { label: String(labelIndex).padStart(3, '0'), title: sameLabel.name },
       'title',

@@ -220,7 +220,7 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
           response: { 200: envelopeOf(z.array(ClassItemSchema)) },
         },
       },
-      async (request) => ok(await identify.classes(request.query.sort)),
+      async (request) => ok(await identify.classes(requireAuth(request).user, request.query)),
     );
 
     app.post(

@@ -21,6 +21,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
 import { allowedCodes, describe } from './actions.ts';
 import * as browse from './browse.repository.ts';
+import { classesVisibleTo, mayManageClass, ownerOf } from './classes.ts';
 import * as counts from './counts.repository.ts';
 import * as folders from './folders.repository.ts';
 import { categoryFolders, isFolderCategory, parseCode, visibleFolder, type Source } from './scope.ts';
@@ -118,7 +119,7 @@ export class IdentifyService {
   ): Promise<TreeNode[]> {
     const k = this.db.kysely;
     const category = effectiveCategory(actor, q.category_id);
-    const [classes, toolbar] = await Promise.all([counts.allClasses(k), folders.listToolbar(k, actor.id)]);
+    const [classes, toolbar] = await Promise.all([classesVisibleTo(k, actor, q.group_id), folders.listToolbar(k, actor.id)]);
     const input: TreeInput = {
       category,
       classes,
@@ -261,14 +262,16 @@ export class IdentifyService {
     return { actions: [], reason: category === CATEGORY.EXAMPLE ? 'example' : actor.role === 'user' ? 'role' : 'none' };
   }
 
-  async classes(sort: 'title' | '-title'): Promise<ClassItem[]> {
-    const rows = await counts.allClasses(this.db.kysely);
+  /** GET /tool/sys-init: the classes the caller may see (plain users lose those their team hides; classes.ts). */
+  async classes(actor: UserRow, q: { sort: 'title' | '-title'; group_id?: number }): Promise<ClassItem[]> {
+    const { sort } = q;
+    const rows = await classesVisibleTo(this.db.kysely, actor, q.group_id);
     const items = rows.map((c) => ({
       id: c.id,
       title: c.name,
       label_index: c.label_index,
       system: c.system === 1,
-      visible: c.visible === 1,
+      visible: !c.hidden,
       attention: c.attention === 1,
     }));
     items.sort((a, b) => a.title.localeCompare(b.title));
@@ -307,6 +310,8 @@ export class IdentifyService {
     }
     const ids = await this.teamStations(actor, q.group_id);
     switch (category) {
+      owner: ownerOf(c),
+      editable: mayManageClass(actor, c),
       case CATEGORY.SITE:
         return { kind: 'stations', ippIds: [await this.station(actor, q.ipp_id, ids)] };
       case CATEGORY.ALL:

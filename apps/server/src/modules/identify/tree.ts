@@ -90,7 +90,10 @@ export function buildTree(input: TreeInput): TreeNode[] {
       const perClass = new Map<number, number>();
       for (const r of input.groupCounts!)
         if (r.kind === KINDS[kind]) perClass.set(r.class_key, (perClass.get(r.class_key) ?? 0) + r.n);
-      const children = classNodes(input, perClass, (key) => codes.groupClass(kind, key));
+      // Unidentified images have no class: "show empty classes" lists no class under UI, only what is there.
+      const children = classNodes(kind === 'ui' ? { ...input, showEmpty: false } : input, perClass, (key) =>
+        codes.groupClass(kind, key),
+      );
       return node(input, {
         code: codes.group(kind),
         title: kind.toUpperCase(),

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { CLASS_LIMIT_PER_TEAM } from '../identify/classes.ts';
 import * as folders from '../identify/folders.repository.ts';
 import { idChunks } from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
@@ -62,7 +63,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
   const report: ImportReport = { station: station.dev_id, classes: [], imported: 0, duplicates: 0, failed: [] };
   let done = 0;
   for (const entry of plan) {
-    const cls = await k.transaction().execute((trx) => classForFolder(trx, entry.folder, clock()));
+    const cls = await k.transaction().execute((trx) => classForFolder(trx, entry.folder, clock(), station.group_id));
     const ids: number[] = [];
     for (const file of entry.files) {
       const full = path.join(opts.dir, entry.folder, file);
@@ -115,15 +116,16 @@ async function planOf(dir: string): Promise<{ folder: string; files: string[] }[
 /**
  * The class a folder's images belong to: a folder named by the rule ("012Noctiluca") is that class; otherwise the
  * class whose name after its three digits is the folder's ("Copepod" → "001Copepod"); otherwise a new class with the
- * next free label index from 100 up.
+ * next free label index from 100 up. A new class belongs to the station's team, within its class limit
+ * (docs/decisions.md "Class ownership").
  */
-export async function classForFolder(trx: Kysely<Database>, folder: string, now: number) {
-  const classes = await trx.selectFrom('classes').select(['id', 'name', 'label_index']).execute();
+export async function classForFolder(trx: Kysely<Database>, folder: string, now: number, team: number) {
+  const classes = await trx.selectFrom('classes').select(['id', 'name', 'label_index', 'group_id']).execute();
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
     const row = await trx
       .insertInto('classes')
-      .values({ name, label_index: labelIndex, system: 0, visible: 1, created_at: now })
+      .values({ name, label_index: labelIndex, system: 0, group_id: team, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { id: row.id, name, created: true };
@@ -131,6 +133,8 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   if (CLASS_NAME_PATTERN.test(folder)) {
     const same = named(folder);
     if (same) return { id: same.id, name: same.name, created: false };
+    if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
+      throw new ImportError(`folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`);
     const label = Number(folder.slice(0, 3));
     const taken = classes.find((c) => c.label_index === label);
     if (taken || label === 0)
