@@ -10,13 +10,15 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerDeadline, registerUserConcurrency } from './http/deadline.ts';
+import { clientErrorHandler, httpServerOptions, registerSecurityHeaders, requestSerializer } from './http/transport.ts';
 import { AppError } from './http/app-error.ts';
 import { sendFailure } from './http/envelope.ts';
 import { parseLang } from './http/messages.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
-import { hashPassword } from './modules/auth/password.ts';
+import { configurePasswordHashing, hashPassword } from './modules/auth/password.ts';
 import { registerWebApp } from './web/static.ts';
 import multipart from '@fastify/multipart';
 import { accountRoutes } from './modules/account/account.routes.ts';
@@ -86,15 +88,31 @@ export interface BuildOptions {
   clock?: Clock;
   /** Serve the built web console (off in API tests). */
   serveWeb?: boolean;
+  /** Where the request log goes (default stdout; tests read it to check what is logged). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole server as one Fastify instance; main.ts only listens. Tests call this and use app.inject. */
-export async function buildApp({ config, db, clock = systemClock, serveWeb = false }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock = systemClock,
+  serveWeb = false,
+  logStream,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    // Request logs never show a sign-in link's ?token= (issue 20).
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: config.LOG_LEVEL, serializers: { req: requestSerializer }, ...(logStream ? { stream: logStream } : {}) },
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
+    // Slow request bodies are cut (408 envelope), and parser-level errors (431, 400) answer the envelope too.
+    requestTimeout: config.REQUEST_BODY_TIMEOUT_MS,
+    http: httpServerOptions(config.REQUEST_BODY_TIMEOUT_MS),
+    clientErrorHandler: clientErrorHandler(config.REQUEST_BODY_TIMEOUT_MS),
     // A path that is not valid percent-encoded UTF-8 never reaches a route: answer it with the envelope too (fuzzer).
     frameworkErrors: (error, request, reply) => {
       const lang = parseLang(request.headers['x-lang']);
@@ -104,7 +122,10 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerDeadline(app, { normalMs: config.REQUEST_DEADLINE_MS, longMs: config.LONG_REQUEST_DEADLINE_MS });
+  registerSecurityHeaders(app);
   registerTextGuard(app);
+  configurePasswordHashing({ concurrency: config.SCRYPT_CONCURRENCY, queue: config.SCRYPT_QUEUE });
 
   const settings = new SettingsService(db, clock);
   const auth = new AuthService({
@@ -154,6 +175,7 @@ export async function buildApp({ config, db, clock = systemClock, serveWeb = fal
   const orphans = new OrphanSweeper(db, blobs, config.ORPHAN_GRACE_MINUTES * 60_000);
   app.addHook('onClose', async () => orphans.stop());
   registerAccessControl(app, auth, devices.authenticate);
+  registerUserConcurrency(app, config.EXPENSIVE_PER_USER);
 
   const origins = config.CORS_ORIGINS.split(',')
     .map((o) => o.trim())

@@ -65,6 +65,27 @@ const EnvSchema = z.object({
    */
   ORPHAN_GRACE_MINUTES: intFrom(0, 10_080).default(60),
   FEATURE_WORKERS: intFrom(0, 16).default(() => Math.max(1, Math.min(4, os.availableParallelism() - 1))),
+  /**
+   * Server-side deadline of a call, in ms: a handler that has not answered by then gets a 503 envelope (the work itself
+   * is not cancelled). Uploads (multipart) and routes marked `deadline: 'long'` get LONG_REQUEST_DEADLINE_MS; a
+   * streaming answer (an export) is never cut once its headers are out.
+   */
+  REQUEST_DEADLINE_MS: intFrom(50, 3_600_000).default(120_000),
+  LONG_REQUEST_DEADLINE_MS: intFrom(50, 3_600_000).default(600_000),
+  /** A request's headers and body must have arrived within this many ms (slow-body clients get a 408 envelope). */
+  REQUEST_BODY_TIMEOUT_MS: intFrom(200, 3_600_000).default(600_000),
+  /** On SIGTERM/SIGINT the process exits within this many ms even if a request or the database is stuck (code 1). */
+  SHUTDOWN_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
+  /**
+   * Which peers may set X-Forwarded-For (proxy-addr syntax: presets loopback/linklocal/uniquelocal and CIDRs). The
+   * per-address sign-in limits read the client address through it, so it must not trust arbitrary internet clients.
+   */
+  TRUST_PROXY: z.string().min(1).default('loopback,linklocal,uniquelocal,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16'),
+  /** Password hashes (scrypt) computed at once; the rest wait in a short queue, beyond which sign-ins are told to retry. */
+  SCRYPT_CONCURRENCY: intFrom(1, 16).default(2),
+  SCRYPT_QUEUE: intFrom(0, 1000).default(16),
+  /** Expensive calls (statistics, similarity, classify uploads) one user may have in flight at once. */
+  EXPENSIVE_PER_USER: intFrom(1, 100).default(2),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

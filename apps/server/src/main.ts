@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { shutdownWithin } from './http/shutdown.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ADMIN_ACCOUNT, ensureSuperadmin } from './seed/bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
@@ -31,13 +32,15 @@ const app = await buildApp({ config, db, serveWeb: true });
 let demoLive: SimulatorHandle | null = null;
 const shutdown = async (signal: string) => {
   app.log.info(`${signal}: shutting down`);
-  await demoLive?.stop();
-  // Sockets a client opened but never used keep close() waiting for the headers timeout; after a grace period
-  // for requests in flight, cut them (an unacknowledged upload is simply resent by the device).
-  setTimeout(() => app.server.closeAllConnections(), 5000).unref();
-  await app.close();
-  await db.close();
-  process.exit(0);
+  // Bounded even with a stuck request or database (SHUTDOWN_TIMEOUT_MS, then exit code 1); connections still busy
+  // after the grace period are cut (an unacknowledged upload is simply resent by the device).
+  await shutdownWithin({
+    app,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    closeFirst: async () => demoLive?.stop(),
+    closeRest: () => db.close(),
+    log: (message) => console.error(message),
+  });
 };
 process.once('SIGINT', () => void shutdown('SIGINT'));
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -80,7 +80,7 @@ describe.each(dialects)('users on %s', (dialect) => {
     const noPassword = body(await save(w.tokens.superadmin, form({ group_id: w.teamA, password: '' })));
     expect(noPassword).toMatchObject({ code: 1002, model: { field: 'password' } });
     const taken = body(await save(w.tokens.superadmin, form({ account: 'admin_a', role: 'superadmin' })));
-    expect(taken).toMatchObject({ code: 1002, msg: 'Invalid parameter: account is already taken' });
+    expect(taken).toMatchObject({ code: 1002, msg: 'This account name is taken; choose another' });
     const ghostTeam = body(await save(w.tokens.superadmin, form({ group_id: 999 })));
     expect(ghostTeam).toMatchObject({ code: 1002, model: { field: 'group_id' } });
     expect(body(await call(env, w.tokens.superadmin, 'GET', '/api/user/index')).count).toBe(5);

@@ -16,6 +16,27 @@ const MESSAGES = {
     zh: '登录失败次数过多，请 {seconds} 秒后再试',
     en: 'Too many failed sign-in attempts. Try again in {seconds} seconds',
   },
+  throttledPassword: {
+    zh: '当前密码错误次数过多，请 {seconds} 秒后再试',
+    en: 'Too many wrong current passwords. Try again in {seconds} seconds',
+  },
+  busy: { zh: '服务器繁忙，请 {seconds} 秒后再试', en: 'The server is busy. Try again in {seconds} seconds' },
+  tooManyInFlight: {
+    zh: '您已有 {max} 个耗时请求正在处理，请等待完成后再试',
+    en: 'You already have {max} long-running requests in progress; wait for them to finish and try again',
+  },
+  deadline: {
+    zh: '服务器未能在 {seconds} 秒内完成此请求，请稍后重试（请求编号 {requestId}）',
+    en: 'The server did not finish this request within {seconds} seconds; try again later (request {requestId})',
+  },
+  headersTooLarge: { zh: '请求头过大', en: 'The request headers are too large' },
+  requestTimeout: {
+    zh: '请求未能在 {seconds} 秒内完整送达',
+    en: 'The request did not arrive completely within {seconds} seconds',
+  },
+  badRequest: { zh: '请求格式不正确', en: 'The request is malformed' },
+  accountTaken: { zh: '该账号名已被使用，请换一个', en: 'This account name is taken; choose another' },
+  devIdTaken: { zh: '该站点 ID 已被使用，请换一个', en: 'This site ID is taken; choose another' },
   badParam: { zh: '参数错误：{field} {reason}', en: 'Invalid parameter: {field} {reason}' },
   badUrl: { zh: '请求地址的编码不正确', en: 'The request address is not correctly encoded' },
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },

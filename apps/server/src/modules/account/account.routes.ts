@@ -19,7 +19,7 @@ export const accountRoutes = (service: AccountService): FastifyPluginAsyncZod =>
         },
       },
       async (request) => {
-        await service.changePassword(requireAuth(request), request.body);
+        await service.changePassword(requireAuth(request), request.body, request.ip);
         return ok({ ok: true as const });
       },
     );

@@ -2,8 +2,10 @@ import { ResultCode, type ChangePasswordBody } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { checkPassword, type AuthContext } from '../auth/auth.service.ts';
+import * as throttle from '../auth/login-throttle.repository.ts';
+import { hashPassword } from '../auth/password.ts';
+import { PAIR_WINDOW_MS, clientAddress, pairWaitMs, throttleKey } from '../auth/throttle-policy.ts';
 import { endOpenSessionsOfUser } from '../auth/sessions.repository.ts';
 import { updateUser } from '../users/users.repository.ts';
 
@@ -14,11 +16,27 @@ export class AccountService {
     private readonly scryptLogN: number,
   ) {}
 
-  /** Checks the current password, stores the new one and ends the user's other sessions (this one stays). */
-  async changePassword({ user, session }: AuthContext, body: ChangePasswordBody) {
-    if (!(await verifyPassword(body.password, user.password_hash))) {
+  /**
+   * Checks the current password, stores the new one and ends the user's other sessions (this one stays). Wrong
+   * current passwords are throttled like sign-ins, per user and client address (throttle-policy.ts): a stolen
+   * session must not become an unlimited password oracle.
+   */
+  async changePassword({ user, session }: AuthContext, body: ChangePasswordBody, ip?: string) {
+    const { kysely } = this.db;
+    const key = throttleKey('password', String(user.id), clientAddress(ip));
+    const refuseIfThrottled = async (now: number) => {
+      const wait = pairWaitMs(await throttle.recentFailures(kysely, key, now - PAIR_WINDOW_MS), now);
+      if (wait > 0)
+        throw new AppError(ResultCode.THROTTLED, 'throttledPassword', { seconds: Math.ceil(wait / 1000) }, 'password');
+    };
+    await refuseIfThrottled(this.clock());
+    if (!(await checkPassword(body.password, user.password_hash, 'password'))) {
+      const now = this.clock();
+      await throttle.recordFailure(kysely, key, now);
+      await refuseIfThrottled(now);
       throw new AppError(ResultCode.FAILED, 'wrongCurrentPassword', {}, 'password');
     }
+    await throttle.clearFailures(kysely, key);
     if (body.newpassword === body.password) throw badParam('newpassword', 'reason.samePassword');
     const hash = await hashPassword(body.newpassword, this.scryptLogN);
     const now = this.clock();

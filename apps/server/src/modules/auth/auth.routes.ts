@@ -17,7 +17,7 @@ export const authRoutes = (auth: AuthService): FastifyPluginAsyncZod =>
           response: { 200: envelopeOf(LoginResultSchema) },
         },
       },
-      async (request) => ok(await auth.login(request.body.username, request.body.password)),
+      async (request) => ok(await auth.login(request.body.username, request.body.password, request.ip)),
     );
 
     app.get(

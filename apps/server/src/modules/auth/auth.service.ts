@@ -5,11 +5,18 @@ import { AppError } from '../../http/app-error.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import { findUserByAccount, findUserById, type UserRow } from '../users/users.repository.ts';
 import * as throttle from './login-throttle.repository.ts';
-import { hashToken, newToken, verifyPassword } from './password.ts';
+import { HashingBusyError, hashToken, newToken, verifyPassword } from './password.ts';
+import {
+  ADDRESS_WINDOW_MS,
+  KEEP_FAILURES_MS,
+  PAIR_WINDOW_MS,
+  addressWaitMs,
+  clientAddress,
+  pairWaitMs,
+  throttleKey,
+} from './throttle-policy.ts';
 import * as sessions from './sessions.repository.ts';
 
-export const THROTTLE_MAX_FAILURES = 5;
-export const THROTTLE_WINDOW_MS = 5 * 60 * 1000;
 /** last_seen_at is written at most this often, so a busy session does not write on every call. */
 const TOUCH_INTERVAL_MS = 15 * 1000;
 
@@ -31,18 +38,25 @@ export interface AuthServiceOptions {
 export class AuthService {
   constructor(private readonly o: AuthServiceOptions) {}
 
-  async login(accountInput: string, password: string): Promise<LoginResult> {
+  /** Signs in from `ip` (the client address the throttle counts; see throttle-policy.ts). */
+  async login(accountInput: string, password: string, ip?: string): Promise<LoginResult> {
     const { kysely } = this.o.db;
     const account = accountInput.trim();
-    const key = account.toLowerCase();
+    const address = clientAddress(ip);
+    const keys = { pair: throttleKey('login', account.toLowerCase(), address), address: throttleKey('address', address) };
     const now = this.o.clock();
-    await this.refuseIfThrottled(key, now);
+    await this.refuseIfThrottled(keys, now);
 
     const user = await findUserByAccount(kysely, account);
-    const valid = await verifyPassword(password, user?.password_hash ?? this.o.decoyHash);
+    const valid = await checkPassword(password, user?.password_hash ?? this.o.decoyHash, 'username');
     if (!user || !valid) {
-      await throttle.recordFailure(kysely, key, now);
-      await this.refuseIfThrottled(key, now);
+      await throttle.recordFailure(kysely, keys.pair, now);
+      await throttle.recordFailure(kysely, keys.address, now);
+      if (++this.failuresSincePrune >= 100) {
+        this.failuresSincePrune = 0;
+        await throttle.pruneFailures(kysely, now - KEEP_FAILURES_MS);
+      }
+      await this.refuseIfThrottled(keys, now);
       throw new AppError(ResultCode.FAILED, 'badLogin', {}, 'password');
     }
 
@@ -54,19 +68,21 @@ export class AuthService {
       }
       await sessions.endOpenSessionsOfUser(trx, user.id, now, 'displaced');
       await sessions.insertSession(trx, user.id, hashToken(token), now);
-      await throttle.clearFailures(trx, key);
+      await throttle.clearFailures(trx, keys.pair);
     });
-    await throttle.pruneFailures(kysely, now - THROTTLE_WINDOW_MS);
+    await throttle.pruneFailures(kysely, now - KEEP_FAILURES_MS);
     return { token, role: user.role, name: user.name, demo: user.is_demo === 1 };
   }
 
-  private async refuseIfThrottled(key: string, now: number) {
-    const failures = await throttle.recentFailures(this.o.db.kysely, key, now - THROTTLE_WINDOW_MS);
-    if (failures.length >= THROTTLE_MAX_FAILURES) {
-      const windowStart = failures[failures.length - THROTTLE_MAX_FAILURES] ?? now;
-      const seconds = Math.max(1, Math.ceil((windowStart + THROTTLE_WINDOW_MS - now) / 1000));
-      throw new AppError(ResultCode.THROTTLED, 'throttled', { seconds }, 'username');
-    }
+  private failuresSincePrune = 0;
+
+  private async refuseIfThrottled(keys: { pair: string; address: string }, now: number) {
+    const { kysely } = this.o.db;
+    const wait = Math.max(
+      pairWaitMs(await throttle.recentFailures(kysely, keys.pair, now - PAIR_WINDOW_MS), now),
+      addressWaitMs(await throttle.recentFailures(kysely, keys.address, now - ADDRESS_WINDOW_MS), now),
+    );
+    if (wait > 0) throw new AppError(ResultCode.THROTTLED, 'throttled', { seconds: Math.ceil(wait / 1000) }, 'username');
   }
 
   /** Resolves a token to its user and session, ending it if it has expired. */
@@ -111,5 +127,15 @@ export class AuthService {
       language: (LANGS as readonly (string | null)[]).includes(user.language) ? (user.language as Lang) : null,
       size: ComponentSizeSchema.safeParse(user.size).data ?? null,
     };
+  }
+}
+
+/** verifyPassword, with "too many checks waiting" answered as 1003 "busy, retry" on `field`. */
+export async function checkPassword(password: string, hash: string, field: string): Promise<boolean> {
+  try {
+    return await verifyPassword(password, hash);
+  } catch (error) {
+    if (error instanceof HashingBusyError) throw new AppError(ResultCode.THROTTLED, 'busy', { seconds: 5 }, field);
+    throw error;
   }
 }

@@ -106,7 +106,9 @@ export class IppsService {
     const id = await this.db.kysely.transaction().execute(async (trx) => {
       if (!(await findTeamById(trx, body.group_id))) throw badParam('group_id', 'reason.unknownTeam');
       const clash = await repo.findIppIdByDevId(trx, body.dev_id);
-      if (clash && clash.id !== body.id) throw badParam('dev_id', 'reason.taken');
+      // Site IDs are global (the devices' identity on the wire): the answer names nothing of the station or team
+      // that holds it (issue 20), whichever team that is.
+      if (clash && clash.id !== body.id) throw new AppError(ResultCode.BAD_PARAM, 'devIdTaken', {}, 'dev_id');
       const fields = {
         dev_id: body.dev_id,
         site_name: body.site_name,

@@ -75,7 +75,7 @@ export const recognitionRoutes = (service: RecognitionService): FastifyPluginAsy
     app.get(
       '/ai/similar',
       {
-        config: signedIn,
+        config: { ...signedIn, expensive: true },
         schema: {
           tags,
           summary: 'More like this: nearest ROIs of the team',
@@ -206,7 +206,7 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
     app.post(
       '/uploads',
       {
-        config: signedIn,
+        config: { ...signedIn, expensive: true },
         schema: {
           tags,
           summary: 'Measure and classify an image (multipart `file`) without storing it',

@@ -21,7 +21,7 @@ export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPlugin
     app.get(
       '/roi/get-site-roi',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', expensive: true },
         schema: {
           tags: ['rois'],
           summary: "One station's histogram, top-6 classes and concentration over a period",
@@ -43,7 +43,7 @@ export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPlugin
     app.get(
       '/roi/export-site-data',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', expensive: true },
         schema: {
           tags: ['rois'],
           summary: 'CSV of a station over a period: per time bucket, ROIs per class, water sampled, concentration, telemetry',

@@ -1,10 +1,5 @@
+import { csvCell as cell } from '../../http/csv-cell.ts';
 import type { SiteRoiFull } from '../views/views.service.ts';
-
-const cell = (value: string | number | null) => {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 /** ISO time in the viewer's zone, e.g. 2026-11-22T08:00:00+08:00. */
 function localIso(time: number, tz: number) {

@@ -9,6 +9,7 @@ import type { IdentifyService } from '../identify/identify.service.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import { roiTypeOf } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { csvCell } from '../../http/csv-cell.ts';
 
 const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
@@ -162,13 +163,6 @@ const CSV_COLUMNS = [
   'sha256',
 ];
 const REVIEW = ['', 'pending', 'approved', 'rejected'];
-
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  // Quote what needs it, and neutralise spreadsheet formulas.
-  const safe = /^[=+\-@]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 function csvLine(r: browse.RoiItemRow, s: Station) {
   return [

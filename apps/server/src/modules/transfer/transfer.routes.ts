@@ -27,7 +27,7 @@ export const transferRoutes = (exports: ExportService, imports: ImportUploadServ
     app.post(
       '/roi/export',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', expensive: true },
         schema: {
           tags: ['identify'],
           summary: 'A selection or a list query as CSV or as an EcoTaxa zip (TSV + images), streamed',

@@ -19,6 +19,17 @@ export function parseTranslationFile(data: Buffer, filename: string): FileRow[] 
   const rows = looksJson ? fromJson(text) : fromCsv(text);
   const seen = new Set<string>();
   for (const row of rows) {
+    // PostgreSQL cannot store NUL in text (it answered 500, issue 20), and no translation has a use for it.
+    for (const [where, text] of [
+      ['key', row.key],
+      ['zh', row.zh],
+      ['en', row.en],
+    ] as const) {
+      if (text?.includes('\u0000'))
+        throw new TranslationFileError(
+          `${where === 'key' ? 'a key' : `"${row.key.replaceAll('\u0000', '').slice(0, 60)}" (${where})`} holds the NUL character`,
+        );
+    }
     if (!TRANSLATION_KEY_PATTERN.test(row.key)) throw new TranslationFileError(`invalid key "${row.key.slice(0, 60)}"`);
     if (seen.has(row.key)) throw new TranslationFileError(`key "${row.key}" appears twice`);
     seen.add(row.key);

@@ -53,7 +53,9 @@ export class UsersService {
       const existing = body.id === undefined ? undefined : await users.findUserById(trx, body.id);
       if (body.id !== undefined && (!existing || !this.mayManage(actor, existing))) throw notFound();
       const clash = await users.findUserByAccount(trx, body.account);
-      if (clash && clash.id !== body.id) throw badParam('account', 'reason.taken');
+      // Account names are global (sign-in needs them unique); the answer says only that the name is taken, never
+      // whose it is or which team holds it (issue 20), and is the same for a name in the caller's team or another.
+      if (clash && clash.id !== body.id) throw new AppError(ResultCode.BAD_PARAM, 'accountTaken', {}, 'account');
       if (groupId !== null) {
         if (!(await teams.findTeamById(trx, groupId))) throw badParam('group_id', 'reason.unknownTeam');
         await teams.lockTeam(trx, groupId, this.db.dialect);
