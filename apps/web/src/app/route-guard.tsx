@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
+import { dropTokenFromAddressBar } from '@/lib/redirect';
 import { useSession } from '@/hooks/use-session';
 import { DeepLinkSignIn } from './deep-link-sign-in';
 import { canAccess, decideAccess } from './guard';
@@ -13,6 +14,10 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   const session = useSession();
   const route = useCurrentRoute();
   const { settled, rolesOf } = useRouteRoles();
+  // A sign-in link's token leaves the address bar before anything else loads (the sign-in keeps it in memory).
+  useLayoutEffect(() => {
+    dropTokenFromAddressBar();
+  }, [location.search]);
   const decision = decideAccess({
     pathname: location.pathname,
     search: location.search,

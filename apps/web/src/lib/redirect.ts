@@ -17,3 +17,25 @@ export function safeRedirect(raw: string | null): string {
   if (raw === LOGIN_PATH || raw.startsWith(`${LOGIN_PATH}?`)) return HOME_PATH;
   return raw;
 }
+
+/** The search string without a deep-link token ('' or '?…'); unchanged when it has none. */
+export function searchWithoutToken(search: string): string {
+  const params = new URLSearchParams(search);
+  if (!params.has('token')) return search;
+  params.delete('token');
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+/**
+ * Takes a sign-in link's ?token= out of the address bar at once (history.replaceState, keeping the router's history
+ * state), so it is not left in the address, the history or a bookmark while the link's sign-in runs; the server's
+ * Referrer-Policy keeps it out of Referer headers. Answers whether there was one.
+ */
+export function dropTokenFromAddressBar(win: Pick<Window, 'location' | 'history'> = window): boolean {
+  const { pathname, search, hash } = win.location;
+  const clean = searchWithoutToken(search);
+  if (clean === search) return false;
+  win.history.replaceState(win.history.state, '', `${pathname}${clean}${hash}`);
+  return true;
+}
