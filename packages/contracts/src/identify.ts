@@ -350,11 +350,11 @@ export const ChangeStatusBodySchema = z.object({
   attention: z.boolean().optional(),
   /** 1 visible, 0 hidden. A class: shown to or hidden from the plain users of one team (the caller's own). */
   status: z.number().int().min(0).max(1).optional(),
+  /** Superadmin: the team a class is shown to or hidden from. */
+  group_id: z.number().int().positive().max(MAX_ID).optional(),
 });
 
 /** POST /folder/operate-folder: a whole class (folder) copied or moved into another place, or removed. */
-  /** Superadmin: the team a class is shown to or hidden from. */
-  group_id: z.number().int().positive().max(MAX_ID).optional(),
 export const OperateFolderBodySchema = z.object({
   type: z.enum(['copy', 'move', 'remove', 'to_hi']),
   roi_index_id: z.number().int().positive().max(MAX_ID),
@@ -393,25 +393,27 @@ export const GroupDeleteBodySchema = z.object({ category_id: z.number().int().mi
 export const SysInitQuerySchema = z.object({
   language: z.enum(['zh', 'en']).optional(),
   sort: z.enum(['title', '-title']).default('title'),
+  /** Superadmin: the team whose visibility `visible` reports (others answer for their own team). */
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
 });
 export const ClassItemSchema = z.object({
   id: z.number().int(),
   title: z.string(),
   label_index: z.number().int().nullable(),
   system: z.boolean(),
+  /** Shown to the plain users of the caller's team (the superadmin's: the team named by group_id; none: true). */
   visible: z.boolean(),
   attention: z.boolean(),
-});
-export type ClassItem = z.infer<typeof ClassItemSchema>;
-
-/** Re-identification request (spec §3): time range, AI class, the instrument's dev_id. */
-  /** Shown to the plain users of the caller's team (the superadmin's: the team named by group_id; none: true). */
-export const ReidentifyBodySchema = z.object({
-  dev_id: z.string().trim().min(1).max(32),
   /** Who owns it: system, shared (the superadmin's) or a team (docs/decisions.md "Class ownership"). */
   owner: z.enum(['system', 'shared', 'team']),
   /** The caller may rename, delete or highlight it (its team's administrators, or the superadmin). */
   editable: z.boolean(),
+});
+export type ClassItem = z.infer<typeof ClassItemSchema>;
+
+/** Re-identification request (spec §3): time range, AI class, the instrument's dev_id. */
+export const ReidentifyBodySchema = z.object({
+  dev_id: z.string().trim().min(1).max(32),
   Roi_time_s: z.string().trim().max(32).optional(),
   Roi_time_e: z.string().trim().max(32).optional(),
   class_id: z.number().int().positive().max(MAX_ID).optional(),

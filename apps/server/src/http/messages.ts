@@ -100,6 +100,22 @@ const MESSAGES = {
   folderNotFound: { zh: '类别不存在', en: 'The class does not exist' },
   classNotFound: { zh: '类别不存在', en: 'The class does not exist' },
   systemClass: { zh: '系统类别不能删除或重命名', en: 'System classes cannot be deleted or renamed' },
+  classShared: {
+    zh: '该类别由所有团队共用，只有超级管理员可以修改',
+    en: 'This class is shared by all teams: only the Super Admin can change it',
+  },
+  classNotOwned: {
+    zh: '该类别属于另一个团队，只有该团队的管理员或超级管理员可以修改',
+    en: "This class belongs to another team: only that team's admins or the Super Admin can change it",
+  },
+  classUsedByOthers: {
+    zh: '其他团队的图像也在使用该类别，只有超级管理员可以重命名或删除',
+    en: "Other teams' images carry this class: only the Super Admin can rename or delete it",
+  },
+  classLimit: {
+    zh: '每个团队最多拥有 {max} 个类别（编号 001–999 由所有团队共用），请先删除不用的类别',
+    en: 'A team can own at most {max} classes (the numbers 001–999 are shared by all teams): delete unused ones first',
+  },
   classInUse: {
     zh: '类别 {title} 还有 {count} 张图像，不能删除',
     en: 'Class {title} still has {count} image(s) and cannot be deleted',
@@ -125,22 +141,6 @@ const MESSAGES = {
   modelNotFound: { zh: '模型不存在', en: 'The model does not exist' },
   modelNotReady: { zh: '模型尚未训练完成，不能启用', en: 'The model is not trained yet and cannot be activated' },
   noReport: {
-  classShared: {
-    zh: '该类别由所有团队共用，只有超级管理员可以修改',
-    en: 'This class is shared by all teams: only the Super Admin can change it',
-  },
-  classNotOwned: {
-    zh: '该类别属于另一个团队，只有该团队的管理员或超级管理员可以修改',
-    en: "This class belongs to another team: only that team's admins or the Super Admin can change it",
-  },
-  classUsedByOthers: {
-    zh: '其他团队的图像也在使用该类别，只有超级管理员可以重命名或删除',
-    en: "Other teams' images carry this class: only the Super Admin can rename or delete it",
-  },
-  classLimit: {
-    zh: '每个团队最多拥有 {max} 个类别（编号 001–999 由所有团队共用），请先删除不用的类别',
-    en: 'A team can own at most {max} classes (the numbers 001–999 are shared by all teams): delete unused ones first',
-  },
     zh: '该模型版本没有评估报告（训练未完成，或训练于报告功能之前）；请重新训练',
     en: 'This model version has no evaluation report (not trained yet, or trained before reports existed); train again',
   },

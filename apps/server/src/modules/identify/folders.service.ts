@@ -91,12 +91,12 @@ export class FoldersService {
       const labelIndex = labelIndexOf(title);
       if (labelIndex !== cls.label_index)
         throw new AppError(ResultCode.BAD_PARAM, 'labelChanged', { label: cls.label_index ?? '' }, 'title');
+      await this.assertNotUsedByOthers(trx, actor, cls);
       await assertClassFree(trx, title, null, cls.id);
       await trx.updateTable('classes').set({ name: title }).where('id', '=', cls.id).execute();
     });
   }
 
-      await this.assertNotUsedByOthers(trx, actor, cls);
   /** POST /roi-index/delete-folder: a folder (its ROIs stay wherever else they are) or an unused HI class. */
   async remove(actor: UserRow, body: { roi_index_id?: number; class_id?: number }): Promise<void> {
     if (body.roi_index_id !== undefined) {
@@ -107,12 +107,12 @@ export class FoldersService {
     if (body.class_id === undefined) throw oneOf();
     const cls = await this.editableClass(actor, body.class_id);
     await this.db.kysely.transaction().execute(async (trx) => {
+      await this.assertNotUsedByOthers(trx, actor, cls);
       const used = await trx
         .selectFrom('rois')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('class_id', '=', cls.id)
         .executeTakeFirstOrThrow();
-      await this.assertNotUsedByOthers(trx, actor, cls);
       if (Number(used.n) > 0)
         throw new AppError(ResultCode.BAD_PARAM, 'classInUse', { title: cls.name, count: Number(used.n) }, 'class_id');
       await trx.deleteFrom('classes').where('id', '=', cls.id).execute();
@@ -387,30 +387,30 @@ export class FoldersService {
     });
   }
 
+  /**
+   * A new HI class: the superadmin's is shared, an administrator's belongs to their team, which may own at most
+   * CLASS_LIMIT_PER_TEAM (the numbers 001–999 are shared by all teams; docs/decisions.md "Class ownership").
+   */
   private async newClass(actor: UserRow, title: string): Promise<Created> {
     if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    const owner = actor.role === 'superadmin' ? null : actor.group_id;
+    if (actor.role !== 'superadmin' && owner === null) throw forbidden();
     const labelIndex = labelIndexOf(title);
     return this.db.kysely.transaction().execute(async (trx) => {
+      if (owner !== null) {
+        await lockTeam(trx, owner, this.db.dialect);
+        await assertTeamClassRoom(trx, owner);
+      }
       await assertClassFree(trx, title, labelIndex);
       const row = await trx
         .insertInto('classes')
         .values({ name: title, label_index: labelIndex, system: 0, group_id: owner, created_at: this.clock() })
         .returning('id')
         .executeTakeFirstOrThrow();
-  /**
-   * A new HI class: the superadmin's is shared, an administrator's belongs to their team, which may own at most
-   * CLASS_LIMIT_PER_TEAM (the numbers 001–999 are shared by all teams; docs/decisions.md "Class ownership").
-   */
       return { roi_index_id: null, class_id: row.id, title, code: codes.groupClass('hi', row.id), roi_index_code: null };
     });
-    const owner = actor.role === 'superadmin' ? null : actor.group_id;
-    if (actor.role !== 'superadmin' && owner === null) throw forbidden();
   }
 
-      if (owner !== null) {
-        await lockTeam(trx, owner, this.db.dialect);
-        await assertTeamClassRoom(trx, owner);
-      }
   /** Where a new folder goes: the category's team, station or user. */
   /** A station the caller may see; any other id, existing or not, is the same 1002 on `ipp_id`. */
   private async visibleStation(db: Kysely<Database>, actor: UserRow, ippId: number | undefined) {
@@ -481,6 +481,7 @@ export class FoldersService {
     if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
     const cls = await findClass(this.db.kysely, id);
     if (cls.system === 1) throw new AppError(ResultCode.FORBIDDEN, 'systemClass');
+    assertMayManageClass(actor, cls);
     return cls;
   }
 }
@@ -508,7 +509,6 @@ async function assertClassFree(trx: Trx, title: string, labelIndex: number | nul
   if (sameLabel && sameLabel.id !== exceptId) {
     throw new AppError(
       ResultCode.BAD_PARAM,
-    assertMayManageClass(actor, cls);
       'labelTaken',
       { label: String(labelIndex).padStart(3, '0'), title: sameLabel.name },
       'title',

@@ -273,6 +273,8 @@ export class IdentifyService {
       system: c.system === 1,
       visible: !c.hidden,
       attention: c.attention === 1,
+      owner: ownerOf(c),
+      editable: mayManageClass(actor, c),
     }));
     items.sort((a, b) => a.title.localeCompare(b.title));
     return sort === '-title' ? items.reverse() : items;
@@ -310,8 +312,6 @@ export class IdentifyService {
     }
     const ids = await this.teamStations(actor, q.group_id);
     switch (category) {
-      owner: ownerOf(c),
-      editable: mayManageClass(actor, c),
       case CATEGORY.SITE:
         return { kind: 'stations', ippIds: [await this.station(actor, q.ipp_id, ids)] };
       case CATEGORY.ALL:

@@ -8,10 +8,13 @@ interface ClassRow {
   name: string;
   system: number;
   attention: number;
+  /** Hidden from the team's plain users (they never get it; administrators see it marked). */
+  hidden?: boolean;
 }
 
 export interface TreeInput {
   category: number;
+  /** The classes the caller may see (classes.ts classesVisibleTo): a class left out gets no node. */
   classes: readonly ClassRow[];
   showEmpty: boolean;
   /** Codes the caller has toolbar shortcuts for in this category. */
@@ -44,6 +47,7 @@ function classNodes(input: TreeInput, perClass: Map<number, number>, code: (clas
       class_id: c.id,
       attention: c.attention === 1,
       system: c.system === 1,
+      ...(c.hidden ? { hidden: true } : {}),
       kind: 'class',
     }),
   );

@@ -123,6 +123,10 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   const classes = await trx.selectFrom('classes').select(['id', 'name', 'label_index', 'group_id']).execute();
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
+    if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
+      throw new ImportError(
+        `folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`,
+      );
     const row = await trx
       .insertInto('classes')
       .values({ name, label_index: labelIndex, system: 0, group_id: team, created_at: now })
@@ -133,8 +137,6 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   if (CLASS_NAME_PATTERN.test(folder)) {
     const same = named(folder);
     if (same) return { id: same.id, name: same.name, created: false };
-    if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
-      throw new ImportError(`folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`);
     const label = Number(folder.slice(0, 3));
     const taken = classes.find((c) => c.label_index === label);
     if (taken || label === 0)
