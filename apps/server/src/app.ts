@@ -221,7 +221,11 @@ export async function buildApp({
       await api.register(roisRoutes(views, blobs));
       await api.register(identifyRoutes(identify));
       await api.register(
-        transferRoutes(new ExportService(db, identify.identify, blobs), new ImportUploadService(db, rois, clock), clock),
+        transferRoutes(
+          new ExportService(db, identify.identify, blobs),
+          new ImportUploadService(db, rois, clock, `${config.DATA_DIR}/tmp`),
+          clock,
+        ),
       );
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
       await api.register(recognitionRoutes(recognition));

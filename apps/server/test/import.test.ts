@@ -25,7 +25,7 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
     env = await buildTestApp(dialect);
     w = await buildWorld(env);
     a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-import-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-import-src-'));
     // Two real classes (when the data set is here), a folder already named by the rule, and a broken file.
     for (const cls of havePwssc ? ['Copepod', 'Oithona'] : []) {
       fs.mkdirSync(path.join(dir, cls));
@@ -171,4 +171,130 @@ describe.each(dialects)('zip import from the console on %s', (dialect) => {
     expect(slip.msg).toMatch(/^This zip cannot be imported: .*\.\.\/x\.png$/);
     expect(await env.db.kysely.selectFrom('rois').select('id').execute()).toEqual([]);
   });
+
+  /** What a refused import must leave: no ROIs, no image files, no temporary folder or open file. */
+  const keptNothing = async () => {
+    expect(await env.db.kysely.selectFrom('rois').select('id').execute()).toEqual([]);
+    expect(filesUnder(path.join(env.config.DATA_DIR, 'blobs'))).toEqual([]);
+    expect(filesUnder(path.join(env.config.DATA_DIR, 'tmp'), true)).toEqual([]);
+    expect(openFilesUnder(path.join(env.config.DATA_DIR, 'tmp'))).toEqual([]);
+  };
+
+  it('refuses a zip bomb with 413: by the sizes it declares, and by the bytes it inflates when it lies', async () => {
+    // 75 MB of zeros in about 75 KB (issue 20: a 299 KB zip unpacked to 300 MB).
+    const zeros = Buffer.alloc(25 * 1024 * 1024);
+    const bomb = await zipOf({
+      'set/141Salpa/a.png': await pngOf(31),
+      'set/141Salpa/b.png': zeros,
+      'set/141Salpa/c.png': zeros,
+      'set/141Salpa/d.png': zeros,
+    });
+    expect(bomb.length).toBeLessThan(300 * 1024);
+    for (const [lang, msg] of [
+      ['en', 'The zip unpacks to more than 64 MB; split it into smaller zips and import them one at a time'],
+      ['zh', '压缩包解压后超过 64 MB，请拆分成较小的压缩包分别导入'],
+    ] as const) {
+      const res = await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', bomb, lang);
+      expect(res.statusCode).toBe(413);
+      expect(body(res)).toMatchObject({ code: 1002, msg, model: { field: 'file' } });
+    }
+    await keptNothing();
+    // The same entry claiming 1 KB: refused while it inflates, long before it is all on disk.
+    const liar = await zipOf({ 'set/141Salpa/a.png': await pngOf(32), 'set/141Salpa/lie.png': Buffer.alloc(70 * 1024 * 1024) });
+    const lying = declareSize(liar, 'set/141Salpa/lie.png', 1024);
+    const res = body(await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', lying));
+    expect(res.code).toBe(1002);
+    expect(res.msg).toMatch(/^This zip cannot be imported: set\/141Salpa\/lie\.png/);
+    await keptNothing();
+    // More entries than an import takes (the count the zip declares): refused before any is read.
+    const many = await zipOf({ 'set/141Salpa/a.png': await pngOf(33) });
+    const counted = Buffer.from(many);
+    const eocd = counted.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    counted.writeUInt16LE(60_000, eocd + 8);
+    counted.writeUInt16LE(60_000, eocd + 10);
+    const crowd = await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', counted);
+    expect(crowd.statusCode).toBe(413);
+    expect(body(crowd).msg).toBe('The zip holds more than 50000 files; split it into smaller zips and import them one at a time');
+    await keptNothing();
+  });
+
+  it('never shows a server path in an import error or report', async () => {
+    const serverPaths = [os.tmpdir(), env.config.DATA_DIR, 'ipp-import', path.join(env.config.DATA_DIR, 'tmp')];
+    const clean = (text: string) => {
+      for (const p of serverPaths) expect(text).not.toContain(p);
+    };
+    // No images at all: said in the user's language.
+    for (const [lang, msg] of [
+      ['en', 'The zip holds no images to import (expected one folder of images per class)'],
+      ['zh', '压缩包中没有可导入的图像（应为每个类别一个文件夹，文件夹中放该类别的图像）'],
+    ] as const) {
+      const res = await upload(w.tokens.ownAdmin, 'dev_id=A1', await zipOf({ 'set/notes/readme.txt': Buffer.from('hi') }), lang);
+      expect(body(res)).toMatchObject({ code: 1002, msg, model: { field: 'file' } });
+      clean(res.body);
+    }
+    // A file and a folder of the same name: the unpacking fails inside the server's folder.
+    const clash = await upload(
+      w.tokens.ownAdmin,
+      'dev_id=A1',
+      await zipOf({ 'set/141Salpa/x.png': await pngOf(41), 'set/141Salpa/x.png/y.png': await pngOf(42) }),
+    );
+    expect(body(clash).code).toBe(1002);
+    expect(body(clash).msg).toMatch(/^This zip cannot be imported: set\/141Salpa\/x\.png\/y\.png/);
+    clean(clash.body);
+    // A broken image is reported by its place in the zip.
+    const report = await upload(
+      w.tokens.ownAdmin,
+      'dev_id=A1',
+      await zipOf({ 'set/141Salpa/good.png': await pngOf(43), 'set/141Salpa/broken.png': Buffer.from('not an image') }),
+    );
+    expect(body(report)).toMatchObject({
+      code: 1000,
+      data: { imported: 1, failed: [{ file: path.join('141Salpa', 'broken.png') }] },
+    });
+    clean(report.body);
+    expect(filesUnder(path.join(env.config.DATA_DIR, 'tmp'), true)).toEqual([]);
+  });
 });
+
+/** Every file (and, with `dirs`, folder) under a folder, relative to it. */
+function filesUnder(dir: string, dirs = false): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => dirs || e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+/** Files under `dir` this process holds open (Linux: /proc/self/fd). */
+function openFilesUnder(dir: string): string[] {
+  if (!fs.existsSync('/proc/self/fd')) return [];
+  return fs
+    .readdirSync('/proc/self/fd')
+    .map((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    })
+    .filter((f) => f.startsWith(dir + path.sep));
+}
+
+/** The zip with one entry's uncompressed size rewritten (local and central headers): a zip that lies about it. */
+function declareSize(zip: Buffer, name: string, size: number): Buffer {
+  const out = Buffer.from(zip);
+  const local = out.indexOf(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04])]));
+  for (let at = local; at >= 0; at = out.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), at + 4)) {
+    const nameLength = out.readUInt16LE(at + 26);
+    if (out.toString('utf8', at + 30, at + 30 + nameLength) === name) out.writeUInt32LE(size, at + 22);
+  }
+  for (
+    let at = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    at >= 0;
+    at = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)
+  ) {
+    const nameLength = out.readUInt16LE(at + 28);
+    if (out.toString('utf8', at + 46, at + 46 + nameLength) === name) out.writeUInt32LE(size, at + 24);
+  }
+  return out;
+}

@@ -67,10 +67,16 @@ const FASTIFY_ERRORS: Record<string, MessageKey> = {
  */
 const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (form|file)|Malformed (part header|urlencoded form))/;
 
+/**
+ * Busboy's words, on a multipart request only, for a form cut off inside a part and for a boundary longer than its
+ * search allows (over ~250 characters): both answered 500 on every upload route (issue 20).
+ */
+const BROKEN_FORM = /^((Part|Preamble) terminated early|Unexpected end of multipart data|The needle cannot have)/;
+
 export function isMalformedMultipart(error: { message?: string; code?: string }, multipart: boolean) {
   if (MALFORMED_MULTIPART.test(error.message ?? '') || error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return true;
   // A form cut off inside a file part ends that part's stream early.
-  return multipart && error.code === 'ERR_STREAM_PREMATURE_CLOSE';
+  return multipart && (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || BROKEN_FORM.test(error.message ?? ''));
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

@@ -133,6 +133,18 @@ const MESSAGES = {
     en: 'An export holds at most {max} images: narrow the selection',
   },
   badZip: { zh: '无法导入该压缩包：{reason}', en: 'This zip cannot be imported: {reason}' },
+  zipTooLarge: {
+    zh: '压缩包解压后超过 {max}，请拆分成较小的压缩包分别导入',
+    en: 'The zip unpacks to more than {max}; split it into smaller zips and import them one at a time',
+  },
+  zipTooManyEntries: {
+    zh: '压缩包中的文件超过 {max} 个，请拆分成较小的压缩包分别导入',
+    en: 'The zip holds more than {max} files; split it into smaller zips and import them one at a time',
+  },
+  zipNoImages: {
+    zh: '压缩包中没有可导入的图像（应为每个类别一个文件夹，文件夹中放该类别的图像）',
+    en: 'The zip holds no images to import (expected one folder of images per class)',
+  },
   noImagesInRange: { zh: '该时间范围内没有图像', en: 'No images in that time range' },
   noModel: {
     zh: '本团队还没有可用的识别模型，请先训练模型',

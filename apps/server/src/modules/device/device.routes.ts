@@ -14,6 +14,7 @@ import { requireDevice } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { validationToAppError } from '../../http/error-handler.ts';
 import { ok } from '../../http/envelope.ts';
+import { assertBodyArriving, multipartFailure } from '../../http/upload.ts';
 import type { DeviceService } from './device.service.ts';
 
 const DEVICE_SECURITY = [{ deviceKey: [] }];
@@ -86,6 +87,7 @@ async function readRoiUpload(request: FastifyRequest): Promise<{ fields: Record<
   if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
   const fields: Record<string, string> = {};
   let data: Buffer | null = null;
+  assertBodyArriving(request);
   try {
     for await (const part of request.parts({ limits: { fileSize: ROI_MAX_BYTES, files: 1, fields: 10 } })) {
       if (part.type === 'file') {
@@ -102,7 +104,7 @@ async function readRoiUpload(request: FastifyRequest): Promise<{ fields: Record<
   } catch (error) {
     if (error instanceof AppError) throw error;
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw error;
+    throw multipartFailure(error);
   }
   if (data === null || data.length === 0) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
   return { fields, data };

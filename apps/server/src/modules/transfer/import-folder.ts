@@ -31,9 +31,18 @@ export interface ImportReport {
   failed: { file: string; reason: string }[];
 }
 
-export class ImportError extends Error {}
+export class ImportError extends Error {
+  constructor(
+    message: string,
+    /** noImages: nothing to import (the console says so in the user's language, without the folder's path). */
+    readonly kind?: 'noImages',
+  ) {
+    super(message);
+  }
+}
 
-const IMAGE = /\.(png|jpe?g|tiff?|bmp|webp|gif)$/i;
+/** The file names imported as images. */
+export const IMAGE = /\.(png|jpe?g|tiff?|bmp|webp|gif)$/i;
 /** Capture time in file names of the common plankton cameras: SPC-<camera>-<unix seconds>-... */
 const UNIX_SECONDS = /(?:^|[-_])(1\d{9})(?:[-_.]|$)/;
 
@@ -59,7 +68,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
   if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
   const plan = await planOf(opts.dir);
   const total = plan.reduce((a, c) => a + c.files.length, 0);
-  if (total === 0) throw new ImportError(`no images under ${opts.dir} (expected one sub-folder of images per class)`);
+  if (total === 0) throw new ImportError(`no images under ${opts.dir} (expected one sub-folder of images per class)`, 'noImages');
   const report: ImportReport = { station: station.dev_id, classes: [], imported: 0, duplicates: 0, failed: [] };
   let done = 0;
   for (const entry of plan) {
@@ -124,9 +133,7 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
     if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
-      throw new ImportError(
-        `folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`,
-      );
+      throw new ImportError(`folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`);
     const row = await trx
       .insertInto('classes')
       .values({ name, label_index: labelIndex, system: 0, group_id: team, created_at: now })

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ResultCode, type ImportReport } from '@ipp/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -8,26 +9,49 @@ import yauzl from 'yauzl';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
+import { saveUpload } from '../../http/upload.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { ImportError, importFolder, type ImportAs } from './import-folder.ts';
+import { IMAGE, ImportError, importFolder, type ImportAs } from './import-folder.ts';
 
-export const IMPORT_ZIP_MAX = 512 * 1024 * 1024;
-const ENTRIES_MAX = 100_000;
-const UNPACKED_MAX = 2 * 1024 * 1024 * 1024;
+const MB = 1024 * 1024;
+export const IMPORT_ZIP_MAX = 512 * MB;
+/**
+ * Entries in one zip (the central directory's count, folders and skipped files included): with a zip of at most
+ * 512 MB, 10 KB an image on average.
+ */
+export const IMPORT_ENTRIES_MAX = 50_000;
+/**
+ * What a zip may unpack to: at most 10 times its own size (images are stored nearly uncompressed: a labelled set
+ * unpacks to about its zip's size, uncompressed TIFF or BMP to a few times it), never less than 64 MB nor more than
+ * 1 GB. A zip bomb (issue 20: 299 KB that unpacked to 300 MB) is refused with 413.
+ */
+export function unpackedLimit(zipBytes: number) {
+  return Math.min(1024 * MB, Math.max(64 * MB, 10 * zipBytes));
+}
+/** A temporary import folder older than this was left by a stopped server: removed by the next import. */
+const STALE_MS = 24 * 3_600_000;
 
 const badZip = (reason: string) => new AppError(ResultCode.BAD_PARAM, 'badZip', { reason }, 'file');
+const unpacksTooLarge = (limit: number) =>
+  new AppError(ResultCode.BAD_PARAM, 'zipTooLarge', { max: `${Math.round(limit / MB)} MB` }, 'file', 413);
+const tooManyEntries = () =>
+  new AppError(ResultCode.BAD_PARAM, 'zipTooManyEntries', { max: String(IMPORT_ENTRIES_MAX) }, 'file', 413);
 
 /**
- * The console's import (administrators): a zip of one folder of images per class, unpacked to a temp folder and
- * imported like `npm run import`. Entry names are checked (no absolute paths or '..'), and the entry count and the
- * unpacked size are capped, so a hostile zip cannot write outside the temp folder or fill the disk.
+ * The console's import (administrators): a zip of one folder of images per class, unpacked to a temporary folder
+ * under DATA_DIR/tmp and imported like `npm run import`. Entry names are checked (no absolute paths or '..'); only
+ * image entries are unpacked; the entry count and the unpacked size are bounded, by the sizes the zip declares before
+ * anything is unpacked and by the bytes actually inflated while unpacking. Nothing the client sees names a server
+ * path, and the temporary folder and every file handle are gone when the call answers, whatever happened.
  */
 export class ImportUploadService {
   constructor(
     private readonly db: Db,
     private readonly rois: RoisService,
     private readonly clock: Clock,
+    /** Where the temporary import folders go (DATA_DIR/tmp: the disk that holds the images). */
+    private readonly workRoot: string,
   ) {}
 
   async run(actor: UserRow, request: FastifyRequest, query: { dev_id: string; as: ImportAs }): Promise<ImportReport> {
@@ -40,22 +64,49 @@ export class ImportUploadService {
       throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'dev_id');
     }
     if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-import-'));
+    await this.removeStale();
+    const work = await fsp.mkdtemp(path.join(this.workRoot, 'import-'));
+    // Server paths in a message become paths inside the zip (or an ellipsis): the client never sees where we unpack.
+    const root = path.join(work, 'x');
+    const scrub = (text: string) =>
+      text
+        .split(root + path.sep)
+        .join('')
+        .split(root)
+        .join('')
+        .split(work)
+        .join('…');
     try {
-      const file = await request.file({ limits: { fileSize: IMPORT_ZIP_MAX, files: 1 } });
-      if (!file) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
       const zipPath = path.join(work, 'upload.zip');
-      await pipeline(file.file, fs.createWriteStream(zipPath));
-      if (file.file.truncated)
-        throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${IMPORT_ZIP_MAX / 1024 / 1024} MB` }, 'file');
-      const root = path.join(work, 'x');
-      await unzipTo(zipPath, root);
-      return await importFolder(this.db, this.rois, this.clock, { dir: classRoot(root), devId: query.dev_id, as: query.as });
+      const { bytes } = await saveUpload(request, zipPath, IMPORT_ZIP_MAX, `${IMPORT_ZIP_MAX / MB} MB`);
+      await fsp.mkdir(root);
+      await unzipTo(zipPath, root, unpackedLimit(bytes));
+      await fsp.rm(zipPath, { force: true });
+      const report = await importFolder(this.db, this.rois, this.clock, {
+        dir: classRoot(root),
+        devId: query.dev_id,
+        as: query.as,
+      });
+      return { ...report, failed: report.failed.map((f) => ({ file: scrub(f.file), reason: scrub(f.reason) })) };
     } catch (error) {
-      if (error instanceof ImportError) throw badZip(error.message);
+      if (error instanceof ImportError) {
+        if (error.kind === 'noImages') throw new AppError(ResultCode.BAD_PARAM, 'zipNoImages', {}, 'file');
+        throw badZip(scrub(error.message));
+      }
+      if (error instanceof AppError && error.key === 'badZip') throw badZip(scrub(String(error.params.reason ?? '')));
       throw error;
     } finally {
-      fs.rmSync(work, { recursive: true, force: true });
+      await fsp.rm(work, { recursive: true, force: true });
+    }
+  }
+
+  private async removeStale() {
+    await fsp.mkdir(this.workRoot, { recursive: true });
+    for (const name of await fsp.readdir(this.workRoot)) {
+      if (!name.startsWith('import-')) continue;
+      const folder = path.join(this.workRoot, name);
+      const stat = await fsp.stat(folder).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > STALE_MS) await fsp.rm(folder, { recursive: true, force: true });
     }
   }
 }
@@ -73,35 +124,83 @@ function classRoot(root: string): string {
   return root;
 }
 
-function unzipTo(zipPath: string, root: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(zipPath, { lazyEntries: true, strictFileNames: false }, (error, zip) => {
-      if (error || !zip) return reject(badZip(error?.message ?? 'unreadable'));
-      let entries = 0;
-      let unpacked = 0;
-      const fail = (e: Error) => {
-        zip.close();
-        reject(e instanceof AppError ? e : badZip(e.message));
-      };
-      zip.on('error', fail);
-      zip.on('end', () => resolve());
+const openZip = (file: string) =>
+  new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false }, (error, zip) =>
+      error || !zip ? reject(badZip(error?.message ?? 'unreadable')) : resolve(zip),
+    ),
+  );
+
+/**
+ * Visits the image entries of a zip to unpack (name checked, target under `root`), one at a time; folders, macOS
+ * resource forks and files that are not images are skipped. The zip's file handle is closed when it returns.
+ */
+async function forEachImage(
+  zipPath: string,
+  root: string,
+  visit: (zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, target: string) => Promise<void>,
+) {
+  const zip = await openZip(zipPath);
+  try {
+    if (zip.entryCount > IMPORT_ENTRIES_MAX) throw tooManyEntries();
+    await new Promise<void>((resolve, reject) => {
       zip.on('entry', (entry: yauzl.Entry) => {
         const name = entry.fileName.replace(/\\/g, '/');
-        if (++entries > ENTRIES_MAX) return fail(badZip(`more than ${ENTRIES_MAX} entries`));
-        if (name.startsWith('/') || name.split('/').includes('..') || /^[a-zA-Z]:/.test(name))
-          return fail(badZip(`unsafe entry name ${name}`));
-        if (name.endsWith('/') || name.startsWith('__MACOSX/')) return zip.readEntry();
-        unpacked += entry.uncompressedSize;
-        if (unpacked > UNPACKED_MAX) return fail(badZip('unpacks to more than 2 GB'));
         const target = path.join(root, name);
-        if (!target.startsWith(root + path.sep)) return fail(badZip(`unsafe entry name ${name}`));
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return fail(err ?? new Error('unreadable entry'));
-          pipeline(stream, fs.createWriteStream(target)).then(() => zip.readEntry(), fail);
-        });
+        if (
+          name.startsWith('/') ||
+          name.split('/').includes('..') ||
+          /^[a-zA-Z]:/.test(name) ||
+          !target.startsWith(root + path.sep)
+        )
+          return reject(badZip(`unsafe entry name ${name}`));
+        if (name.endsWith('/') || name.startsWith('__MACOSX/') || !IMAGE.test(name)) return zip.readEntry();
+        visit(zip, entry, name, target).then(() => zip.readEntry(), reject);
       });
+      zip.once('end', () => resolve());
+      zip.once('error', (error: Error) => reject(error instanceof AppError ? error : badZip(error.message)));
       zip.readEntry();
     });
+  } finally {
+    zip.close();
+  }
+}
+
+const readStreamOf = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
+  new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) =>
+      error || !stream ? reject(badZip(error?.message ?? 'unreadable entry')) : resolve(stream),
+    ),
+  );
+
+/**
+ * Unpacks the image entries of a zip under `root`, at most `limit` bytes in all. The sizes the zip declares are
+ * added up first, before anything is written; then the bytes inflated are counted as they come, so a zip that lies
+ * about its sizes is stopped too (yauzl also refuses an entry that inflates past its declared size).
+ */
+async function unzipTo(zipPath: string, root: string, limit: number): Promise<void> {
+  let declared = 0;
+  await forEachImage(zipPath, root, async (_zip, entry) => {
+    declared += entry.uncompressedSize;
+    if (declared > limit) throw unpacksTooLarge(limit);
+  });
+  let unpacked = 0;
+  await forEachImage(zipPath, root, async (zip, entry, name, target) => {
+    let bytes = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        unpacked += chunk.length;
+        if (unpacked > limit) return done(unpacksTooLarge(limit));
+        if (bytes > entry.uncompressedSize) return done(badZip(`${name} unpacks to more than it declares`));
+        done(null, chunk);
+      },
+    });
+    try {
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await pipeline(await readStreamOf(zip, entry), count, fs.createWriteStream(target));
+    } catch (error) {
+      throw error instanceof AppError ? error : badZip(`${name}: ${(error as Error).message}`);
+    }
   });
 }
