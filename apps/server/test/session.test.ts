@@ -105,7 +105,7 @@ describe.each(dialects)('session on %s', (dialect) => {
     expect(row.end_reason).toBe('expired');
   });
 
-  it('throttles an account after 5 failures within 5 minutes, even for the right password', async () => {
+  it('throttles an account from one address after 5 failures, even for the right password (hardening.test.ts has the rest)', async () => {
     for (let i = 0; i < 4; i++) {
       expect(body(await loginRequest(env, 'alice', 'wrong-one')).code).toBe(1001);
       env.clock.advance(10_000);
@@ -119,7 +119,7 @@ describe.each(dialects)('session on %s', (dialect) => {
     expect(body(await loginRequest(env, 'alice', PASSWORD, 'zh')).msg).toMatch(/请 \d+ 秒后再试/);
     // Other accounts are not affected.
     expect(body(await loginRequest(env, 'root', PASSWORD)).code).toBe(1000);
-    // Once the window of the first failure has passed, the right password works again.
+    // Once the lock (30 s after the fifth failure) is over, the right password works again.
     env.clock.advance(5 * 60_000 - 40_000 + 1);
     expect(body(await loginRequest(env, 'alice', PASSWORD)).code).toBe(1000);
     // ... and a success clears the count.

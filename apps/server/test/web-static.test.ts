@@ -45,6 +45,23 @@ describe('serving the built console', () => {
     }
   });
 
+  it('sends the console page with a CSP no other site can frame, and no Referer leaves it (issue 20)', async () => {
+    for (const url of ['/', '/ipp/ipp-view?id=5&token=abc']) {
+      const res = await app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("default-src 'self'");
+      // Map tiles come from a configurable server; images also from data: and blob: URLs.
+      expect(csp).toMatch(/img-src 'self' data: blob: https:/);
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    const asset = await app.inject({ method: 'GET', url: '/assets/index-abc.js' });
+    expect(asset.headers['referrer-policy']).toBe('no-referrer');
+    expect(asset.headers['content-security-policy']).toBeUndefined();
+  });
+
   it('serves hashed assets as immutable', async () => {
     const res = await app.inject({ method: 'GET', url: '/assets/index-abc.js' });
     expect(res.statusCode).toBe(200);
