@@ -500,7 +500,11 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
       class_id: created.class_id,
       title: '009Noctiluca_scintillans',
     });
-    const classes = await okData<{ id: number; title: string; system: boolean }[]>(w.tokens.user, 'GET', '/api/tool/sys-init');
+    const classes = await okData<{ id: number; title: string; system: boolean }[]>(
+      w.tokens.user,
+      'GET',
+      '/api/tool/sys-init?sort=title',
+    );
     expect(classes.map((c) => c.title)).toEqual([...classes.map((c) => c.title)].sort((a, b) => a.localeCompare(b)));
     expect(classes.find((c) => c.id === created.class_id)?.title).toBe('009Noctiluca_scintillans');
     const system = classes.find((c) => c.system)!;

@@ -108,6 +108,8 @@ export const TreeQuerySchema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .transform((v) => v === '1' || v === 'true')
     .optional(),
+  /** Review queue (-7): 1 counts the reviewed (approved or rejected), like the list of the same view. */
+  reviewed_type: z.coerce.number().int().min(0).max(1).optional(),
 });
 export type TreeQuery = z.input<typeof TreeQuerySchema>;
 
@@ -142,8 +144,8 @@ export const RoiListQuerySchema = z.object({
   Roi_time_s: z.string().trim().max(32).optional(),
   Roi_time_e: z.string().trim().max(32).optional(),
   /** Object size range in pixels; coordRange_1 defaults to coordRange_0 (spec §5). */
-  coordRange_0: z.coerce.number().int().min(0).optional(),
-  coordRange_1: z.coerce.number().int().min(0).optional(),
+  coordRange_0: z.coerce.number().int().min(0).max(MAX_ID).optional(),
+  coordRange_1: z.coerce.number().int().min(0).max(MAX_ID).optional(),
   sorttype: z.enum(['asc', 'desc']).default('desc'),
   diysort: z.enum(SORT_FIELDS).default('Roi_time'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
@@ -318,7 +320,8 @@ export type Folder = z.infer<typeof FolderSchema>;
 export const NewFolderBodySchema = z.object({
   title: z.string().trim().max(64),
   category_id: z.number().int().min(-1000).max(MAX_ID),
-  ipp_id: z.number().int().positive().max(MAX_ID).optional(),
+  /** A station; spec §7: -6 with category_id -6 (the example ROIs' library has no station). */
+  ipp_id: z.union([z.literal(-6), z.number().int().positive().max(MAX_ID)]).optional(),
   group_id: z.number().int().positive().max(MAX_ID).optional(),
   /** Title of the node it is created under, for the success message. */
   parent: z.string().max(64).optional(),
@@ -392,7 +395,8 @@ export const GroupDeleteBodySchema = z.object({ category_id: z.number().int().mi
 /** GET /tool/sys-init: the class list, localized and sorted by title. */
 export const SysInitQuerySchema = z.object({
   language: z.enum(['zh', 'en']).optional(),
-  sort: z.enum(['title', '-title']).default('title'),
+  /** Spec §7: `sort -title` (by title, descending) when the caller names none. */
+  sort: z.enum(['title', '-title']).default('-title'),
   /** Superadmin: the team whose visibility `visible` reports (others answer for their own team). */
   group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
 });

@@ -97,7 +97,11 @@ const MESSAGES = {
     en: 'Operation not supported: the selection holds AI-labelled images',
   },
   demoImages: { zh: '演示图像不支持此操作', en: 'Operation not supported for demo images' },
-  folderNotFound: { zh: '类别不存在', en: 'The class does not exist' },
+  notInReviewQueue: {
+    zh: '选中的图像不在审核队列中（或不在此操作要求的审核状态）',
+    en: 'The selection holds images that are not in the review queue in the state this action needs',
+  },
+  folderNotFound: { zh: '文件夹不存在', en: 'The folder does not exist' },
   classNotFound: { zh: '类别不存在', en: 'The class does not exist' },
   systemClass: { zh: '系统类别不能删除或重命名', en: 'System classes cannot be deleted or renamed' },
   classShared: {

@@ -12,7 +12,15 @@ import type { UserRow } from '../users/users.repository.ts';
 import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
 import * as folders from './folders.repository.ts';
 import { effectiveCategory } from './identify.service.ts';
-import { canWriteFolder, categoryFolders, folderNotFound, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
+import {
+  canWriteFolder,
+  categoryFolders,
+  folderNotFound,
+  isExampleFor,
+  isFolderCategory,
+  parseCode,
+  visibleFolder,
+} from './scope.ts';
 import { UNCLASSIFIED } from './tree.ts';
 
 type Trx = Kysely<Database>;
@@ -30,6 +38,13 @@ interface Ctx {
 const notSupported = (key: 'notSupported' | 'exampleReadOnly' | 'aiSelected' | 'demoImages' = 'notSupported') =>
   new AppError(ResultCode.FORBIDDEN, key);
 const noRoi = () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
+const notInReview = () => new AppError(ResultCode.BAD_PARAM, 'notInReviewQueue', {}, 'roi_ids');
+
+/**
+ * The review states each review action takes its ROIs from (1 pending, 2 approved, 3 rejected): approve and reject
+ * act on the queue (the view with reviewed_type 0), back-to-pending on the reviewed (reviewed_type 1).
+ */
+const REVIEW_FROM: Partial<Record<BulkActionBody['type'], readonly number[]>> = { '110': [1], '111': [1], '112': [2, 3] };
 
 /**
  * Bulk actions on ROI selections (docs/actions.md): the code must be allowed for the caller in the category,
@@ -71,6 +86,7 @@ export class BulkService {
     if (rows.some((r) => (r.deleted_at !== null) !== binned)) throw noRoi();
     if (needsNoAi(body.type) && rows.some((r) => kindOf(r.hi, r.roi_labelindex) === 1)) throw notSupported('aiSelected');
     if (category === CATEGORY.TEAM && rows.some((r) => r.is_demo_image === 1)) throw notSupported('demoImages');
+    if (category === CATEGORY.REVIEW) await assertInReview(trx, ids, REVIEW_FROM[body.type] ?? []);
     return rows;
   }
 
@@ -179,6 +195,25 @@ export class BulkService {
   }
 }
 
+/**
+ * Like every other category, the review queue acts only on the ROIs it holds: each selected ROI must be in one of
+ * the review states the action takes ROIs from, or the whole call is refused (1002 on roi_ids) and nothing changes.
+ */
+async function assertInReview(trx: Trx, ids: readonly number[], from: readonly number[]) {
+  if (from.length === 0) throw notSupported();
+  let held = 0;
+  for (const part of roisRepo.idChunks(ids)) {
+    const row = await trx
+      .selectFrom('rois')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('id', 'in', part)
+      .where('review_status', 'in', [...from])
+      .executeTakeFirstOrThrow();
+    held += Number(row.n);
+  }
+  if (held !== ids.length) throw notInReview();
+}
+
 const liveIds = (rows: readonly RoiCore[]) => new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
 
 async function countedRemoval(trx: Trx, from: number[], ids: number[], live: ReadonlySet<number>) {
@@ -224,6 +259,7 @@ async function sourceFolders(ctx: Ctx): Promise<number[]> {
   const { folderId } = parseCode(body.code);
   if (folderId !== undefined) {
     const folder = await visibleFolder(trx, actor, folderId, 'code');
+    if (isExampleFor(actor, folder)) throw notSupported('exampleReadOnly');
     if (!canWriteFolder(actor, folder)) throw notSupported();
     return [folder.id];
   }
@@ -255,6 +291,7 @@ async function writableTarget(ctx: Ctx) {
   const { trx, actor, body } = ctx;
   if (body.target_id === undefined) throw folderNotFound('target_id');
   const folder = await visibleFolder(trx, actor, body.target_id, 'target_id');
+  if (isExampleFor(actor, folder)) throw notSupported('exampleReadOnly');
   if (!canWriteFolder(actor, folder)) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
   const mismatch = ctx.rows.some(
     (r) =>

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { MAX_ID } from '@ipp/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RoiFoldersTable } from '../../db/schema.ts';
 import { idChunks } from '../rois/rois.repository.ts';
@@ -22,7 +23,10 @@ export const findFolderByCode = (db: Kysely<Database>, code: string) =>
 /** A folder by its stored code (rf…) or by its tree code (f:<id>). */
 export function findFolderByAnyCode(db: Kysely<Database>, code: string) {
   const tree = /^f:(\d{1,10})$/.exec(code);
-  return tree ? findFolder(db, Number(tree[1])) : findFolderByCode(db, code);
+  if (!tree) return findFolderByCode(db, code);
+  // Ids are 32-bit: a larger one names no folder (and PostgreSQL would fail the query on it).
+  const id = Number(tree[1]);
+  return id <= MAX_ID ? findFolder(db, id) : Promise.resolve(undefined);
 }
 
 /** Folders of a category for a team / station / user; `undefined` in a filter means any. */

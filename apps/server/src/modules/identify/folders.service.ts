@@ -23,12 +23,13 @@ import { checkTitle } from './bulk.service.ts';
 import { assertMayManageClass, assertTeamClassRoom, setHidden, usedByOtherTeams } from './classes.ts';
 import * as folders from './folders.repository.ts';
 import { UNCLASSIFIED } from './tree.ts';
-import { canWriteFolder, codes, folderNotFound, visibleFolder } from './scope.ts';
+import { canWriteFolder, codes, folderNotFound, isExampleCategory, isExampleFor, visibleFolder } from './scope.ts';
 
 type Trx = Kysely<Database>;
 
 const forbidden = () => new AppError(ResultCode.FORBIDDEN, 'forbidden');
 const notSupported = () => new AppError(ResultCode.FORBIDDEN, 'notSupported');
+const exampleReadOnly = () => new AppError(ResultCode.FORBIDDEN, 'exampleReadOnly');
 const classNotFound = (field = 'class_id') => new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, field);
 const oneOf = () =>
   new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'roi_index_id', reasonKey: 'reason.required' }, 'roi_index_id');
@@ -50,7 +51,11 @@ export class FoldersService {
   /** POST /roi-index/save: a folder in a gallery or folder category, or an HI class under site images (-100). */
   async save(actor: UserRow, body: NewFolderBody): Promise<Created> {
     const title = checkTitle(body.title);
-    if (body.category_id === CATEGORY.EXAMPLE) throw new AppError(ResultCode.FORBIDDEN, 'exampleReadOnly');
+    // Spec §7 "ipp_id becomes -6 when category_id is -6": -6 names the library the example ROIs show, which has no
+    // station. The superadmin maintains it, so their new class there is a folder of the Xcube library (-1); for
+    // everyone else example ROIs support no operations (spec §4).
+    if (isExampleCategory(actor, body.category_id)) throw exampleReadOnly();
+    if (body.category_id === CATEGORY.EXAMPLE) body = { ...body, category_id: CATEGORY.XCUBE, ipp_id: undefined };
     if (body.category_id === CATEGORY.SITE) {
       // Classes are global, but the request is made from a station's site images: a station the caller cannot see is
       // refused as a missing one (the access-control matrix found another team's station accepted).
@@ -177,6 +182,11 @@ export class FoldersService {
 
   /** POST /roi-index/add-tool-bar: a shortcut to a tree node, per user (adding one twice keeps one). */
   async addToolbar(actor: UserRow, item: { category_id: number; code: string; title: string }): Promise<ToolbarItem> {
+    // Example ROIs support no operations (spec §4), a shortcut to one of their classes included.
+    if (isExampleCategory(actor, item.category_id)) throw exampleReadOnly();
+    const node = /^f:(\d{1,10})$/.exec(item.code);
+    const folder = node ? await folders.findFolder(this.db.kysely, Number(node[1])) : undefined;
+    if (folder && isExampleFor(actor, folder)) throw exampleReadOnly();
     return this.db.kysely.transaction().execute(async (trx) => {
       const existing = await trx
         .selectFrom('toolbar_items')
@@ -473,8 +483,31 @@ export class FoldersService {
   private async writableFolder(actor: UserRow, id: number, field?: string) {
     if (actor.is_demo === 1) throw forbidden();
     const folder = await visibleFolder(this.db.kysely, actor, id, field);
+    if (isExampleFor(actor, folder)) throw exampleReadOnly();
     if (!canWriteFolder(actor, folder)) throw forbidden();
     return folder;
+  }
+
+  /**
+   * POST /folder/operate-folder on the example ROIs (spec §4: they support no operations): a class of the Xcube
+   * library as source, or the library as target (category -1 / -6, or one of its folders by code), is refused for
+   * everyone but the superadmin who maintains it. Checked before the operation opens its transaction.
+   */
+  async refuseExampleOperation(actor: UserRow, body: OperateFolderBody): Promise<void> {
+    if (actor.is_demo === 1) return;
+    const source = await folders.findFolder(this.db.kysely, body.roi_index_id);
+    if (source && isExampleFor(actor, source)) throw exampleReadOnly();
+    const copyOrMove = body.type === 'copy' || body.type === 'move';
+    if (
+      copyOrMove &&
+      body.roi_index_code === undefined &&
+      body.category_id !== undefined &&
+      isExampleCategory(actor, body.category_id)
+    )
+      throw exampleReadOnly();
+    const target =
+      body.roi_index_code === undefined ? undefined : await folders.findFolderByAnyCode(this.db.kysely, body.roi_index_code);
+    if (target && isExampleFor(actor, target)) throw exampleReadOnly();
   }
 
   private async editableClass(actor: UserRow, id: number) {

@@ -350,7 +350,11 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
           response: { 200: envelopeOf(OperateResultSchema) },
         },
       },
-      async (request) => ok(await folders.operateFolder(requireAuth(request).user, request.body)),
+      async (request) => {
+        const { user } = requireAuth(request);
+        await folders.refuseExampleOperation(user, request.body);
+        return ok(await folders.operateFolder(user, request.body));
+      },
     );
 
     app.post(

@@ -11,7 +11,7 @@ import {
   type SortField,
   type TreeNode,
 } from '@ipp/contracts';
-import { AdjacentQuerySchema } from '@ipp/contracts';
+import { AdjacentQuerySchema, MAX_ID } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -48,10 +48,28 @@ export function presentItem(row: browse.RoiItemRow): RoiItem {
 }
 
 const encodeCursor = (at: browse.Keyset) => Buffer.from(JSON.stringify(at)).toString('base64url');
-function decodeCursor(cursor: string): browse.Keyset {
+
+/** The smallest 32-bit integer: the range of the integer columns (`size_px`, ids) on PostgreSQL. */
+const MIN_INT32 = -2_147_483_648;
+const isInt32 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= MIN_INT32 && (v as number) <= MAX_ID;
+/**
+ * Whether a value can stand where the sort column is compared: PostgreSQL types the cursor's values after the
+ * column (integer, bigint, double precision) and fails the whole query on a fraction or an out-of-range number,
+ * where SQLite compares anything. Both therefore accept only what the column can hold.
+ */
+const fitsSortColumn: Record<SortField, (v: unknown) => boolean> = {
+  Roi_time: (v) => Number.isSafeInteger(v),
+  size: isInt32,
+  id: isInt32,
+  // Doubles: anything finite, but no subnormal (PostgreSQL's float8 input refuses some as out of range).
+  confidence: (v) => typeof v === 'number' && Number.isFinite(v) && (v === 0 || Math.abs(v) >= 1e-300),
+};
+
+/** A cursor of this sort order, or 1002 on `after`: a cursor the server did not write never reaches the database. */
+function decodeCursor(cursor: string, field: SortField): browse.Keyset {
   try {
     const at: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(at) && at.length === 2 && at.every((v) => Number.isFinite(v))) return at as browse.Keyset;
+    if (Array.isArray(at) && at.length === 2 && fitsSortColumn[field](at[0]) && isInt32(at[1])) return at as browse.Keyset;
   } catch {
     // fall through to the parameter error
   }
@@ -115,7 +133,7 @@ export class IdentifyService {
 
   async tree(
     actor: UserRow,
-    q: { category_id: number; ipp_id?: number; group_id?: number; show_empty?: boolean },
+    q: { category_id: number; ipp_id?: number; group_id?: number; show_empty?: boolean; reviewed_type?: number },
   ): Promise<TreeNode[]> {
     const k = this.db.kysely;
     const category = effectiveCategory(actor, q.category_id);
@@ -147,7 +165,9 @@ export class IdentifyService {
       case CATEGORY.FAVORITE:
       case CATEGORY.REVIEW:
       case CATEGORY.RECYCLE: {
-        const subset = category === CATEGORY.FAVORITE ? 'favorite' : category === CATEGORY.REVIEW ? 'review' : 'recycle';
+        // The review queue's tree counts what its list shows: the waiting, or the reviewed with reviewed_type 1.
+        const review = q.reviewed_type === 1 ? 'reviewed' : 'review';
+        const subset = category === CATEGORY.FAVORITE ? 'favorite' : category === CATEGORY.REVIEW ? review : 'recycle';
         return buildTree({ ...input, subsetCounts: await counts.subsetClassCounts(k, subset, ids) });
       }
       default:
@@ -158,7 +178,7 @@ export class IdentifyService {
   async list(actor: UserRow, q: RoiListQueryParsed): Promise<{ page: RoiPage; count: number }> {
     const filter = await this.filterOf(actor, q);
     const sort = { field: q.diysort, dir: q.sorttype };
-    const after = q.after ? decodeCursor(q.after) : undefined;
+    const after = q.after ? decodeCursor(q.after, sort.field) : undefined;
     const rows = await browse.page(this.db.kysely, filter, sort, q.limit + 1, { after, offset: (q.page - 1) * q.limit });
     const more = rows.length > q.limit;
     const items = rows.slice(0, q.limit);
@@ -247,11 +267,29 @@ export class IdentifyService {
     const q = AdjacentQuerySchema.parse(query);
     const filter = await this.filterOf(actor, { ...q, limit: 1, page: 1 });
     const row = await browse.findItem(this.db.kysely, q.roi_id);
-    if (!row) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
+    // An ROI the caller may not see answers exactly like a missing one (no existence oracle across teams).
+    if (!row || !(await this.canSeeRoi(actor, row, filter)))
+      throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
     return browse.adjacent(this.db.kysely, filter, { field: q.diysort, dir: q.sorttype }, [
       browse.sortValueOf(row, q.diysort),
       row.id,
     ]);
+  }
+
+  /**
+   * Whether the caller may see an ROI here: their team's (any team's for the superadmin), or one held by a folder of
+   * the list they are in (the Xcube library, which everyone reads as example ROIs, holds other teams' ROIs).
+   */
+  private async canSeeRoi(actor: UserRow, row: { id: number; group_id: number }, f: browse.BrowseFilter) {
+    if (actor.role === 'superadmin' || row.group_id === actor.group_id) return true;
+    if (f.source.kind !== 'folders' || f.source.folderIds.length === 0) return false;
+    const held = await this.db.kysely
+      .selectFrom('folder_rois')
+      .select('roi_id')
+      .where('roi_id', '=', row.id)
+      .where('folder_id', 'in', f.source.folderIds)
+      .executeTakeFirst();
+    return held !== undefined;
   }
 
   actions(actor: UserRow, categoryId: number, reviewedType?: number): Actions {

@@ -19,7 +19,10 @@ export class ReidentifyService {
 
   async submit(actor: UserRow, body: ReidentifyBody): Promise<{ job_id: number; rois: number }> {
     if (actor.role === 'user' || actor.is_demo === 1) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
-    if (!body.Roi_time_s && !body.Roi_time_e) throw new AppError(ResultCode.BAD_PARAM, 'selectDate', {}, 'Roi_time_s');
+    // No date fields at all: the form's "Please select date" (spec §5 Forms). Fields sent but empty are a time range
+    // with neither start nor end: "日期格式错误" from parseTimeRange (spec §5 Time range).
+    if (body.Roi_time_s === undefined && body.Roi_time_e === undefined)
+      throw new AppError(ResultCode.BAD_PARAM, 'selectDate', {}, 'Roi_time_s');
     const now = this.clock();
     const range = parseTimeRange(body, now, true)!;
     const k = this.db.kysely;

@@ -1,4 +1,4 @@
-import { CATEGORY, ResultCode } from '@ipp/contracts';
+import { CATEGORY, MAX_ID, ResultCode } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -49,10 +49,12 @@ export function parseCode(code: string | undefined): ParsedCode {
   for (let i = 0; i < parts.length; i += 2) {
     const [tag, value] = [parts[i], parts[i + 1]];
     if (value === undefined) throw badCode();
-    if (tag === 't' && value in KINDS) out.kind = KINDS[value as KindName];
-    else if (/^\d{1,10}$/.test(value) && tag === 's') out.ippId = Number(value);
-    else if (/^\d{1,10}$/.test(value) && tag === 'c') out.classKey = Number(value);
-    else if (/^\d{1,10}$/.test(value) && tag === 'f') out.folderId = Number(value);
+    // Ids are 32-bit: a larger number names nothing, and PostgreSQL would fail the query on it (SQLite would not).
+    const id = /^\d{1,10}$/.test(value) && Number(value) <= MAX_ID ? Number(value) : undefined;
+    if (tag === 't' && Object.hasOwn(KINDS, value)) out.kind = KINDS[value as KindName];
+    else if (id !== undefined && tag === 's') out.ippId = id;
+    else if (id !== undefined && tag === 'c') out.classKey = id;
+    else if (id !== undefined && tag === 'f') out.folderId = id;
     else throw badCode();
   }
   return out;
@@ -73,6 +75,21 @@ export function canSeeFolder(actor: UserRow, folder: folders.FolderRow): boolean
   if (folder.category_id === CATEGORY.TEMPORARY) return folder.user_id === actor.id;
   return actor.role === 'superadmin' || folder.group_id === actor.group_id;
 }
+
+/**
+ * Whether a folder is, for this caller, one of the example ROIs (spec §4): the Xcube library as everyone but the
+ * superadmin sees it. Example ROIs support no operations: every write naming such a folder is refused with
+ * 'Operation not supported for Example ROIs'.
+ */
+export const isExampleFor = (actor: UserRow, folder: Pick<folders.FolderRow, 'category_id'>) =>
+  folder.category_id === CATEGORY.XCUBE && actor.role !== 'superadmin';
+
+/**
+ * Whether a category is, for this caller, the example ROIs: -6, or -1 (which they are answered as), asked by anyone
+ * but the superadmin. For the superadmin both name the Xcube library they maintain (spec §6: "-6: superadmin only").
+ */
+export const isExampleCategory = (actor: UserRow, categoryId: number) =>
+  (categoryId === CATEGORY.EXAMPLE || categoryId === CATEGORY.XCUBE) && actor.role !== 'superadmin';
 
 /** Whether the caller may put ROIs in a folder, or create, rename and delete such folders (docs/actions.md). */
 export function canWriteFolder(actor: UserRow, folder: Pick<folders.FolderRow, 'category_id' | 'group_id' | 'user_id'>): boolean {

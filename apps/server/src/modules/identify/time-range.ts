@@ -11,19 +11,24 @@ const unsupported = () => new AppError(ResultCode.BAD_PARAM, 'unsupportedType', 
 const badDate = (field = 'Roi_time_s') => new AppError(ResultCode.BAD_PARAM, 'dateFormat', {}, field);
 
 /**
- * Spec §5: a start without an end must be a relative value ("-7 day"), else "不支持类型"; no start at all (with or
- * without an end) is "日期格式错误" when a range is required, and no filter otherwise. Absolute values are epoch ms
- * or "YYYY-MM-DD[ HH:mm[:ss]]" in the viewer's zone (tz, minutes east of UTC).
+ * Spec §5: a start without an end must be a relative value ("-7 day"), else "不支持类型"; an end without a start, or
+ * neither a start nor an end, is "日期格式错误". "Neither" is a time range that was asked for and left empty: one
+ * of the two parameters is present (`Roi_time_s=&Roi_time_e=`, blanks trimmed away) or the call needs a range
+ * (`required`, re-identification). A call that names no time range at all (both parameters absent) is a list
+ * without a time filter, not a range with neither end. Absolute values are epoch ms or "YYYY-MM-DD[ HH:mm[:ss]]" in
+ * the viewer's zone (tz, minutes east of UTC).
  */
 export function parseTimeRange(
   input: { Roi_time_s?: string; Roi_time_e?: string; tz: number },
   now: number,
   required = false,
 ): TimeRange | null {
-  const s = input.Roi_time_s || undefined;
-  const e = input.Roi_time_e || undefined;
+  const asked = input.Roi_time_s !== undefined || input.Roi_time_e !== undefined;
+  const s = input.Roi_time_s?.trim() || undefined;
+  const e = input.Roi_time_e?.trim() || undefined;
   if (s === undefined) {
-    if (e !== undefined || required) throw badDate(e !== undefined ? 'Roi_time_e' : 'Roi_time_s');
+    if (e !== undefined) throw badDate('Roi_time_e');
+    if (asked || required) throw badDate('Roi_time_s');
     return null;
   }
   if (e === undefined) {
