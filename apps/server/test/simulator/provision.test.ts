@@ -59,6 +59,27 @@ describe('simulator provisioning against the console API', () => {
     expect(lines.filter((l) => l.includes('exists: issued a fresh device key'))).toHaveLength(2);
   });
 
+  it('resumes an existing instrument from its last reading, last clean time included', async () => {
+    const [first] = await provision('admin_a', 1);
+    const at = env.clock.now - 60_000;
+    const lastClean = at - 20 * 60_000;
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/device/telemetry',
+      headers: { 'x-device-key': first!.key },
+      payload: { at, volume_total_l: 812.5, wiper_clean_count: 77, wiper_last_clean_at: lastClean, storage_gb: 150.25 },
+    });
+    expect(res.json().code).toBe(1000);
+    const [again] = await provision('admin_a', 1);
+    expect(again!.resume).toEqual({
+      at,
+      volumeTotalL: 812.5,
+      wiperCleanCount: 77,
+      wiperLastCleanAt: lastClean,
+      storageFreeGb: 150.25,
+    });
+  });
+
   it('refuses the read-only demo account and an account without a team, saying why', async () => {
     await expect(provision('viewer', 1)).rejects.toThrow(/read-only demo account/);
     await expect(provision('su', 1)).rejects.toThrow(/belongs to no team/);
