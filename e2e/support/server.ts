@@ -66,7 +66,8 @@ export async function startServer(
     databaseUrl?: string;
   } = {},
 ): Promise<RunningServer> {
-  const dist = path.join(repoRoot, 'apps/web/dist/index.html');
+  // WEB_DIST (as the server reads it) lets a run use a build of its own instead of the shared one.
+  const dist = path.join(process.env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist'), 'index.html');
   if (!fs.existsSync(dist)) throw new Error('No production web build: run "npm run build" first (npm test does it).');
   const port = await freePort();
   // A prepared data directory (a database loaded beforehand) or a fresh one.

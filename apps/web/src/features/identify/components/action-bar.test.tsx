@@ -55,6 +55,14 @@ describe('bulk action bar', () => {
     expect(onRun).toHaveBeenCalledWith(SITE[1]);
   });
 
+  it('offers nothing while demo images are selected in the team gallery (spec §6), and says why', () => {
+    render(
+      <ActionBar actions={SITE} reason={null} selectedCount={1} selectionHasAi={false} selectionLocked onRun={() => undefined} />,
+    );
+    expect(buttons()).toEqual([]);
+    expect(screen.getByTestId('identify-actions-demo').textContent).toBe('演示图像不支持此操作：请选择其他图像');
+  });
+
   it('says example ROIs support no operation, in English too', async () => {
     await setLanguage('en');
     render(<ActionBar actions={[]} reason="example" selectedCount={1} selectionHasAi={false} onRun={() => undefined} />);

@@ -3,6 +3,7 @@ import type { TreeNode } from '@ipp/contracts';
 import { Button, Dropdown, Empty, Flex, Spin, Tree, Typography, type MenuProps, type TreeDataNode } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useFormatCount } from '@/hooks/use-format-count';
+import './class-tree.css';
 
 interface Item extends TreeDataNode {
   node: TreeNode;
@@ -32,6 +33,7 @@ export function ClassTree({ nodes, loading, selectedCode, onSelect, menuFor }: C
   }
   return (
     <Tree<Item>
+      className="identify-class-tree"
       blockNode
       defaultExpandAll
       treeData={toItems(nodes)}
