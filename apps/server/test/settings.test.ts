@@ -1,3 +1,4 @@
+import { ADMIN_DATA_ROUTES } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, buildTestApp, get, type TestEnv } from './helpers/build.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
@@ -133,7 +134,7 @@ describe.each(dialects)('role lists on %s', (dialect) => {
       await call(env, w.tokens.superadmin, 'POST', '/api/setting/save-role', {
         routes: [
           { path: '/identify', roles: ['superadmin', 'administrator'] },
-          { path: '/manage/group', roles: ['superadmin', 'administrator', 'user'] },
+          { path: '/manage/system', roles: ['superadmin', 'administrator', 'user'] },
         ],
       }),
     );
@@ -142,10 +143,61 @@ describe.each(dialects)('role lists on %s', (dialect) => {
       routes: { path: string; roles: string[] | null }[];
     };
     expect(table.routes.find((r) => r.path === '/identify')?.roles).toEqual(['superadmin', 'administrator']);
-    expect(table.routes.find((r) => r.path === '/manage/group')?.roles).toBeNull();
+    expect(table.routes.find((r) => r.path === '/manage/system')?.roles).toBeNull();
     const unknown = body(
       await call(env, w.tokens.superadmin, 'POST', '/api/setting/save-role', { routes: [{ path: '/nowhere', roles: null }] }),
     );
     expect(unknown).toMatchObject({ code: 1002, model: { field: 'routes.0.path' } });
+  });
+
+  it('refuses to give users a page whose data the server gives only to administrators (zh and en), writing nothing', async () => {
+    for (const lang of ['en', 'zh']) {
+      const refused = body(
+        await call(
+          env,
+          w.tokens.superadmin,
+          'POST',
+          '/api/setting/save-role',
+          {
+            routes: [
+              { path: '/identify', roles: ['superadmin', 'administrator'] },
+              { path: '/manage/group', roles: null },
+            ],
+          },
+          lang,
+        ),
+      );
+      expect(refused).toMatchObject({ code: 1002, model: { field: 'routes.1.roles' } });
+      expect(String(refused.msg)).toMatch(lang === 'zh' ? /仅对管理员开放/ : /only to administrators/);
+    }
+    const table = body(await call(env, w.tokens.user, 'GET', '/api/setting/get-role')).data as {
+      routes: { path: string; roles: string[] | null }[];
+    };
+    expect(table.routes.find((r) => r.path === '/identify')?.roles).toBeNull();
+    for (const path of Object.keys(ADMIN_DATA_ROUTES)) {
+      expect(table.routes.find((r) => r.path === path)?.roles, path).toEqual(['superadmin', 'administrator']);
+    }
+  });
+
+  it('lists as admin-data pages exactly those whose calls the server refuses to users', async () => {
+    const accessOf = (call: string) => {
+      const [method, url] = call.split(' ');
+      const found = env.app.routeAccess.find((r) => r.method === method && r.url === `/api${url}`);
+      if (!found) throw new Error(`no such call: ${call}`);
+      return found.access;
+    };
+    for (const [path, calls] of Object.entries(ADMIN_DATA_ROUTES)) {
+      // At least one of the page's calls is refused to role user.
+      expect(
+        calls!.some((c) => {
+          const access = accessOf(c);
+          return access !== 'signed-in' && access !== 'public' && !(access as readonly string[]).includes('user');
+        }),
+        path,
+      ).toBe(true);
+    }
+    // And the user may call what a user's own pages need: the team list is refused, the station list is not.
+    expect(body(await call(env, w.tokens.user, 'GET', '/api/group/index')).code).toBe(1011);
+    expect(body(await call(env, w.tokens.user, 'GET', '/api/ipp/index')).code).toBe(1000);
   });
 });

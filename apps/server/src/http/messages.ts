@@ -184,6 +184,10 @@ const MESSAGES = {
   'reason.enum': { zh: '取值应为 {values} 之一', en: 'must be one of {values}' },
   'reason.unknownKey': { zh: '是未知字段', en: 'is not a known field' },
   'reason.invalid': { zh: '取值无效', en: 'is invalid' },
+  'reason.adminDataRoute': {
+    zh: '该页面的数据仅对管理员开放，不能授予普通用户',
+    en: 'shows data the server gives only to administrators; it cannot be granted to users',
+  },
   'reason.nul': { zh: '不能包含空字符（NUL）', en: 'must not contain the NUL character' },
 } satisfies Catalogue;
 

@@ -33,6 +33,14 @@ export const CHART_COLORS = [
   '#bab0ac',
 ] as const;
 
+/**
+ * A legend across the top and the axis names (ROIs, °C, %RH) above the plot each need their own band: the legend
+ * takes the first 24 px, the axis names sit above the grid's top. With the grid at 40 px the legend covered them
+ * (issue 20).
+ */
+export const LEGEND_TOP = { type: 'scroll', top: 0, left: 'center' } as const;
+export const GRID_UNDER_LEGEND = { top: 64, left: 8, right: 16, bottom: 8 } as const;
+
 /** Grey for the "Others" slice, so it never looks like one more class. */
 export const OTHERS_COLOR = '#a0a0a0';
 

@@ -45,9 +45,13 @@ export function classPieOption(slices: readonly ClassSlice[], seriesName: string
       {
         type: 'pie',
         name: seriesName,
-        radius: ['35%', '65%'],
+        radius: ['30%', '55%'],
         center: ['50%', '45%'],
-        label: { formatter: '{b}\n{d}%' },
+        // Labels at the card's edges, each on its own lines, wrapping rather than cutting to "00…" (issue 20);
+        // overlapping ones are hidden (the legend and tooltip still name every slice).
+        label: { formatter: '{b}\n{d}%', alignTo: 'edge', edgeDistance: 8, minMargin: 4, lineHeight: 14, overflow: 'break' },
+        labelLine: { length: 8, length2: 0, maxSurfaceAngle: 80 },
+        labelLayout: { hideOverlap: true },
         data: slices.map((slice) => ({
           name: slice.name,
           value: slice.count,

@@ -1,4 +1,13 @@
-import { CONSOLE_ROUTES, type Role, type RoleSaveBody, type RoleTable, type RouteRoles } from '@ipp/contracts';
+import {
+  ADMIN_DATA_ROUTES,
+  CONSOLE_ROUTES,
+  type ConsolePath,
+  type Role,
+  type RoleSaveBody,
+  type RoleTable,
+  type RouteRoles,
+} from '@ipp/contracts';
+import { badParam } from '../../http/app-error.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 
 const ROLE_NAMES: RoleTable['roles'] = [
@@ -18,6 +27,11 @@ function normalise(roles: readonly Role[] | null): Role[] | null {
   return roles === null || roles.includes('user') ? null : [...ADMINS];
 }
 
+/** A page whose data only administrators get is never open to `user`, whatever an older list stored. */
+function effective(path: ConsolePath, roles: Role[] | null): Role[] | null {
+  return path in ADMIN_DATA_ROUTES ? [...ADMINS] : roles;
+}
+
 export class RolesService {
   constructor(private readonly settings: SettingsService) {}
 
@@ -26,7 +40,7 @@ export class RolesService {
     const overrides = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, Role[] | null>;
     const routes: RouteRoles[] = CONSOLE_ROUTES.map((route) => ({
       path: route.path,
-      roles: normalise(route.path in overrides ? (overrides[route.path] ?? null) : route.roles),
+      roles: effective(route.path, normalise(route.path in overrides ? (overrides[route.path] ?? null) : route.roles)),
     }));
     return { roles: ROLE_NAMES, routes };
   }
@@ -34,6 +48,11 @@ export class RolesService {
   async save(body: RoleSaveBody): Promise<RoleTable> {
     const current = await this.table();
     const next = Object.fromEntries(current.routes.map((r) => [r.path, r.roles]));
+    body.routes.forEach((change, index) => {
+      if (change.path in ADMIN_DATA_ROUTES && normalise(change.roles) === null) {
+        throw badParam(`routes.${index}.roles`, 'reason.adminDataRoute');
+      }
+    });
     for (const change of body.routes) next[change.path] = normalise(change.roles);
     await this.settings.writeRaw(STORE_KEY, next);
     return this.table();

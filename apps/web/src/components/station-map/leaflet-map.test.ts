@@ -37,7 +37,9 @@ describe('Leaflet station map', () => {
     expect(outline?.style.zIndex).toBe('150');
     expect(outline?.querySelectorAll('path').length ?? 0).toBeGreaterThan(0);
     const markers = [...element.querySelectorAll<HTMLElement>('.station-marker')];
-    expect(markers.map((marker) => marker.getAttribute('title'))).toEqual(['Buoy · Online', 'Fjord · Offline']);
+    // Offline drawn first, online last and raised: an online marker is never under an offline one.
+    expect(markers.map((marker) => marker.getAttribute('title'))).toEqual(['Fjord · Offline', 'Buoy · Online']);
+    expect(Number(markers[1]!.style.zIndex)).toBeGreaterThan(Number(markers[0]!.style.zIndex));
     expect(markers.every((marker) => marker.tabIndex === 0)).toBe(true);
   });
 

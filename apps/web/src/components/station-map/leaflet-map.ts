@@ -1,7 +1,7 @@
 // Loaded lazily by <StationMap>: Leaflet, its styles and the packaged world outline stay out of other pages.
 import * as L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { MARKER_SIZE, markerHtml, placedStations, popupContent, type MapLabels, type MapStation } from './markers';
+import { drawPlan, MARKER_SIZE, markerHtml, placedStations, popupContent, type MapLabels, type MapStation } from './markers';
 import { worldOutline } from './world-outline';
 
 export interface StationMapView {
@@ -47,11 +47,12 @@ export function createStationMap(element: HTMLElement): StationMapView {
     setStations(stations, labels, hrefOf, onOpen) {
       markers.clearLayers();
       const placed = placedStations(stations);
-      for (const station of placed) {
+      for (const { station, dx } of drawPlan(placed)) {
         const icon = L.divIcon({
           html: markerHtml(station.online),
           className: 'station-marker',
           iconSize: [MARKER_SIZE, MARKER_SIZE],
+          iconAnchor: [MARKER_SIZE / 2 - dx, MARKER_SIZE / 2],
         });
         const state = station.online ? labels.online : labels.offline;
         // Markers take keyboard focus; Enter opens the popup.
@@ -60,6 +61,8 @@ export function createStationMap(element: HTMLElement): StationMapView {
           title: `${station.name} · ${state}`,
           alt: station.name,
           keyboard: true,
+          // Online over offline wherever they overlap (Leaflet otherwise stacks by latitude).
+          zIndexOffset: station.online ? 1000 : 0,
         })
           .bindPopup(popupContent(station, hrefOf(station.id), labels, () => onOpen(station.id)))
           .addTo(markers);

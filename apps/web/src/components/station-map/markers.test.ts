@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { markerHtml, OFFLINE_COLOR, ONLINE_COLOR, placedStations, popupContent, type MapStation } from './markers';
+import {
+  COLOCATED_SHIFT,
+  drawPlan,
+  markerHtml,
+  OFFLINE_COLOR,
+  ONLINE_COLOR,
+  placedStations,
+  popupContent,
+  type MapStation,
+} from './markers';
 import { worldOutline } from './world-outline';
 
 const LABELS = { online: 'Online', offline: 'Offline', open: 'Open the station preview' };
@@ -21,6 +30,21 @@ describe('station markers', () => {
       station({ id: 10, latitude: 91 }),
     ]);
     expect(placed.map((s) => s.id)).toEqual([7]);
+  });
+
+  it('draw online stations over offline ones and fan out stations at the same place', () => {
+    const plan = drawPlan(
+      placedStations([
+        station({ id: 1, online: true }),
+        station({ id: 2, online: false }),
+        station({ id: 3, online: false, latitude: 10, longitude: 10 }),
+      ]),
+    );
+    // Online last: drawn on top.
+    expect(plan.map((p) => p.station.id)).toEqual([2, 3, 1]);
+    const shift = Object.fromEntries(plan.map((p) => [p.station.id, p.dx]));
+    expect(Math.abs(shift[1]! - shift[2]!)).toBe(COLOCATED_SHIFT);
+    expect(shift[3]).toBe(0);
   });
 
   it('are green when online and grey when offline', () => {

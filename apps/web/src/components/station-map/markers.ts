@@ -29,6 +29,33 @@ export function placedStations(stations: readonly MapStation[]): (MapStation & {
 
 export const MARKER_SIZE = 18;
 
+/** How far apart (px) stations at the same place are fanned out, so each stays visible and clickable. */
+export const COLOCATED_SHIFT = 12;
+
+/**
+ * The order and pixel shift of each marker. Offline ones first and online ones last (Leaflet draws the later over
+ * the earlier, and the map gives online markers a higher z-index too): an online station never hides under an
+ * offline one at the same place (issue 20). Stations at the same coordinates are fanned out sideways.
+ */
+export function drawPlan<T extends MapStation & { latitude: number; longitude: number }>(
+  placed: readonly T[],
+): { station: T; dx: number }[] {
+  const ordered = [...placed].sort((a, b) => Number(a.online) - Number(b.online));
+  const seen = new Map<string, number>();
+  const groups = new Map<string, number>();
+  for (const station of ordered) {
+    const key = `${station.latitude.toFixed(4)},${station.longitude.toFixed(4)}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  return ordered.map((station) => {
+    const key = `${station.latitude.toFixed(4)},${station.longitude.toFixed(4)}`;
+    const index = seen.get(key) ?? 0;
+    seen.set(key, index + 1);
+    const size = groups.get(key) ?? 1;
+    return { station, dx: Math.round((index - (size - 1) / 2) * COLOCATED_SHIFT) };
+  });
+}
+
 /** A dot, green when online and grey when not; the white ring keeps either readable over tiles and outlines. */
 export function markerHtml(online: boolean): string {
   const color = online ? ONLINE_COLOR : OFFLINE_COLOR;

@@ -1,5 +1,5 @@
 import type { Roi24, Roi30 } from '@ipp/contracts';
-import { CHART_COLORS, type ChartOption } from '@/lib/chart-option';
+import { CHART_COLORS, GRID_UNDER_LEGEND, LEGEND_TOP, type ChartOption } from '@/lib/chart-option';
 import { bucketLabels, bucketStarts, type TimeFormats } from '@/lib/chart-time';
 import { stationName } from '@/lib/station-name';
 
@@ -20,8 +20,8 @@ export function roi24Option(data: Roi24, formats: TimeFormats, axisName: string)
   return {
     color: [...CHART_COLORS],
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    legend: { type: 'scroll', top: 0 },
-    grid: { top: 40, left: 8, right: 16, bottom: 8 },
+    legend: { ...LEGEND_TOP },
+    grid: { ...GRID_UNDER_LEGEND },
     xAxis: { type: 'category', data: bucketLabels(bucketStarts(data.start, data.bucket_ms, count), data.bucket_ms, formats) },
     yAxis: { type: 'value', name: axisName, minInterval: 1 },
     series: data.stations.map((station) => ({
@@ -48,8 +48,8 @@ export function temp30Option(data: Roi30, formats: TimeFormats, unit: string): C
       trigger: 'axis',
       valueFormatter: (value) => (typeof value === 'number' ? `${value.toFixed(1)} ${unit}` : '—'),
     },
-    legend: { type: 'scroll', top: 0 },
-    grid: { top: 40, left: 8, right: 16, bottom: 8 },
+    legend: { ...LEGEND_TOP },
+    grid: { ...GRID_UNDER_LEGEND },
     xAxis: {
       type: 'category',
       boundaryGap: false,

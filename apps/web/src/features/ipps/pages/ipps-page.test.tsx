@@ -76,6 +76,8 @@ describe('instrument list', () => {
     // Wiper status waits for telemetry, then reads in the interface language.
     expect(within(screen.getByTestId('ipp-row-21005')).getAllByText('—').length).toBeGreaterThan(0);
     expect(rowText('21006')).toContain('清洁中');
+    // 21006 is offline: its wiper state is its last report, not a current one.
+    expect(screen.getByTestId('ipp-wiper-8').textContent).toMatch(/^最后已知：清洁中（.*）$/);
     expect(screen.getByText('共 3 条')).toBeTruthy();
   });
 

@@ -1,7 +1,7 @@
 import { WIPER_STATES } from '@ipp/contracts';
 import { DeleteOutlined, EyeOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { Ipp, IppIndexQuery } from '@ipp/contracts';
-import { App, Button, Card, Empty, Flex, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Card, Empty, Flex, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '@/components/search-box';
@@ -11,6 +11,7 @@ import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { useCountries } from '@/hooks/use-countries';
+import { formatTime } from '@/lib/format';
 import { useSession } from '@/hooks/use-session';
 import { IPP_PAGE_SIZE, IPP_PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useDeleteIpp } from '../api/delete-ipp';
@@ -77,39 +78,59 @@ export function IppsPage() {
     {
       title: t('ipps.wiperStatus'),
       dataIndex: 'wiper_status',
-      render: (value: string | null) =>
-        value && (WIPER_STATES as readonly string[]).includes(value) ? t(`measured.wiper.${value}`) : value || NONE,
+      render: (value: string | null, ipp) => {
+        const state = value && (WIPER_STATES as readonly string[]).includes(value) ? t(`measured.wiper.${value}`) : value;
+        if (!state) return NONE;
+        // An offline station's wiper is not known now: its last report, said as such, with its time (issue 20).
+        if (!ipp.online) {
+          return (
+            <Typography.Text type="secondary" data-testid={`ipp-wiper-${ipp.id}`}>
+              {t('ipps.wiperLastKnown', { state, time: formatTime(ipp.last_online_at) })}
+            </Typography.Text>
+          );
+        }
+        return <span data-testid={`ipp-wiper-${ipp.id}`}>{state}</span>;
+      },
     },
     {
       title: t('common.actions'),
       key: 'actions',
       fixed: 'right',
       render: (_, ipp) => (
-        <Space size="small">
-          <Button
-            size="small"
-            icon={<SettingOutlined />}
-            onClick={() => void navigate(`${EDIT_PATH}?id=${ipp.id}`)}
-            data-testid={`ipp-edit-${ipp.id}`}
-          >
-            {t('ipps.configure')}
-          </Button>
-          <Button
-            size="small"
-            icon={<EyeOutlined />}
-            onClick={() => void navigate(`${VIEW_PATH}?id=${ipp.id}`)}
-            data-testid={`ipp-view-${ipp.id}`}
-          >
-            {t('ipps.view')}
-          </Button>
+        <Space size={4}>
+          {/* Icons with their names as tooltips and labels: the list then fits 1440 px with every column (issue 20). */}
+          <Tooltip title={t('ipps.configure')}>
+            <Button
+              size="small"
+              icon={<SettingOutlined />}
+              aria-label={t('ipps.configure')}
+              onClick={() => void navigate(`${EDIT_PATH}?id=${ipp.id}`)}
+              data-testid={`ipp-edit-${ipp.id}`}
+            />
+          </Tooltip>
+          <Tooltip title={t('ipps.view')}>
+            <Button
+              size="small"
+              icon={<EyeOutlined />}
+              aria-label={t('ipps.view')}
+              onClick={() => void navigate(`${VIEW_PATH}?id=${ipp.id}`)}
+              data-testid={`ipp-view-${ipp.id}`}
+            />
+          </Tooltip>
           {canManage && (
             <ConfirmAction
               title={t('ipps.deleteConfirm', { site: ipp.site_name || ipp.dev_id, devId: ipp.dev_id })}
               onConfirm={() => remove(ipp)}
             >
-              <Button size="small" danger icon={<DeleteOutlined />} data-testid={`ipp-delete-${ipp.id}`}>
-                {t('common.delete')}
-              </Button>
+              <Tooltip title={t('common.delete')}>
+                <Button
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('common.delete')}
+                  data-testid={`ipp-delete-${ipp.id}`}
+                />
+              </Tooltip>
             </ConfirmAction>
           )}
         </Space>

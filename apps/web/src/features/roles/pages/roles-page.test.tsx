@@ -58,19 +58,37 @@ describe('role management', () => {
     renderRoutes(appRouteObjects, ['/system/role']);
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('role-check-/identify-user'));
-    await user.click(box('/manage/group'));
-    await user.click(box('/system/config'));
-    await user.click(box('/system/config'));
+    await user.click(box('/manage/system'));
+    await user.click(box('/about'));
+    await user.click(box('/about'));
     await user.click(screen.getByTestId('role-save'));
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(lastBody(fetchMock, '/api/setting/save-role')).toEqual({
       routes: [
         { path: '/identify', roles: ADMINS },
-        { path: '/manage/group', roles: null },
+        { path: '/manage/system', roles: null },
       ],
     });
     await waitFor(() => expect(box('/identify').checked).toBe(false));
     expect((screen.getByTestId('role-save') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('cannot give users a page whose data the server gives only to administrators, and says why', async () => {
+    // Even a list stored before says users may: the box is off, disabled, and explains.
+    mockServer({
+      '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO),
+      '/api/setting/get-role': () => okEnvelope({ ...TABLE, routes: [...TABLE.routes, { path: '/manage/group', roles: null }] }),
+    });
+    renderRoutes(appRouteObjects, ['/system/role']);
+    await screen.findByTestId('role-check-/identify-user');
+    for (const path of ['/manage/group', '/manage/user', '/manage/user_edit', '/system/config', '/manage/ipp_edit']) {
+      expect(box(path).disabled, path).toBe(true);
+      expect(box(path).checked, path).toBe(false);
+    }
+    expect(box('/manage/group').getAttribute('aria-description')).toContain('GET /group/index');
+    expect(box('/manage/group').getAttribute('aria-description')).toContain('仅对管理员开放');
+    expect(box('/identify').disabled).toBe(false);
+    expect(box('/manage/system').disabled).toBe(false);
   });
 
   it('shows an administrator the table read-only', async () => {

@@ -1,5 +1,5 @@
-import { CONSOLE_ROUTES, type ConsolePath, type Role } from '@ipp/contracts';
-import { App, Button, Card, Checkbox, Flex, Table, Typography, type TableColumnsType } from 'antd';
+import { ADMIN_DATA_ROUTES, CONSOLE_ROUTES, type ConsolePath, type Role } from '@ipp/contracts';
+import { App, Button, Card, Checkbox, Flex, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRoleTable } from '@/api/get-role-table';
@@ -75,15 +75,27 @@ export function RolesPage() {
       title: t('role.user'),
       key: 'user',
       align: 'center',
-      render: (_, row) => (
-        <Checkbox
-          checked={row.userMay}
-          disabled={!canEdit}
-          onChange={(event) => toggle(row.path, event.target.checked)}
-          aria-label={`${t(ROUTE_TITLE_KEYS[row.path])} · ${t('role.user')}`}
-          data-testid={`role-check-${row.path}-user`}
-        />
-      ),
+      render: (_, row) => {
+        // Pages whose data the server gives only to administrators cannot be granted (the server refuses too).
+        const calls = ADMIN_DATA_ROUTES[row.path];
+        const box = (
+          <Checkbox
+            checked={calls ? false : row.userMay}
+            disabled={!canEdit || calls !== undefined}
+            onChange={(event) => toggle(row.path, event.target.checked)}
+            aria-label={`${t(ROUTE_TITLE_KEYS[row.path])} · ${t('role.user')}`}
+            aria-description={calls ? t('roles.adminData', { calls: calls.join(', ') }) : undefined}
+            data-testid={`role-check-${row.path}-user`}
+          />
+        );
+        return calls ? (
+          <Tooltip title={t('roles.adminData', { calls: calls.join(', ') })}>
+            <span data-testid={`role-admin-data-${row.path}`}>{box}</span>
+          </Tooltip>
+        ) : (
+          box
+        );
+      },
     },
   ];
 

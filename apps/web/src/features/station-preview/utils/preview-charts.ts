@@ -1,5 +1,5 @@
 import type { Roi30 } from '@ipp/contracts';
-import { CHART_COLORS, type ChartOption } from '@/lib/chart-option';
+import { CHART_COLORS, GRID_UNDER_LEGEND, LEGEND_TOP, type ChartOption } from '@/lib/chart-option';
 import { bucketLabels, bucketStarts, type TimeFormats } from '@/lib/chart-time';
 
 export type Roi30Station = Roi30['stations'][number];
@@ -55,8 +55,8 @@ export function environmentOption(labels: string[], station: Roi30Station, names
   });
   return {
     tooltip: { trigger: 'axis' },
-    legend: { type: 'scroll', top: 0 },
-    grid: { ...GRID, right: 8 },
+    legend: { ...LEGEND_TOP },
+    grid: { ...GRID_UNDER_LEGEND, right: 8 },
     xAxis: { type: 'category', boundaryGap: false, data: labels },
     yAxis: [
       { type: 'value', name: names.celsius, scale: true },

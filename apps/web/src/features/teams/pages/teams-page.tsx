@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Team } from '@ipp/contracts';
-import { App, Button, Card, Flex, Space, Table, type TableColumnsType } from 'antd';
+import { App, Button, Card, Flex, Space, Table, Tooltip, type TableColumnsType } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '@/components/search-box';
@@ -55,19 +55,27 @@ export function TeamsPage() {
       title: t('common.actions'),
       key: 'actions',
       render: (_, team) => (
-        <Space size="small">
-          <Button
-            size="small"
-            icon={<EditOutlined />}
-            onClick={() => setEditing({ kind: 'rename', team })}
-            data-testid={`team-rename-${team.id}`}
-          >
-            {t('teams.rename')}
-          </Button>
+        <Space size={4}>
+          {/* Icons with their names as tooltips and labels: the list fits 1440 px, Delete included (issue 20). */}
+          <Tooltip title={t('teams.rename')}>
+            <Button
+              size="small"
+              icon={<EditOutlined />}
+              aria-label={t('teams.rename')}
+              onClick={() => setEditing({ kind: 'rename', team })}
+              data-testid={`team-rename-${team.id}`}
+            />
+          </Tooltip>
           <ConfirmAction title={t('teams.deleteConfirm', { name: team.name })} onConfirm={() => remove(team)}>
-            <Button size="small" danger icon={<DeleteOutlined />} data-testid={`team-delete-${team.id}`}>
-              {t('common.delete')}
-            </Button>
+            <Tooltip title={t('common.delete')}>
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('common.delete')}
+                data-testid={`team-delete-${team.id}`}
+              />
+            </Tooltip>
           </ConfirmAction>
         </Space>
       ),

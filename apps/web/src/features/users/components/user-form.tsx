@@ -217,7 +217,7 @@ export function UserForm({ user, teams, teamsLoading, settings, viewerRole, onSa
         </div>
       )}
       {/* dependencies: a role that fits one team may not fit the next. */}
-      <Form.Item name="role" label={t('users.role')} dependencies={['group_id']} rules={[roleRule]}>
+      <Form.Item name="role" label={t('users.role')} dependencies={['group_id']} rules={[roleRule]} required>
         <Select<Role>
           placeholder={t('users.rolePlaceholder')}
           options={roleChoices.map((value) => {

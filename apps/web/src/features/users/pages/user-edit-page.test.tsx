@@ -81,6 +81,11 @@ describe('user form: field rules', () => {
     expect(fieldError('user-email')).toBe('请输入邮箱');
     expect(fieldError('user-role')).toBe('请选择角色');
     expect(await screen.findByText('请检查必填项！')).toBeTruthy();
+    // Every required field is marked so (the asterisk), the role included.
+    for (const id of ['user-account', 'user-password', 'user-role']) {
+      const label = screen.getByTestId(id).closest('.ant-form-item')?.querySelector('label');
+      expect(label?.className, id).toContain('ant-form-item-required');
+    }
 
     await setLanguage('en');
     await waitFor(() => expect(fieldError('user-team')).toBe('Please select a Team!'));
