@@ -15,6 +15,7 @@ import type { Workspace } from '../hooks/use-workspace';
 import { createState, SHOW_EMPTY_CATEGORIES } from '../utils/actions';
 import { takesStation } from '../utils/list-query';
 import { ClassTitleModal } from './class-title-modal';
+import { ClassVisibilityButton } from './class-visibility-button';
 import { ClassTree } from './class-tree';
 import { JobWatcher } from './ai/job-watcher';
 import { ReidentifyModal } from './reidentify-modal';
@@ -190,6 +191,9 @@ export function CategoryPane({ ws }: { ws: Workspace }) {
           <Button size="small" icon={<ScanOutlined />} onClick={() => setReidentifying(true)} data-testid="identify-reidentify">
             {t('identify.reidentify.button')}
           </Button>
+        )}
+        {isSite && ws.isAdmin && !ws.session.demo && (
+          <ClassVisibilityButton groupId={ws.groupId} isSuperadmin={ws.isSuperadmin} />
         )}
       </Flex>
       {shortcuts.length > 0 && (
