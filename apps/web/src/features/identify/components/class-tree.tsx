@@ -1,4 +1,4 @@
-import { MoreOutlined, StarFilled } from '@ant-design/icons';
+import { EyeInvisibleOutlined, MoreOutlined, StarFilled } from '@ant-design/icons';
 import type { TreeNode } from '@ipp/contracts';
 import { Button, Dropdown, Empty, Flex, Spin, Tree, Typography, type MenuProps, type TreeDataNode } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -63,6 +63,14 @@ export function ClassTree({ nodes, loading, selectedCode, onSelect, menuFor }: C
                 title={node.title}
               >
                 {node.attention && <StarFilled aria-label={t('identify.detail.attention')} style={{ marginRight: 4 }} />}
+                {/* Hidden from the team's users (issue 20): only administrators get such a node. */}
+                {node.hidden && (
+                  <EyeInvisibleOutlined
+                    aria-label={t('identify.classVisibility.hiddenTag')}
+                    style={{ marginRight: 4 }}
+                    data-testid={`identify-node-hidden-${node.code}`}
+                  />
+                )}
                 {node.title}
               </Typography.Text>
               <Flex align="center" gap={2} style={{ flex: 'none' }}>
