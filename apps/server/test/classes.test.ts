@@ -17,6 +17,7 @@ describe.each(dialects)('the class model on %s', (dialect) => {
   let a1: { id: number; key: string };
   let b1: { id: number; key: string };
   let seed = 0;
+  let aRoi: number;
   let bRoi: number;
 
   const send = async (token: Token, method: 'GET' | 'POST', url: string, payload?: object, lang = 'en') =>
@@ -52,7 +53,7 @@ describe.each(dialects)('the class model on %s', (dialect) => {
     a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
     b1 = await registerIpp(env, w.tokens.otherAdmin, w.teamB, 'B1');
     await roi(a1.key, 1);
-    await roi(a1.key, 2);
+    aRoi = await roi(a1.key, 2);
     bRoi = await roi(b1.key, 1);
   });
   afterEach(() => env.close());
@@ -70,6 +71,9 @@ describe.each(dialects)('the class model on %s', (dialect) => {
     expect(classNodes(await tree(w.tokens.user, 'category_id=-1000&show_empty=1')).map((n) => n.class_id)).not.toContain(
       copepod.id,
     );
+    // Nor can they label an image with it (the pickers do not offer it; the call answers as for a missing class).
+    const label = await send(w.tokens.user, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRoi}&roi_labelindex=1`);
+    expect([label.code, label.msg]).toEqual([1002, 'The class does not exist']);
     // The images stay: the AI group still counts both, and the list of the whole station still holds them.
     const ai = (await tree(w.tokens.user, siteTree)).find((n) => n.code === 't:ai')!;
     expect(ai.count).toBe(2);
@@ -85,6 +89,7 @@ describe.each(dialects)('the class model on %s', (dialect) => {
     await okData(w.tokens.ownAdmin, 'POST', '/api/roi-index/change-status', { class_id: copepod.id, status: 1 });
     expect((await classes(w.tokens.user)).find((c) => c.id === copepod.id)?.visible).toBe(true);
     expect(classNodes(await tree(w.tokens.user, siteTree)).find((n) => n.class_id === copepod.id)?.hidden).toBeUndefined();
+    await okData(w.tokens.user, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRoi}&roi_labelindex=1`);
   });
 
   it("changes visibility only for one's own team; the superadmin names the team; users cannot", async () => {

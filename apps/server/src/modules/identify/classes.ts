@@ -67,6 +67,18 @@ export async function classesVisibleTo(db: Kysely<Database>, actor: UserRow, req
   return isPlainUser(actor) ? rows.filter((c) => !c.hidden) : rows;
 }
 
+/** Whether the caller is a plain user whose team hides the class (the class pickers never offer it to them). */
+export async function hiddenFromUser(db: Kysely<Database>, actor: UserRow, classId: number): Promise<boolean> {
+  if (!isPlainUser(actor) || actor.group_id === null) return false;
+  const row = await db
+    .selectFrom('class_hidden')
+    .select('class_id')
+    .where('class_id', '=', classId)
+    .where('group_id', '=', actor.group_id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The owner's rights over a class (rename, delete, highlight): its team's administrators, or the superadmin. */
 export function mayManageClass(actor: UserRow, cls: Pick<ClassRow, 'group_id'>): boolean {
   if (actor.is_demo === 1) return false;

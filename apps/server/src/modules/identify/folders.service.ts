@@ -20,7 +20,7 @@ import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { BulkService } from './bulk.service.ts';
 import { checkTitle } from './bulk.service.ts';
-import { assertMayManageClass, assertTeamClassRoom, setHidden, usedByOtherTeams } from './classes.ts';
+import { assertMayManageClass, assertTeamClassRoom, hiddenFromUser, setHidden, usedByOtherTeams } from './classes.ts';
 import * as folders from './folders.repository.ts';
 import { UNCLASSIFIED } from './tree.ts';
 import { canWriteFolder, codes, folderNotFound, isExampleCategory, isExampleFor, visibleFolder } from './scope.ts';
@@ -391,7 +391,8 @@ export class FoldersService {
         return { class_id: roi.roi_labelindex === 0 ? null : (ai?.id ?? null), hi: 0 };
       }
       const cls = await trx.selectFrom('classes').select('id').where('label_index', '=', labelIndex).executeTakeFirst();
-      if (!cls) throw classNotFound('roi_labelindex');
+      // A class the user's team hides is, for that user, no class (issue 20).
+      if (!cls || (await hiddenFromUser(trx, actor, cls.id))) throw classNotFound('roi_labelindex');
       await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }));
       return { class_id: cls.id, hi: 1 };
     });
