@@ -136,8 +136,9 @@ describe.each(dialects)('server hardening on %s (issue 20)', (dialect) => {
     const duringRead = hashedAnswers - before;
     const answers = await Promise.all(flood);
     expect(image.length).toBe(256 * 1024);
-    // The read did not wait behind the queued hashes: at most the two running ones finished meanwhile.
-    expect(duringRead).toBeLessThanOrEqual(2);
+    // The read did not wait behind the queued hashes: only the two running ones (and at most the next two, on a busy
+    // machine) finished meanwhile. Without the limit, 37 of 40 finished first.
+    expect(duringRead).toBeLessThanOrEqual(4);
     expect(hashingStats.maxRunning).toBe(2);
     const busy = answers.filter((res) => body(res).code === 1003);
     expect(busy.length).toBeGreaterThan(0);
