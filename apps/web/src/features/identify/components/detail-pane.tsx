@@ -194,6 +194,9 @@ export function DetailPane(props: DetailPaneProps) {
         size="small"
         column={1}
         bordered
+        // Labels break between words only: "标注者" broke after two characters in the narrow pane, and nowrap would
+        // squeeze the values of the English labels instead.
+        styles={{ label: { wordBreak: 'keep-all' } }}
         items={[
           item(
             'class',

@@ -156,8 +156,26 @@ describe('AI models drawer', () => {
       '/api/ai/models': () => list([]),
       '/api/tool/sys-init': () =>
         okEnvelope([
-          { id: 1, title: '001 Copepod', label_index: 1, system: true, visible: true, attention: false },
-          { id: 2, title: '002 Diatom chain', label_index: 2, system: true, visible: true, attention: false },
+          {
+            id: 1,
+            title: '001 Copepod',
+            label_index: 1,
+            system: true,
+            visible: true,
+            attention: false,
+            owner: 'system',
+            editable: false,
+          },
+          {
+            id: 2,
+            title: '002 Diatom chain',
+            label_index: 2,
+            system: true,
+            visible: true,
+            attention: false,
+            owner: 'system',
+            editable: false,
+          },
         ]),
       '/api/ai/thresholds': (_url, init) =>
         init?.method === 'POST'
