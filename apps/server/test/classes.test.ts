@@ -1,11 +1,12 @@
 import type { ClassItem, TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import { CLASS_LIMIT_PER_TEAM } from '../src/modules/identify/classes.ts';
 import { classForFolder } from '../src/modules/transfer/import-folder.ts';
 import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
-import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
+import { pngOf, registerIpp, roiMultipart, uploadRoi } from './helpers/device.ts';
 
 type Token = string | undefined;
 
@@ -240,5 +241,34 @@ describe.each(dialects)('the class model on %s', (dialect) => {
     // An existing class is still found; another team still gets a new one.
     expect((await k.transaction().execute((trx) => classForFolder(trx, 'Copepod', env.clock.now, w.teamA))).created).toBe(false);
     expect((await k.transaction().execute((trx) => classForFolder(trx, 'Salp', env.clock.now, w.teamB))).created).toBe(true);
+    // The console's zip import says so in the user's language.
+    const zip = await new Promise<Buffer>((resolve, reject) => {
+      const file = new yazl.ZipFile();
+      void pngOf(++seed).then((png) => {
+        file.addBuffer(png, 'set/Doliolid/a.png');
+        file.end();
+      });
+      const chunks: Buffer[] = [];
+      file.outputStream.on('data', (c: Buffer) => chunks.push(c));
+      file.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+      file.outputStream.on('error', reject);
+    });
+    for (const [lang, msg] of [
+      [
+        'en',
+        `A team can own at most ${CLASS_LIMIT_PER_TEAM} classes (the numbers 001–999 are shared by all teams): delete unused ones first`,
+      ],
+      ['zh', `每个团队最多拥有 ${CLASS_LIMIT_PER_TEAM} 个类别（编号 001–999 由所有团队共用），请先删除不用的类别`],
+    ] as const) {
+      const { payload, headers } = roiMultipart({}, zip);
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/roi/import?dev_id=A1',
+        payload,
+        headers: { ...headers, 'x-lang': lang, 'x-token': w.tokens.ownAdmin ?? '' },
+      });
+      expect(body(res)).toMatchObject({ code: 1002, msg, model: { field: 'file' } });
+    }
+    expect(await k.selectFrom('classes').select('id').where('name', 'like', '%Doliolid').execute()).toEqual([]);
   });
 });

@@ -34,8 +34,11 @@ export interface ImportReport {
 export class ImportError extends Error {
   constructor(
     message: string,
-    /** noImages: nothing to import (the console says so in the user's language, without the folder's path). */
-    readonly kind?: 'noImages',
+    /**
+     * noImages: nothing to import; classLimit: the station's team owns as many classes as a team may (the console
+     * says either in the user's language, without the folder's path).
+     */
+    readonly kind?: 'noImages' | 'classLimit',
   ) {
     super(message);
   }
@@ -133,7 +136,10 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
     if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
-      throw new ImportError(`folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`);
+      throw new ImportError(
+        `folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`,
+        'classLimit',
+      );
     const row = await trx
       .insertInto('classes')
       .values({ name, label_index: labelIndex, system: 0, group_id: team, created_at: now })

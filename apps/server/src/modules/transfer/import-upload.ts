@@ -10,6 +10,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { saveUpload } from '../../http/upload.ts';
+import { CLASS_LIMIT_PER_TEAM } from '../identify/classes.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { IMAGE, ImportError, importFolder, type ImportAs } from './import-folder.ts';
@@ -91,6 +92,8 @@ export class ImportUploadService {
     } catch (error) {
       if (error instanceof ImportError) {
         if (error.kind === 'noImages') throw new AppError(ResultCode.BAD_PARAM, 'zipNoImages', {}, 'file');
+        if (error.kind === 'classLimit')
+          throw new AppError(ResultCode.BAD_PARAM, 'classLimit', { max: CLASS_LIMIT_PER_TEAM }, 'file');
         throw badZip(scrub(error.message));
       }
       if (error instanceof AppError && error.key === 'badZip') throw badZip(scrub(String(error.params.reason ?? '')));
