@@ -33,6 +33,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
+import { assertBodyArriving, multipartFailure } from '../../http/upload.ts';
 import { ok } from '../../http/envelope.ts';
 import { checkImage } from '../rois/images.ts';
 import type { RecognitionService } from './recognition.service.ts';
@@ -218,9 +219,13 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
       async (request) => {
         const actor = requireAuth(request).user;
         if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
-        const file = await request.file();
+        assertBodyArriving(request);
+        const file = await request.file().catch((error: unknown) => {
+          throw multipartFailure(error);
+        });
         if (!file) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
-        const data = await file.toBuffer().catch(() => {
+        const data = await file.toBuffer().catch((error: { code?: string }) => {
+          if (error.code !== 'FST_REQ_FILE_TOO_LARGE') throw multipartFailure(error);
           throw new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max: `${UPLOAD_MAX / 1024 / 1024} MB` }, 'file', 413);
         });
         // Type from the content, dimensions from the header: a decompression bomb is refused before it is decoded.
