@@ -277,6 +277,8 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     expect(await codes(w.tokens.user, -1000)).toEqual(['23']);
     const described = await okData<Actions>(w.tokens.user, 'GET', '/api/roi/actions?category_id=-100');
     expect(described.actions.find((a) => a.code === '23')).toMatchObject({ target: 'class', no_ai: true, confirm: true });
+    // Adding to favourites copies the ROIs into the favourites gallery: spec §8 asks before every copy.
+    expect(described.actions.find((a) => a.code === '61')).toMatchObject({ confirm: true });
 
     // The server refuses what the matrix does not allow, whatever the request says.
     const refused = async (token: Token, payload: object) => (await fail(token, 'POST', '/api/roi/save-move', payload)).code;

@@ -21,7 +21,7 @@ export const CATALOGUE: Record<ActionCode, CodeInfo> = {
   '52': { target: 'folder', confirm: true, danger: false },
   '53': { target: 'none', confirm: true, danger: true },
   '54': { target: 'title', confirm: true, danger: false },
-  '61': { target: 'none', confirm: false, danger: false },
+  '61': { target: 'none', confirm: true, danger: false },
   '62': { target: 'none', confirm: true, danger: false },
   '71': { target: 'none', confirm: false, danger: false },
   '110': { target: 'none', confirm: false, danger: false },

@@ -85,7 +85,7 @@ function server(extra: Record<string, Handler> = {}) {
       okEnvelope({
         actions: [
           action('51', { target: 'folder', confirm: true }),
-          action('61'),
+          action('61', { confirm: true }),
           action('23', { target: 'class', confirm: true, no_ai: true }),
         ],
         reason: null,

@@ -13,8 +13,8 @@ const action = (code: string, over: Partial<Action> = {}): Action => ({
 });
 
 describe('identify action rules', () => {
-  it('asks before adding to favourites (a copy, spec §8) as before every flagged action; review decisions do not ask', () => {
-    expect(needsConfirm(action('61'))).toBe(true);
+  it('asks exactly where the catalogue says (61, adding to favourites, is flagged by the server: a copy, spec §8)', () => {
+    expect(needsConfirm(action('61', { confirm: true }))).toBe(true);
     expect(needsConfirm(action('51', { confirm: true }))).toBe(true);
     expect(needsConfirm(action('110'))).toBe(false);
     expect(needsConfirm(action('71'))).toBe(false);

@@ -33,12 +33,9 @@ export const CLASS_TARGETS: readonly number[] = [
   CATEGORY.XCUBE,
 ];
 
-/**
- * Whether an action asks before it runs. The catalogue flags most; spec §8 wants a confirmation before every copy,
- * and adding to favourites (61) copies the ROIs into the favourites gallery, so it asks too.
- */
+/** Whether an action asks before it runs: the server's catalogue says (docs/actions.md; 61 asks, spec §8). */
 export function needsConfirm(action: Action): boolean {
-  return action.confirm || action.code === '61';
+  return action.confirm;
 }
 
 /**
