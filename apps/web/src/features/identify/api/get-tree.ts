@@ -10,6 +10,8 @@ export interface TreeParams {
   ipp_id?: number;
   group_id?: number;
   show_empty?: boolean;
+  /** Review queue (-7) only: 1 counts the reviewed ROIs, 0 the waiting ones (the list's reviewed_type). */
+  reviewed_type?: 0 | 1;
 }
 
 /** GET /roi-index/index: the class (folder) tree of one category with counts. */

@@ -45,6 +45,8 @@ export function useWorkspace() {
           ipp_id: takesStation(categoryId) ? station?.id : undefined,
           group_id: groupId,
           show_empty: showEmpty,
+          // The review view's counts are of the ROIs its list shows (waiting or reviewed); part of the query key.
+          reviewed_type: categoryId === CATEGORY.REVIEW ? filters.reviewed : undefined,
         },
   );
   const treeNodes = tree.data ?? [];

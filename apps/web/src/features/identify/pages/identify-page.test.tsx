@@ -211,6 +211,42 @@ describe('identify workspace', () => {
     await waitFor(() => expect(callsTo(fetchMock, '/api/roi-index/index').at(-1)!.url.searchParams.get('show_empty')).toBe('1'));
   });
 
+  it('counts the reviewed ROIs in the review tree once "reviewed" is chosen, like its list', async () => {
+    const reviewTree = (reviewed: boolean) => [
+      node({
+        code: 't:ai',
+        title: 'AI',
+        count: reviewed ? 9 : 2,
+        children: [node({ code: 't:ai:c:1', title: '001Copepod', count: reviewed ? 9 : 2, class_id: 1, kind: 'class' })],
+      }),
+    ];
+    const fetchMock = server({
+      '/api/roi/categorys': () =>
+        okEnvelope([
+          { id: -100, key: 'site', count: 123_456, can_create: true },
+          { id: -7, key: 'review', count: 11, can_create: false },
+        ]),
+      '/api/roi-index/index': (url) =>
+        okEnvelope(
+          url.searchParams.get('category_id') === '-7' ? reviewTree(url.searchParams.get('reviewed_type') === '1') : SITE_TREE,
+        ),
+    });
+    await openWorkspace();
+    await pickOption('identify-category', '审核');
+    await waitFor(() => expect(text('identify-node-count-t:ai')).toBe('2'));
+    expect(callsTo(fetchMock, '/api/roi-index/index').at(-1)!.url.searchParams.get('reviewed_type')).toBe('0');
+
+    fireEvent.click(screen.getByTestId('identify-reviewed-1'));
+    await waitFor(() => expect(text('identify-node-count-t:ai')).toBe('9'));
+    const last = callsTo(fetchMock, '/api/roi-index/index').at(-1)!.url;
+    expect(last.searchParams.get('category_id')).toBe('-7');
+    expect(last.searchParams.get('reviewed_type')).toBe('1');
+    expect(callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams.get('reviewed_type')).toBe('1');
+    // Other categories do not send it.
+    const site = callsTo(fetchMock, '/api/roi-index/index').find((call) => call.url.searchParams.get('category_id') === '-100')!;
+    expect(site.url.searchParams.has('reviewed_type')).toBe(false);
+  });
+
   it('opens a new folder once the tree shows it (the tree gives its node code)', async () => {
     const folders = [...FOLDER_TREE];
     const fetchMock = server({
