@@ -93,6 +93,24 @@ describe.each(dialects)('the class model on %s', (dialect) => {
     await okData(w.tokens.user, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRoi}&roi_labelindex=1`);
   });
 
+  it('refuses a plain user moving images to a class their team hides (save-move 23), by id or by label index', async () => {
+    const uiRoi = await roi(a1.key, 0);
+    const copepod = (await classes(w.tokens.user)).find((c) => c.title === '001Copepod')!;
+    await okData(w.tokens.ownAdmin, 'POST', '/api/roi-index/change-status', { class_id: copepod.id, status: 0 });
+    const move = (token: Token, target: object, lang = 'en') =>
+      send(token, 'POST', '/api/roi/save-move', { type: '23', category_id: -100, roi_ids: [uiRoi], ...target }, lang);
+
+    const byId = await move(w.tokens.user, { target_id: copepod.id });
+    expect([byId.code, byId.msg]).toEqual([1002, 'The class does not exist']);
+    const byLabel = await move(w.tokens.user, { change_roi_labelindex: 1 }, 'zh');
+    expect(byLabel.code).toBe(1002);
+    // Nothing was labelled: the image is still unidentified.
+    const ui = (await tree(w.tokens.ownAdmin, `category_id=-100&ipp_id=${a1.id}`)).find((n) => n.code === 't:ui')!;
+    expect(ui.count).toBe(1);
+    // The team's administrator still may (they see the class, marked).
+    expect((await move(w.tokens.ownAdmin, { target_id: copepod.id })).code).toBe(1000);
+  });
+
   it("changes visibility only for one's own team; the superadmin names the team; users cannot", async () => {
     const diatom = (await classes(w.tokens.user)).find((c) => c.title === '002Diatom_chain')!;
     const hide = (token: Token, extra: object = {}, lang = 'en') =>

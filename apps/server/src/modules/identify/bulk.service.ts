@@ -10,6 +10,7 @@ import type { RoisService } from '../rois/rois.service.ts';
 import { kindOf } from '../stats/rollups.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
+import { hiddenFromUser } from './classes.ts';
 import * as folders from './folders.repository.ts';
 import { effectiveCategory } from './identify.service.ts';
 import {
@@ -110,7 +111,7 @@ export class BulkService {
       }
       case '21':
       case '23': {
-        const classId = await targetClass(trx, body.target_id, body.change_roi_labelindex);
+        const classId = await targetClass(trx, ctx.actor, body.target_id, body.change_roi_labelindex);
         const affected = await this.rois.relabel(trx, rows, (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }));
         if (body.type === '23') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
         return { affected };
@@ -318,7 +319,8 @@ async function newTemporaryClass(ctx: Ctx) {
   return folders.insertFolder(ctx.trx, scope, title, ctx.now);
 }
 
-async function targetClass(trx: Trx, id: number | undefined, labelIndex: number | undefined): Promise<number> {
+/** The class to label with; a class the caller's team hides is, for a plain user, no class (as set-roi-label-index). */
+async function targetClass(trx: Trx, actor: UserRow, id: number | undefined, labelIndex: number | undefined): Promise<number> {
   const q = trx.selectFrom('classes').select('id');
   const row =
     id !== undefined
@@ -326,7 +328,8 @@ async function targetClass(trx: Trx, id: number | undefined, labelIndex: number 
       : labelIndex !== undefined
         ? await q.where('label_index', '=', labelIndex).executeTakeFirst()
         : undefined;
-  if (!row) throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'target_id');
+  if (!row || (await hiddenFromUser(trx, actor, row.id)))
+    throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'target_id');
   return row.id;
 }
 
