@@ -31,12 +31,12 @@ export const CONSOLE_PATHS: readonly ConsolePath[] = CONSOLE_ROUTES.map((r) => r
  * Pages whose data the server gives only to superadmin and administrator, with the calls that decide it (a server
  * test checks them against each call's declared access). The role page cannot grant these to `user` (issue 20: a
  * user given /manage/group got "no permission" from every call): the server refuses such a grant, answers them as
- * not granted, and the role page shows their box disabled with the reason.
+ * not granted, and the role page shows their box disabled with the reason. (/manage/ipp_edit is not one: a user
+ * opens it read-only, with what GET /site/ipp-one gives every signed-in role.)
  */
 export const ADMIN_DATA_ROUTES: Partial<Record<ConsolePath, readonly string[]>> = {
   '/manage/group': ['GET /group/index'],
   '/manage/user': ['GET /user/index'],
   '/manage/user_edit': ['GET /user/view', 'POST /user/save'],
   '/system/config': ['GET /setting/index'],
-  '/manage/ipp_edit': ['POST /ipp/save'],
 };

@@ -81,7 +81,7 @@ describe('role management', () => {
     });
     renderRoutes(appRouteObjects, ['/system/role']);
     await screen.findByTestId('role-check-/identify-user');
-    for (const path of ['/manage/group', '/manage/user', '/manage/user_edit', '/system/config', '/manage/ipp_edit']) {
+    for (const path of ['/manage/group', '/manage/user', '/manage/user_edit', '/system/config']) {
       expect(box(path).disabled, path).toBe(true);
       expect(box(path).checked, path).toBe(false);
     }
@@ -89,6 +89,8 @@ describe('role management', () => {
     expect(box('/manage/group').getAttribute('aria-description')).toContain('仅对管理员开放');
     expect(box('/identify').disabled).toBe(false);
     expect(box('/manage/system').disabled).toBe(false);
+    // A user opens the instrument form read-only: it can be granted.
+    expect(box('/manage/ipp_edit').disabled).toBe(false);
   });
 
   it('shows an administrator the table read-only', async () => {
