@@ -2,6 +2,7 @@ import { Modal, Select, Spin, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClasses } from '../api/get-classes';
+import { classOption } from '../utils/class-name';
 import type { PickedTarget } from './folder-picker-modal';
 
 /** Chooses the class a selection is labelled with by hand (target 'class': 21 and 23). */
@@ -39,7 +40,7 @@ export function ClassPickerModal({
           onChange={setClassId}
           placeholder={t('identify.target.classPlaceholder')}
           aria-label={t('identify.target.class')}
-          options={(classes.data ?? []).filter((item) => item.visible).map((item) => ({ value: item.id, label: item.title }))}
+          options={(classes.data ?? []).map((item) => classOption(item, t))}
           data-testid="identify-target-class"
         />
       )}

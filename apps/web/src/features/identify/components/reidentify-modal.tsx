@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stationName } from '@/lib/station-name';
 import { useClasses } from '../api/get-classes';
+import { classOption } from '../utils/class-name';
 import { useReidentify } from '../api/reidentify';
 import { DATE_TIME_FORMAT } from '../utils/list-query';
 import { JobProgress } from './ai/job-progress';
@@ -113,7 +114,7 @@ export function ReidentifyModal({ stations, initialStation, tz, onClose, onSubmi
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('identify.reidentify.classAll')}
             loading={classes.isPending}
-            options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.title }))}
+            options={(classes.data ?? []).map((c) => classOption(c, t))}
             data-testid="identify-reidentify-class"
           />
         </Form.Item>

@@ -161,6 +161,32 @@ describe('identify workspace', () => {
     expect(screen.getByTestId('action-51')).toBeTruthy();
   });
 
+  it('offers an administrator the classes hidden from the team’s users in the HI class picker, marked hidden', async () => {
+    const cls = (id: number, title: string, visible: boolean) => ({
+      id,
+      title,
+      label_index: id,
+      system: true,
+      visible,
+      attention: false,
+      owner: 'system',
+      editable: false,
+    });
+    const fetchMock = server({
+      '/api/tool/sys-init': () => okEnvelope([cls(1, '001桡足类', false), cls(2, '002硅藻链', true)]),
+    });
+    await openWorkspace();
+    fireEvent.click(cell(2));
+    fireEvent.click(screen.getByTestId('action-23'));
+    await screen.findByTestId('identify-target-class');
+    await pickOption('identify-target-class', '001桡足类（已隐藏）');
+    fireEvent.click(screen.getByTestId('identify-target-ok'));
+    fireEvent.click(await screen.findByTestId('confirm-ok'));
+    await waitFor(() =>
+      expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({ type: '23', category_id: -100, roi_ids: [2], target_id: 1 }),
+    );
+  });
+
   it('copies to a folder chosen in the picker after a confirmation, and shows a refusal with the server’s words', async () => {
     const fetchMock = server();
     await openWorkspace();

@@ -5,6 +5,7 @@ import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
 import { useClasses } from '../../api/get-classes';
+import { classOption } from '../../utils/class-name';
 import { useThresholds } from '../../api/get-thresholds';
 import { useSaveThresholds } from '../../api/save-thresholds';
 
@@ -37,9 +38,7 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
   const [adding, setAdding] = useState<{ classId?: number; percent: number | null }>({ percent: null });
 
   const taken = new Set(rows.map((row) => row.class_id));
-  const classOptions = (classes.data ?? [])
-    .filter((each) => !taken.has(each.id))
-    .map((each) => ({ value: each.id, label: each.title }));
+  const classOptions = (classes.data ?? []).filter((each) => !taken.has(each.id)).map((each) => classOption(each, t));
 
   const setRow = (classId: number, percent: number | null) =>
     setRows((current) =>
