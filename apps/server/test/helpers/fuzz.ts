@@ -512,7 +512,15 @@ export function requestsFor(op: Operation, creds: () => Credentials): fc.Arbitra
  * rightly write: failed sign-ins (the throttle counts them) and a session's last-seen time.
  */
 export async function databaseState(env: TestEnv): Promise<string> {
-  const tables = (await env.db.kysely.introspection.getTables()).filter((t) => t.name !== 'login_failures');
+  // On PostgreSQL the introspection lists every schema's tables: other suites run beside this one in schemas of their
+  // own, which may change or vanish while it reads. Only this suite's schema is its state.
+  const own =
+    env.db.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(env.db.kysely)).rows[0]?.schema
+      : undefined;
+  const tables = (await env.db.kysely.introspection.getTables()).filter(
+    (t) => t.name !== 'login_failures' && (own === undefined || t.schema === own),
+  );
   if (env.db.dialect === 'postgres') {
     const parts = tables.map((t) => {
       const cols = t.columns
