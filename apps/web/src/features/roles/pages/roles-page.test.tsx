@@ -87,6 +87,9 @@ describe('role management', () => {
     }
     expect(box('/manage/group').getAttribute('aria-description')).toContain('GET /group/index');
     expect(box('/manage/group').getAttribute('aria-description')).toContain('仅对管理员开放');
+    // Said on the page, not only on hover.
+    expect(screen.getByTestId('role-admin-data-/manage/group').textContent).toContain('仅限管理员');
+    expect(screen.queryByTestId('role-admin-data-/identify')).toBeNull();
     expect(box('/identify').disabled).toBe(false);
     expect(box('/manage/system').disabled).toBe(false);
     // A user opens the instrument form read-only: it can be granted.

@@ -90,7 +90,12 @@ export function RolesPage() {
         );
         return calls ? (
           <Tooltip title={t('roles.adminData', { calls: calls.join(', ') })}>
-            <span data-testid={`role-admin-data-${row.path}`}>{box}</span>
+            <Flex vertical align="center" data-testid={`role-admin-data-${row.path}`}>
+              {box}
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('roles.adminOnly')}
+              </Typography.Text>
+            </Flex>
           </Tooltip>
         ) : (
           box
