@@ -29,6 +29,13 @@ export const RoiSummarySchema = z.object({
   url: z.string(),
   /** WebP thumbnail made at ingest. */
   thumb_url: z.string(),
+  /**
+   * A human (HI) label: who gave it (user id and name) and when (ms). Null for AI and unidentified ROIs and for HI
+   * labels of unknown origin (given before this was recorded, or imported); the name is null for a removed account.
+   */
+  labelled_by: z.number().int().nullable(),
+  labelled_by_name: z.string().nullable(),
+  labelled_at: z.number().int().nullable(),
 });
 export type RoiSummary = z.infer<typeof RoiSummarySchema>;
 

@@ -11,6 +11,7 @@ import { groupIndexesMigration } from './migrations/0008-group-indexes.ts';
 import { liveSizeIndexMigration } from './migrations/0009-live-size-index.ts';
 import { userPrefsMigration } from './migrations/0010-user-prefs.ts';
 import { classOwnersMigration } from './migrations/0011-class-owners.ts';
+import { roiLabelledByMigration } from './migrations/0012-roi-labelled-by.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0009-live-size-index': liveSizeIndexMigration(db.dialect),
     '0010-user-prefs': userPrefsMigration,
     '0011-class-owners': classOwnersMigration,
+    '0012-roi-labelled-by': roiLabelledByMigration,
   };
 }
 

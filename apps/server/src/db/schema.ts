@@ -176,6 +176,9 @@ export interface RoisTable {
   /** 0 none, 1 waiting for review, 2 approved, 3 rejected. */
   review_status: Generated<number>;
   reviewed_at: number | null;
+  /** Who gave the HI label (user id) and when (ms); null for AI/unidentified ROIs and HI labels of unknown origin. */
+  labelled_by: number | null;
+  labelled_at: number | null;
 }
 
 /** A folder (roi-index): a class of a gallery, a temporary class or an ordinary folder. */

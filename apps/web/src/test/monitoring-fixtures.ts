@@ -28,6 +28,9 @@ export function roiFixture(overrides: Partial<RoiSummary> = {}): RoiSummary {
     favorite: false,
     url: `roi/file/${id}`,
     thumb_url: `roi/thumb/${id}`,
+    labelled_by: null,
+    labelled_by_name: null,
+    labelled_at: null,
     ...overrides,
   };
 }

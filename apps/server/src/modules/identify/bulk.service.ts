@@ -112,7 +112,12 @@ export class BulkService {
       case '21':
       case '23': {
         const classId = await targetClass(trx, ctx.actor, body.target_id, body.change_roi_labelindex);
-        const affected = await this.rois.relabel(trx, rows, (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }));
+        const affected = await this.rois.relabel(
+          trx,
+          rows,
+          (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }),
+          ctx.actor.id,
+        );
         if (body.type === '23') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
         return { affected };
       }
@@ -183,7 +188,13 @@ export class BulkService {
         const affected = await roisRepo.setReview(trx, ids, 2, ctx.now);
         // Approving confirms the label by a human; an unlabelled ROI has none to confirm and stays unlabelled.
         const labelled = rows.filter((r) => r.class_id !== null);
-        await this.rois.relabel(trx, labelled, (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }));
+        // The approver gives the human label (an ROI already labelled by a person keeps its author).
+        await this.rois.relabel(
+          trx,
+          labelled,
+          (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }),
+          ctx.actor.id,
+        );
         return { affected };
       }
       case '111':

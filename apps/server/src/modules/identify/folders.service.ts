@@ -237,7 +237,12 @@ export class FoldersService {
         const cls = await trx.selectFrom('classes').select('id').where('name', '=', source.title).executeTakeFirst();
         if (!cls) throw new AppError(ResultCode.BAD_PARAM, 'noHiClass', { class: source.title }, 'roi_index_id');
         const own = rows.filter((r) => actor.role === 'superadmin' || r.group_id === actor.group_id);
-        const affected = await this.rois.relabel(trx, own, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }));
+        const affected = await this.rois.relabel(
+          trx,
+          own,
+          (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }),
+          actor.id,
+        );
         await folders.removeMembers(
           trx,
           [source.id],
@@ -393,7 +398,7 @@ export class FoldersService {
       const cls = await trx.selectFrom('classes').select('id').where('label_index', '=', labelIndex).executeTakeFirst();
       // A class the user's team hides is, for that user, no class (issue 20).
       if (!cls || (await hiddenFromUser(trx, actor, cls.id))) throw classNotFound('roi_labelindex');
-      await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }));
+      await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), actor.id);
       return { class_id: cls.id, hi: 1 };
     });
   }

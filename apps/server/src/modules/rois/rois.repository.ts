@@ -102,9 +102,14 @@ export async function setRoisClass(
   classId: number | null,
   labelIndex: number,
   hi: number,
+  labelled: { by: number | null; at: number | null },
 ) {
   for (const part of idChunks(ids)) {
-    await db.updateTable('rois').set({ class_id: classId, roi_labelindex: labelIndex, hi }).where('id', 'in', part).execute();
+    await db
+      .updateTable('rois')
+      .set({ class_id: classId, roi_labelindex: labelIndex, hi, labelled_by: labelled.by, labelled_at: labelled.at })
+      .where('id', 'in', part)
+      .execute();
   }
 }
 
@@ -129,12 +134,13 @@ export async function setFavorite(db: Kysely<Database>, id: number, at: number |
   await db.updateTable('rois').set({ favorite_at: at }).where('id', '=', id).execute();
 }
 
-/** The columns of RoiSummary, joined with the station and the class. */
+/** The columns of RoiSummary, joined with the station, the class and the person who gave its HI label. */
 export function summaries(db: Kysely<Database>) {
   return db
     .selectFrom('rois as r')
     .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
     .leftJoin('classes as c', 'c.id', 'r.class_id')
+    .leftJoin('users as labeller', 'labeller.id', 'r.labelled_by')
     .select([
       'r.id',
       'r.ipp_id',
@@ -155,6 +161,9 @@ export function summaries(db: Kysely<Database>) {
       'r.favorite_at',
       'r.sha256',
       'r.mime',
+      'r.labelled_by',
+      'r.labelled_at',
+      'labeller.name as labelled_by_name',
     ]);
 }
 

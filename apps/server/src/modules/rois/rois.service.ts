@@ -44,6 +44,9 @@ export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
     favorite: row.favorite_at !== null,
     url: blobUrl(originalName(row.sha256, row.mime)),
     thumb_url: blobUrl(thumbName(row.sha256)),
+    labelled_by: row.hi === 1 ? row.labelled_by : null,
+    labelled_by_name: row.hi === 1 ? (row.labelled_by_name ?? null) : null,
+    labelled_at: row.hi === 1 ? row.labelled_at : null,
   };
 }
 
@@ -158,12 +161,14 @@ export class RoisService {
 
   /**
    * New labels for ROIs, in the caller's transaction: `next` answers each ROI's class, label index and hi flag.
-   * Recycled ROIs change label but count nowhere.
+   * Recycled ROIs change label but count nowhere. A human label (hi 1) records `by` (the person, null: unknown) and
+   * the time it was given; any other label clears both. An ROI whose label does not change keeps its record.
    */
   async relabel(
     trx: Kysely<Database>,
     rows: readonly repo.RoiCore[],
     next: (roi: repo.RoiCore) => { classId: number | null; labelIndex: number; hi: number },
+    by: number | null = null,
   ) {
     const deltas: RoiDelta[] = [];
     const groups = new Map<string, number[]>();
@@ -177,7 +182,11 @@ export class RoisService {
     }
     for (const [key, ids] of groups) {
       const [classId, labelIndex, hi] = key.split(':');
-      await repo.setRoisClass(trx, ids, classId === '' ? null : Number(classId), Number(labelIndex), Number(hi));
+      const human = Number(hi) === 1;
+      await repo.setRoisClass(trx, ids, classId === '' ? null : Number(classId), Number(labelIndex), Number(hi), {
+        by: human ? by : null,
+        at: human ? this.clock() : null,
+      });
     }
     await applyRoiDeltas(trx, this.dayOffsetHours, deltas);
     return [...groups.values()].reduce((a, ids) => a + ids.length, 0);
