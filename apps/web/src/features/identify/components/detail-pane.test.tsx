@@ -147,6 +147,15 @@ describe('detail pane: who labelled the image', () => {
     expect(field('confidence')).toBeNull();
   });
 
+  it('names the person who gave a hand label and when, as the server recorded it', async () => {
+    server();
+    const at = new Date(2026, 2, 5, 10, 15).getTime();
+    renderPane(vi.fn(), roiFixture({ id: 101, type: 'hi', hi: 1, labelled_by: 12, labelled_by_name: '张伟', labelled_at: at }));
+    await waitFor(() => expect(field('labelled-by')).toBe('张伟'));
+    expect(field('labelled-at')).toBe(formatTime(at));
+    expect(field('confidence')).toBeNull();
+  });
+
   it('opens "more like this" with M while the pane has focus, and shows a chosen neighbour', async () => {
     const neighbour = { ...roiFixture({ id: 205, class_name: '002 Diatom chain' }), distance: 0.1234 };
     const fetchMock = server({

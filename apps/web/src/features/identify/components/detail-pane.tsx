@@ -69,7 +69,7 @@ export function DetailPane(props: DetailPaneProps) {
   const labelledBy = (p: Provenance) =>
     p.source === 'model'
       ? t('identify.detail.labelledByModel', { version: p.modelVersion })
-      : t(`identify.detail.labelledBy.${p.source}`);
+      : (p.person ?? t(`identify.detail.labelledBy.${p.source}`));
   const item = (key: string, text: string, children: ReactNode) => ({
     key,
     label: text,
