@@ -105,4 +105,21 @@ describe('migrations on a database in service (SQLite, with planner statistics)'
     const columns = await sql<{ name: string }>`select name from pragma_table_info('classes')`.execute(k);
     expect(columns.rows.map((c) => c.name)).not.toContain('visible');
   });
+
+  it('0012 adds who labelled an ROI by hand and when; existing hand labels stay, their author unknown', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-migrate-'));
+    db = openDatabase({ dataDir: dir });
+    const k = db.kysely;
+    await migrateTo(db, '0011-class-owners');
+    await sql`insert into teams (name, created_at) values ('T', 0)`.execute(k);
+    await sql`insert into ipps (dev_id, site_name, country, longitude, latitude, group_id, serial_number, config,
+               device_key_hash, created_at, updated_at)
+             values ('S1', 'S1', 'CN', 120, 36, 1, '', '{}', ${'1'.padStart(64, '0')}, 0, 0)`.execute(k);
+    await sql`insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex, hi)
+             values (1, 1, 0, ${'a'.padStart(64, '0')}, 'image/png', 1, 1, 1, 1, 1, 1)`.execute(k);
+    await migrateToLatest(db);
+    const rows = await sql<{ hi: number; labelled_by: number | null; labelled_at: number | null }>`select hi, labelled_by,
+      labelled_at from rois`.execute(k);
+    expect(rows.rows).toEqual([{ hi: 1, labelled_by: null, labelled_at: null }]);
+  });
 });
