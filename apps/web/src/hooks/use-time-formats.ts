@@ -11,6 +11,10 @@ export function useTimeFormats(): TimeFormats {
       dayHour: t('chart.format.dayHour'),
       day: t('chart.format.day'),
       date: t('chart.format.date'),
+      partial: {
+        today: t('chart.partial.today'),
+        soFar: (label: string, time: string) => t('chart.partial.soFar', { label, time }),
+      },
     }),
     [t],
   );

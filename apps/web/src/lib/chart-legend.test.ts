@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { roi24Option, temp30Option } from '@/features/home/utils/overview-charts';
 import { environmentOption } from '@/features/station-preview/utils/preview-charts';
-import type { TimeFormats } from '@/lib/chart-time';
+import { completeAxis, type TimeFormats } from '@/lib/chart-time';
 import { roi24Fixture, roi30Fixture } from '@/test/monitoring-fixtures';
 import type { ChartOption } from './chart-option';
 
@@ -22,7 +22,7 @@ describe('charts with a legend at the top (issue 20: legends covered "ROIs", "°
   const cases: [string, ChartOption][] = [
     ['home 24-hour data', roi24Option(roi24Fixture(), FORMATS, 'ROIs')],
     ['home 30-day temperature', temp30Option(roi30Fixture(), FORMATS, '°C')],
-    ['station preview temperature and humidity', environmentOption(['a', 'b'], station, NAMES)],
+    ['station preview temperature and humidity', environmentOption(completeAxis(['a', 'b']), station, NAMES)],
   ];
   it.each(cases)('%s leaves room for the axis names under the legend', (_, option) => {
     const legend = Array.isArray(option.legend) ? option.legend[0] : option.legend;

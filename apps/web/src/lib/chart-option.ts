@@ -52,3 +52,76 @@ export function countPoints(option: ChartOption): number {
     return Array.isArray(data) ? Math.max(most, data.length) : most;
   }, 0);
 }
+
+/** What chart-time's BucketAxis gives an option builder (kept structural so this module stays types-only). */
+interface PartialAxis {
+  labels: string[];
+  partial: { index: number; short: string } | null;
+}
+
+/**
+ * A category x axis of buckets. The partial bucket's category is its long label (the tooltip's title says "Today
+ * (so far, until 14:32)"), and the axis writes it short ("Today").
+ */
+export function bucketXAxis(axis: PartialAxis, boundaryGap = true) {
+  const partial = axis.partial;
+  return {
+    type: 'category' as const,
+    boundaryGap,
+    data: axis.labels,
+    axisLabel: partial ? { formatter: (value: string, index: number) => (index === partial.index ? partial.short : value) } : {},
+  };
+}
+
+/** The look of a bar whose bucket is still filling: lighter and hatched, so a part-day sum does not read as a drop. */
+export const PARTIAL_BAR_STYLE = {
+  opacity: 0.55,
+  decal: {
+    symbol: 'rect',
+    symbolSize: 1,
+    dashArrayX: [1, 0],
+    dashArrayY: [2, 4],
+    rotation: -Math.PI / 4,
+    color: 'rgba(255,255,255,0.7)',
+  },
+};
+
+/** Bar values, the partial bucket's drawn with PARTIAL_BAR_STYLE. */
+export function partialBars(values: readonly number[], axis: PartialAxis): NonNullable<BarSeriesOption['data']> {
+  const index = axis.partial?.index;
+  return values.map((value, i) => (i === index ? { value, itemStyle: PARTIAL_BAR_STYLE } : value));
+}
+
+/**
+ * One line of bucket values whose last bucket may still be filling, as the series that draw it: the complete
+ * buckets solid; the segment into the partial bucket dotted, ending in a larger hollow point; and, when there is a
+ * partial bucket, an invisible copy of every value that alone answers the tooltip (so each value is listed once).
+ * All three share the name, so the legend shows and toggles them as one line.
+ */
+export function partialLine(base: LineSeriesOption, values: readonly (number | null)[], axis: PartialAxis): LineSeriesOption[] {
+  const index = axis.partial?.index;
+  if (index === undefined || values[index] === null || values[index] === undefined) return [{ ...base, data: [...values] }];
+  const lineStyle = base.lineStyle ?? {};
+  const quiet = { ...base.tooltip, show: false };
+  return [
+    { ...base, data: values.map((value, i) => (i === index ? null : value)), tooltip: quiet },
+    {
+      ...base,
+      data: values.map((value, i) => {
+        if (i === index) return { value, symbol: 'emptyCircle', symbolSize: 8 };
+        return i === index - 1 ? { value, symbol: 'none' } : null;
+      }),
+      showSymbol: true,
+      lineStyle: { ...lineStyle, type: 'dotted' },
+      tooltip: quiet,
+    },
+    {
+      ...base,
+      data: [...values],
+      symbol: 'none',
+      lineStyle: { ...lineStyle, opacity: 0 },
+      areaStyle: undefined,
+      silent: true,
+    },
+  ];
+}

@@ -13,6 +13,8 @@ export interface TimeFormats {
   day: string;
   /** Longer spans, where the year matters: "2026-03-05". */
   date: string;
+  /** How the bucket that is still filling is named; English when absent. */
+  partial?: PartialWords;
 }
 
 /** The format that tells buckets of this size apart over this span without saying more than needed. */
@@ -31,4 +33,56 @@ export function bucketLabels(starts: readonly number[], bucketMs: number, format
   const span = starts.length * bucketMs;
   const format = labelFormat(bucketMs, span, formats);
   return starts.map((start) => dayjs(start).format(format));
+}
+
+/** Words for the bucket that is still filling (i18n `chart.partial.*`). */
+export interface PartialWords {
+  /** The current local day's short axis label: "Today" / "今天". */
+  today: string;
+  /** The long label of a bucket that is still filling: "Today (so far, until 14:32)" / "今天（截至 14:32）". */
+  soFar: (label: string, time: string) => string;
+}
+
+const ENGLISH_PARTIAL: PartialWords = { today: 'Today', soFar: (label, time) => `${label} (so far, until ${time})` };
+
+/**
+ * Index of the bucket that is still filling: the last one, when the data's time `asOf` lies strictly inside it
+ * (a range that is not over yet). A range that ended (asOf at or after its end, e.g. a past range ending at
+ * midnight) or has not begun has none; so has a last bucket that has only just begun (asOf at its start).
+ */
+export function partialBucketIndex(start: number, bucketMs: number, count: number, asOf: number | undefined): number | null {
+  if (asOf === undefined || count === 0 || bucketMs <= 0) return null;
+  const lastStart = start + (count - 1) * bucketMs;
+  return asOf > lastStart && asOf < lastStart + bucketMs ? count - 1 : null;
+}
+
+/** Category labels of a bucketed axis, and which bucket (if any) holds data only until `asOf`. */
+export interface BucketAxis {
+  /** One per bucket; the partial bucket's says so: "Today (so far, until 14:32)" (the tooltip's title). */
+  labels: string[];
+  /** The partial bucket and its short axis label ("Today"); null when every bucket is complete. */
+  partial: { index: number; short: string } | null;
+}
+
+/** A bucket axis of complete buckets only (ranges that are over, or charts drawn without a data time). */
+export const completeAxis = (labels: string[]): BucketAxis => ({ labels, partial: null });
+
+/**
+ * Labels of the buckets starting at `starts`, the last marked partial when `asOf` (when the data was read) lies
+ * inside it. A partial whole day is the viewer's today (day buckets are local days): "Today", "Today (so far, until
+ * 14:32)"; a partial hour keeps its label: "14:00 (so far, until 14:32)".
+ */
+export function bucketAxis(
+  starts: readonly number[],
+  bucketMs: number,
+  formats: TimeFormats,
+  asOf?: number,
+  words: PartialWords = formats.partial ?? ENGLISH_PARTIAL,
+): BucketAxis {
+  const labels = bucketLabels(starts, bucketMs, formats);
+  const index = partialBucketIndex(starts[0] ?? 0, bucketMs, starts.length, asOf);
+  if (index === null || asOf === undefined) return completeAxis(labels);
+  const short = bucketMs === DAY_MS ? words.today : labels[index]!;
+  labels[index] = words.soFar(short, dayjs(asOf).format(formats.hour));
+  return { labels, partial: { index, short } };
 }

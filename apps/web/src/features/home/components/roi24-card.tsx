@@ -13,7 +13,12 @@ export function Roi24Card() {
   const formats = useTimeFormats();
   const formatCount = useFormatCount();
   const roi24 = useRoi24();
-  const option = useMemo(() => roi24.data && roi24Option(roi24.data, formats, t('chart.rois')), [roi24.data, formats, t]);
+  // The current hour holds what arrived until the answer did (dataUpdatedAt): drawn as partial.
+  const asOf = roi24.dataUpdatedAt;
+  const option = useMemo(
+    () => roi24.data && roi24Option(roi24.data, formats, t('chart.rois'), asOf),
+    [roi24.data, formats, t, asOf],
+  );
   return (
     <DataCard title={t('home.roi24')} query={roi24} isEmpty={roi24IsEmpty} testId="home-roi24">
       {(data) =>

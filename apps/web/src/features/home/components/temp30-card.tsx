@@ -12,7 +12,9 @@ export function Temp30Card({ roi30 }: { roi30: UseQueryResult<Roi30> }) {
   const { t } = useTranslation();
   const formats = useTimeFormats();
   const unit = t('measured.unit.celsius');
-  const option = useMemo(() => roi30.data && temp30Option(roi30.data, formats, unit), [roi30.data, formats, unit]);
+  // Today holds the hours until the answer arrived (dataUpdatedAt): drawn as partial.
+  const asOf = roi30.dataUpdatedAt;
+  const option = useMemo(() => roi30.data && temp30Option(roi30.data, formats, unit, asOf), [roi30.data, formats, unit, asOf]);
   return (
     <DataCard title={t('home.temp30')} query={roi30} isEmpty={temp30IsEmpty} testId="home-temp30">
       {(data) =>

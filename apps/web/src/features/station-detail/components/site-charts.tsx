@@ -6,15 +6,18 @@ import { EChart } from '@/components/echart/echart';
 import { useFormatCount } from '@/hooks/use-format-count';
 import { useTimeFormats } from '@/hooks/use-time-formats';
 import { classPieOption, classSlices } from '@/lib/class-chart';
-import { concentrationOption, hasConcentration, histogramOption, siteBucketLabels } from '../utils/site-charts';
+import { concentrationOption, hasConcentration, histogramOption, siteBucketAxis } from '../utils/site-charts';
 
-/** Histogram over time, the top-6 classes with "Others", and the concentration (ROIs per litre). */
-export function SiteCharts({ data }: { data: SiteRoi }) {
+/**
+ * Histogram over time, the top-6 classes with "Others", and the concentration (ROIs per litre). `asOf` is when the
+ * answer arrived: the current bucket holds data until then and is drawn as partial.
+ */
+export function SiteCharts({ data, asOf }: { data: SiteRoi; asOf?: number }) {
   const { t } = useTranslation();
   const formats = useTimeFormats();
   const formatCount = useFormatCount();
   const charts = useMemo(() => {
-    const labels = siteBucketLabels(data, formats);
+    const labels = siteBucketAxis(data, formats, asOf);
     const slices = classSlices(
       data.top_classes,
       { unclassified: t('monitor.unclassified'), others: t('chart.others') },
@@ -26,7 +29,7 @@ export function SiteCharts({ data }: { data: SiteRoi }) {
       pie: classPieOption(slices, t('chart.rois')),
       concentration: concentrationOption(labels, data.buckets, t('chart.concentration'), t('chart.perLitre')),
     };
-  }, [data, formats, t]);
+  }, [data, formats, t, asOf]);
 
   return (
     <Row gutter={[16, 16]}>

@@ -38,7 +38,7 @@ export function StationDetailPage({ meta }: PageProps) {
             <Empty description={t('monitor.noData')} data-testid="detail-empty" />
           </Card>
         ) : (
-          <SiteCharts data={site.data} />
+          <SiteCharts data={site.data} asOf={site.dataUpdatedAt} />
         )}
       </Flex>
     );

@@ -1,7 +1,7 @@
 import { PERIODS } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { i18n, setLanguage } from '@/i18n';
-import type { TimeFormats } from '@/lib/chart-time';
+import { completeAxis, type TimeFormats } from '@/lib/chart-time';
 import { LOCAL_DAY, siteBuckets, siteRoiFixture } from '@/test/monitoring-fixtures';
 import { exportFilename, progressPercent } from './export';
 import { needsConfirmation, PERIOD_POINTS } from './periods';
@@ -34,8 +34,10 @@ describe('histogram and concentration', () => {
   it('plot the count and the concentration of each bucket; buckets without water are gaps', () => {
     const buckets = siteBuckets(3, LOCAL_DAY, HOUR);
     buckets[1] = { ...buckets[1]!, count: 0, volume_l: 0, concentration_per_l: null };
-    expect((histogramOption(['a', 'b', 'c'], buckets, 'ROIs').series as Series)[0]?.data).toEqual([10, 0, 10]);
-    const concentration = (concentrationOption(['a', 'b', 'c'], buckets, 'Concentration', 'ROIs/L').series as Series)[0];
+    expect((histogramOption(completeAxis(['a', 'b', 'c']), buckets, 'ROIs').series as Series)[0]?.data).toEqual([10, 0, 10]);
+    const concentration = (
+      concentrationOption(completeAxis(['a', 'b', 'c']), buckets, 'Concentration', 'ROIs/L').series as Series
+    )[0];
     expect(concentration?.data).toEqual([5, null, 5]);
     expect(concentration?.connectNulls).toBe(false);
     expect(hasConcentration(buckets)).toBe(true);
@@ -43,8 +45,8 @@ describe('histogram and concentration', () => {
   });
 
   it('add a zoom slider only when the bars get too thin to read', () => {
-    expect(histogramOption([], siteBuckets(24, LOCAL_DAY, HOUR), 'ROIs').dataZoom).toEqual([]);
-    expect((histogramOption([], siteBuckets(120, LOCAL_DAY, HOUR), 'ROIs').dataZoom as unknown[]).length).toBe(2);
+    expect(histogramOption(completeAxis([]), siteBuckets(24, LOCAL_DAY, HOUR), 'ROIs').dataZoom).toEqual([]);
+    expect((histogramOption(completeAxis([]), siteBuckets(120, LOCAL_DAY, HOUR), 'ROIs').dataZoom as unknown[]).length).toBe(2);
   });
 
   it('give the mean concentration of the period, none without water', () => {

@@ -1,6 +1,6 @@
 import type { SiteBucket, SiteRoi } from '@ipp/contracts';
-import { CHART_COLORS, type ChartOption } from '@/lib/chart-option';
-import { bucketLabels, type TimeFormats } from '@/lib/chart-time';
+import { bucketXAxis, CHART_COLORS, partialBars, partialLine, type ChartOption } from '@/lib/chart-option';
+import { bucketAxis, bucketLabels, type BucketAxis, type TimeFormats } from '@/lib/chart-time';
 
 const GRID = { top: 40, left: 8, right: 16, bottom: 8 };
 
@@ -13,21 +13,47 @@ export function siteBucketLabels(data: Pick<SiteRoi, 'buckets' | 'bucket_ms'>, f
   );
 }
 
-/** ROIs per bucket over the period. */
-export function histogramOption(labels: string[], buckets: readonly SiteBucket[], name: string): ChartOption {
+/**
+ * The histogram's axis: the period ends with the current bucket (hour or local day), read until `asOf` (when the
+ * answer arrived) and marked partial.
+ */
+export function siteBucketAxis(data: Pick<SiteRoi, 'buckets' | 'bucket_ms'>, formats: TimeFormats, asOf?: number): BucketAxis {
+  return bucketAxis(
+    data.buckets.map((bucket) => bucket.start),
+    data.bucket_ms,
+    formats,
+    asOf,
+  );
+}
+
+/** ROIs per bucket over the period; the current bucket's bar, a count so far, lighter and hatched. */
+export function histogramOption(axis: BucketAxis, buckets: readonly SiteBucket[], name: string): ChartOption {
   return {
     color: [CHART_COLORS[0]],
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     grid: { ...GRID, bottom: 40 },
     dataZoom: buckets.length > 60 ? [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }] : [],
-    xAxis: { type: 'category', data: labels },
+    xAxis: bucketXAxis(axis),
     yAxis: { type: 'value', name, minInterval: 1 },
-    series: [{ type: 'bar', name, barMaxWidth: 24, data: buckets.map((bucket) => bucket.count) }],
+    series: [
+      {
+        type: 'bar',
+        name,
+        barMaxWidth: 24,
+        data: partialBars(
+          buckets.map((bucket) => bucket.count),
+          axis,
+        ),
+      },
+    ],
   };
 }
 
-/** ROIs per litre of sampled water per bucket; buckets without sampled water are gaps, not zero. */
-export function concentrationOption(labels: string[], buckets: readonly SiteBucket[], name: string, unit: string): ChartOption {
+/**
+ * ROIs per litre of sampled water per bucket; buckets without sampled water are gaps, not zero. The current bucket
+ * (so far) is a hollow point reached by a dotted segment.
+ */
+export function concentrationOption(axis: BucketAxis, buckets: readonly SiteBucket[], name: string, unit: string): ChartOption {
   return {
     color: [CHART_COLORS[4]],
     tooltip: {
@@ -35,18 +61,13 @@ export function concentrationOption(labels: string[], buckets: readonly SiteBuck
       valueFormatter: (value) => (typeof value === 'number' ? `${value.toFixed(2)} ${unit}` : '—'),
     },
     grid: GRID,
-    xAxis: { type: 'category', boundaryGap: false, data: labels },
+    xAxis: bucketXAxis(axis, false),
     yAxis: { type: 'value', name: unit },
-    series: [
-      {
-        type: 'line',
-        name,
-        connectNulls: false,
-        symbolSize: 4,
-        areaStyle: { opacity: 0.15 },
-        data: buckets.map((bucket) => bucket.concentration_per_l),
-      },
-    ],
+    series: partialLine(
+      { type: 'line', name, connectNulls: false, symbolSize: 4, areaStyle: { opacity: 0.15 } },
+      buckets.map((bucket) => bucket.concentration_per_l),
+      axis,
+    ),
   };
 }
 

@@ -7,7 +7,7 @@ import { useFormatCount } from '@/hooks/use-format-count';
 import { useTimeFormats } from '@/hooks/use-time-formats';
 import {
   dailyRoisOption,
-  dayLabels,
+  dayAxis,
   environmentOption,
   hasEnvironment,
   hasRois,
@@ -19,13 +19,16 @@ import { ChartCard } from './chart-card';
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
-/** The station's last 30 days: ROIs per day, internal temperature and humidity, water sampled. */
-export function PreviewCharts({ data, station }: { data: Roi30; station: Roi30Station }) {
+/**
+ * The station's last 30 days: ROIs per day, internal temperature and humidity, water sampled. `asOf` is when the
+ * answer arrived: today holds data until then and is drawn as partial.
+ */
+export function PreviewCharts({ data, station, asOf }: { data: Roi30; station: Roi30Station; asOf?: number }) {
   const { t } = useTranslation();
   const formats = useTimeFormats();
   const formatCount = useFormatCount();
   const options = useMemo(() => {
-    const labels = dayLabels(data, station.rois.length, formats);
+    const labels = dayAxis(data, station.rois.length, formats, asOf);
     return {
       rois: dailyRoisOption(labels, station, t('chart.rois')),
       env: environmentOption(labels, station, {
@@ -38,7 +41,7 @@ export function PreviewCharts({ data, station }: { data: Roi30; station: Roi30St
       }),
       volume: volumeOption(labels, station, t('chart.volume'), t('measured.unit.l')),
     };
-  }, [data, station, formats, t]);
+  }, [data, station, formats, t, asOf]);
 
   return (
     <Row gutter={[16, 16]}>

@@ -45,7 +45,7 @@ export function StationPreviewPage({ meta }: PageProps) {
     if (roi30.isPending) charts = <Skeleton active paragraph={{ rows: 8 }} />;
     else if (roi30.isError && !data) charts = <LoadFailed error={roi30.error} onRetry={() => void roi30.refetch()} />;
     else if (!data || !stationData) charts = <Empty description={t('monitor.noData')} data-testid="preview-empty" />;
-    else charts = <PreviewCharts data={data} station={stationData} />;
+    else charts = <PreviewCharts data={data} station={stationData} asOf={roi30.dataUpdatedAt} />;
 
     body = (
       <Row gutter={[16, 16]}>
