@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { roi24Option, temp30Option } from '@/features/home/utils/overview-charts';
 import { dailyRoisOption, dayAxis, environmentOption, volumeOption } from '@/features/station-preview/utils/preview-charts';
-import { concentrationOption, histogramOption, siteBucketAxis } from '@/features/station-detail/utils/site-charts';
+import { concentrationOption, histogramOption, shownEnd, siteBucketAxis } from '@/features/station-detail/utils/site-charts';
 import { i18n, setLanguage } from '@/i18n';
 import { LOCAL_DAY, roi24Fixture, roi30Fixture, siteBuckets } from '@/test/monitoring-fixtures';
 import type { ChartOption } from './chart-option';
@@ -140,6 +140,13 @@ describe('the bucket that is still filling', () => {
       'dotted',
       undefined,
     ]);
+  });
+
+  it('ends the data detail time range when the data was read, not at the next hour or midnight', () => {
+    const range = { start: LOCAL_DAY - 29 * DAY, end: LOCAL_DAY + DAY };
+    expect(shownEnd(range, NOW)).toBe(NOW);
+    expect(shownEnd(range, LOCAL_DAY + 3 * DAY)).toBe(range.end);
+    expect(shownEnd(range, undefined)).toBe(range.end);
   });
 
   it('does not exist in a range that is over: a past range ending at midnight draws every bucket alike', () => {

@@ -3,10 +3,10 @@ import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useFormatCount } from '@/hooks/use-format-count';
 import { formatTime } from '@/lib/format';
-import { meanConcentration } from '../utils/site-charts';
+import { meanConcentration, shownEnd } from '../utils/site-charts';
 
-/** The period's figures: ROIs, water sampled, mean concentration and the time range. */
-export function SiteSummary({ data }: { data: SiteRoi }) {
+/** The period's figures: ROIs, water sampled, mean concentration and the time range (until `asOf`, when read). */
+export function SiteSummary({ data, asOf }: { data: SiteRoi; asOf?: number }) {
   const { t } = useTranslation();
   const formatCount = useFormatCount();
   const mean = meanConcentration(data);
@@ -25,7 +25,7 @@ export function SiteSummary({ data }: { data: SiteRoi }) {
           t('detail.meanConcentration'),
           mean === null ? '—' : `${mean.toFixed(2)} ${t('chart.perLitre')}`,
         )}
-        {figure('detail-range', t('detail.range'), `${formatTime(data.start)} – ${formatTime(data.end)}`)}
+        {figure('detail-range', t('detail.range'), `${formatTime(data.start)} – ${formatTime(shownEnd(data, asOf))}`)}
       </Row>
     </Card>
   );

@@ -32,7 +32,7 @@ export function StationDetailPage({ meta }: PageProps) {
   else if (site.data) {
     body = (
       <Flex vertical gap="middle">
-        <SiteSummary data={site.data} />
+        <SiteSummary data={site.data} asOf={site.dataUpdatedAt} />
         {site.data.total === 0 ? (
           <Card size="small">
             <Empty description={t('monitor.noData')} data-testid="detail-empty" />

@@ -71,6 +71,14 @@ export function concentrationOption(axis: BucketAxis, buckets: readonly SiteBuck
   };
 }
 
+/**
+ * Where the period's time range ends as shown: the range runs to the end of its current bucket (the next hour or
+ * local midnight), but the data only reaches `asOf`, when it was read; a range that is over ends at its end.
+ */
+export function shownEnd(data: Pick<SiteRoi, 'start' | 'end'>, asOf?: number): number {
+  return asOf !== undefined && asOf > data.start && asOf < data.end ? asOf : data.end;
+}
+
 /** ROIs per litre over the whole period; null when no water was sampled. */
 export function meanConcentration(data: Pick<SiteRoi, 'total' | 'volume_l'>): number | null {
   return data.volume_l > 0 ? data.total / data.volume_l : null;
