@@ -609,13 +609,13 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
       (await okData<{ roi: Labelled }>(token, 'GET', `/api/roi/get-roi-details?roi_id=${roiId}`)).roi;
     const provenance = (r: Labelled) => [r.type, r.labelled_by, r.labelled_by_name, r.labelled_at];
     // An AI label has no person.
-    expect(provenance(await details(w.tokens.user, aRois[0]))).toEqual(['ai', null, null, null]);
+    expect(provenance(await details(w.tokens.user, aRois[0]!))).toEqual(['ai', null, null, null]);
 
     // The user moves the unlabelled ROI to an HI class.
     env.clock.advance(MIN);
     const movedAt = now();
     await act(w.tokens.user, { type: '23', category_id: -100, roi_ids: [aRois[3]], change_roi_labelindex: 2 });
-    expect(provenance(await details(w.tokens.ownAdmin, aRois[3]))).toEqual(['hi', w.ids.user, 'Name of user_a', movedAt]);
+    expect(provenance(await details(w.tokens.ownAdmin, aRois[3]!))).toEqual(['hi', w.ids.user, 'Name of user_a', movedAt]);
     // The list items carry the same (the detail pane reads them from the list).
     const hiItems = (await list(w.tokens.user, `category_id=-100&ipp_id=${a1.id}&dataIndex=hi`)).items as unknown as Labelled[];
     expect(hiItems.map(provenance)).toEqual([['hi', w.ids.user, 'Name of user_a', movedAt]]);
@@ -625,17 +625,17 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
     env.clock.advance(MIN);
     const approvedAt = now();
     await act(w.tokens.ownAdmin, { type: '110', category_id: -7, roi_ids: [aRois[1]] });
-    expect(provenance(await details(w.tokens.user, aRois[1]))).toEqual(['hi', w.ids.ownAdmin, 'Name of admin_a', approvedAt]);
+    expect(provenance(await details(w.tokens.user, aRois[1]!))).toEqual(['hi', w.ids.ownAdmin, 'Name of admin_a', approvedAt]);
 
     // Labelling by label index records the person too; returning to the AI label (0) clears it.
     env.clock.advance(MIN);
-    await okData(w.tokens.ownAdmin, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRois[0]}&roi_labelindex=3`);
-    expect(provenance(await details(w.tokens.user, aRois[0]))).toEqual(['hi', w.ids.ownAdmin, 'Name of admin_a', now()]);
-    await okData(w.tokens.ownAdmin, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRois[0]}&roi_labelindex=0`);
-    expect(provenance(await details(w.tokens.user, aRois[0]))).toEqual(['ai', null, null, null]);
+    await okData(w.tokens.ownAdmin, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRois[0]!}&roi_labelindex=3`);
+    expect(provenance(await details(w.tokens.user, aRois[0]!))).toEqual(['hi', w.ids.ownAdmin, 'Name of admin_a', now()]);
+    await okData(w.tokens.ownAdmin, 'GET', `/api/roi/set-roi-label-index?roi_id=${aRois[0]!}&roi_labelindex=0`);
+    expect(provenance(await details(w.tokens.user, aRois[0]!))).toEqual(['ai', null, null, null]);
     // Back to AI with redo (13) clears it as well.
     await act(w.tokens.user, { type: '13', category_id: -100, roi_ids: [aRois[3]] });
-    expect(provenance(await details(w.tokens.user, aRois[3]))).toEqual(['ui', null, null, null]);
+    expect(provenance(await details(w.tokens.user, aRois[3]!))).toEqual(['ui', null, null, null]);
   });
 
   it('checks re-identification requests with the spec messages', async () => {
