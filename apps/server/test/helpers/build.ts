@@ -43,7 +43,14 @@ export async function buildTestApp(
     databaseUrl: dialect === 'postgres' ? TEST_DATABASE_URL : undefined,
     pgSchema: dialect === 'postgres' ? schema : undefined,
   });
-  await migrateToLatest(db);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    // A schema left behind by a failed migration would be read by no one and pile up in the shared test database.
+    await db.close();
+    if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
+    throw error;
+  }
   const config = testConfig({ DATA_DIR: dataDir, ...options.config });
   const clock = new FakeClock();
   const app = await buildApp({ config, db, clock: clock.read });
