@@ -88,10 +88,6 @@ export async function subsetClassCounts(db: Kysely<Database>, subset: Subset, ip
   return (await q.execute()).map((r) => ({ class_key: Number(r.class_key), n: Number(r.n) }));
 }
 
-export function allClasses(db: Kysely<Database>) {
-  return db.selectFrom('classes').select(['id', 'name', 'label_index', 'system', 'attention']).orderBy('name').execute();
-}
-
 export function stationsOfTeam(db: Kysely<Database>, groupId: number | undefined) {
   let q = db.selectFrom('ipps').select(['id', 'dev_id', 'site_name', 'group_id']);
   if (groupId !== undefined) q = q.where('group_id', '=', groupId);
