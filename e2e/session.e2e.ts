@@ -95,6 +95,14 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     // The server answers in the chosen language too.
     await page.goto('/no/where');
     await page.getByText('Oops, the page you visit does not exist').waitFor();
+    // The choice is the account's (POST /setting/save-user): switch back, or the later tests' demo_admin reads English.
+    await page.goto('/about');
+    const saved = page.waitForResponse((res) => res.url().includes('/api/setting/save-user'));
+    await page.getByTestId('language-switch').click();
+    await page.getByText('中文', { exact: true }).click();
+    expect((await (await saved).json()).data.language).toBe('zh');
+    await expect.poll(() => storage(page, 'language')).toBe('zh');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toMatch(/^zh/);
     await context.close();
   });
 

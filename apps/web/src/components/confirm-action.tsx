@@ -1,5 +1,5 @@
-import { Popconfirm, type ButtonProps } from 'antd';
-import type { ReactElement, ReactNode } from 'react';
+import { Popconfirm, Tooltip, type ButtonProps } from 'antd';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface ConfirmActionProps {
@@ -8,6 +8,8 @@ interface ConfirmActionProps {
   okText?: string;
   /** A returned promise keeps the OK button busy until it settles. */
   onConfirm: () => Promise<unknown> | void;
+  /** Names an icon-only trigger; hidden while the confirmation is open, which it would otherwise cover. */
+  tooltip?: ReactNode;
   children: ReactElement;
 }
 
@@ -15,8 +17,9 @@ interface ConfirmActionProps {
 const okButtonProps = { danger: true, 'data-testid': 'confirm-ok' } as ButtonProps;
 
 /** Spec §8: deleting and removing ask first. */
-export function ConfirmAction({ title, description, okText, onConfirm, children }: ConfirmActionProps) {
+export function ConfirmAction({ title, description, okText, onConfirm, tooltip, children }: ConfirmActionProps) {
   const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
   return (
     <Popconfirm
       title={title}
@@ -24,12 +27,19 @@ export function ConfirmAction({ title, description, okText, onConfirm, children 
       okText={okText ?? t('common.delete')}
       cancelText={t('common.cancel')}
       okButtonProps={okButtonProps}
+      onOpenChange={setOpen}
       onConfirm={async () => {
         // A refusal is already shown by the API client; the popup just closes.
         await Promise.resolve(onConfirm()).catch(() => undefined);
       }}
     >
-      {children}
+      {tooltip === undefined ? (
+        children
+      ) : (
+        <Tooltip title={tooltip} open={open ? false : undefined}>
+          {children}
+        </Tooltip>
+      )}
     </Popconfirm>
   );
 }

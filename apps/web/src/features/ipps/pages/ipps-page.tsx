@@ -121,16 +121,15 @@ export function IppsPage() {
             <ConfirmAction
               title={t('ipps.deleteConfirm', { site: ipp.site_name || ipp.dev_id, devId: ipp.dev_id })}
               onConfirm={() => remove(ipp)}
+              tooltip={t('common.delete')}
             >
-              <Tooltip title={t('common.delete')}>
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('common.delete')}
-                  data-testid={`ipp-delete-${ipp.id}`}
-                />
-              </Tooltip>
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('common.delete')}
+                data-testid={`ipp-delete-${ipp.id}`}
+              />
             </ConfirmAction>
           )}
         </Space>

@@ -66,16 +66,18 @@ export function TeamsPage() {
               data-testid={`team-rename-${team.id}`}
             />
           </Tooltip>
-          <ConfirmAction title={t('teams.deleteConfirm', { name: team.name })} onConfirm={() => remove(team)}>
-            <Tooltip title={t('common.delete')}>
-              <Button
-                size="small"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('common.delete')}
-                data-testid={`team-delete-${team.id}`}
-              />
-            </Tooltip>
+          <ConfirmAction
+            title={t('teams.deleteConfirm', { name: team.name })}
+            onConfirm={() => remove(team)}
+            tooltip={t('common.delete')}
+          >
+            <Button
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('common.delete')}
+              data-testid={`team-delete-${team.id}`}
+            />
           </ConfirmAction>
         </Space>
       ),
