@@ -122,6 +122,14 @@ export async function assertTeamClassRoom(db: Kysely<Database>, team: number) {
 
 /** Shows a class to a team's plain users again, or hides it from them. */
 export async function setHidden(db: Kysely<Database>, classId: number, team: number, hidden: boolean) {
-  await db.deleteFrom('class_hidden').where('class_id', '=', classId).where('group_id', '=', team).execute();
-  if (hidden) await db.insertInto('class_hidden').values({ class_id: classId, group_id: team }).execute();
+  if (!hidden) {
+    await db.deleteFrom('class_hidden').where('class_id', '=', classId).where('group_id', '=', team).execute();
+    return;
+  }
+  // Two administrators hiding the same class at once both succeed (PostgreSQL answered the second with a 500).
+  await db
+    .insertInto('class_hidden')
+    .values({ class_id: classId, group_id: team })
+    .onConflict((oc) => oc.columns(['class_id', 'group_id']).doNothing())
+    .execute();
 }
