@@ -54,6 +54,15 @@ describe.each(dialects)('two callers at once on %s', (dialect) => {
     expect(titles.filter((t) => t === '321Twice')).toHaveLength(1);
   });
 
+  it('adds a shortcut naming a folder id past 32 bits twice at once: one shortcut, no 500 on PostgreSQL', async () => {
+    const add = await twice(() =>
+      send(w.tokens.user, 'POST', '/api/roi-index/add-tool-bar', { category_id: 0, code: 'f:9999999999', title: 'far' }),
+    );
+    expect(add.map((a) => a.code)).toEqual([1000, 1000]);
+    const bar = (await send(w.tokens.user, 'GET', '/api/roi-index/tool-bar')).data as unknown[];
+    expect(bar.length).toBeLessThanOrEqual(1);
+  });
+
   it("saves one user's settings twice at once: both answer, and the last word is one of theirs", async () => {
     const [first, second] = await Promise.all([
       send(w.tokens.user, 'POST', '/api/setting/save-user', { language: 'en', view: { group_id: w.teamA, ids: [a1] } }),

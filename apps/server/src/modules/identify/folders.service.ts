@@ -184,24 +184,22 @@ export class FoldersService {
   async addToolbar(actor: UserRow, item: { category_id: number; code: string; title: string }): Promise<ToolbarItem> {
     // Example ROIs support no operations (spec §4), a shortcut to one of their classes included.
     if (isExampleCategory(actor, item.category_id)) throw exampleReadOnly();
-    const node = /^f:(\d{1,10})$/.exec(item.code);
-    const folder = node ? await folders.findFolder(this.db.kysely, Number(node[1])) : undefined;
+    const folder = await folders.findFolderByAnyCode(this.db.kysely, item.code);
     if (folder && isExampleFor(actor, folder)) throw exampleReadOnly();
-    return this.db.kysely.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('toolbar_items')
-        .select(['id', 'category_id', 'code', 'title'])
-        .where('user_id', '=', actor.id)
-        .where('category_id', '=', item.category_id)
-        .where('code', '=', item.code)
-        .executeTakeFirst();
-      if (existing) return existing;
-      return trx
-        .insertInto('toolbar_items')
-        .values({ user_id: actor.id, ...item, created_at: this.clock() })
-        .returning(['id', 'category_id', 'code', 'title'])
-        .executeTakeFirstOrThrow();
-    });
+    // Insert-or-keep in one statement: a select first let two calls at once both insert (the second a 500).
+    const k = this.db.kysely;
+    await k
+      .insertInto('toolbar_items')
+      .values({ user_id: actor.id, ...item, created_at: this.clock() })
+      .onConflict((oc) => oc.columns(['user_id', 'category_id', 'code']).doNothing())
+      .execute();
+    return k
+      .selectFrom('toolbar_items')
+      .select(['id', 'category_id', 'code', 'title'])
+      .where('user_id', '=', actor.id)
+      .where('category_id', '=', item.category_id)
+      .where('code', '=', item.code)
+      .executeTakeFirstOrThrow();
   }
 
   async deleteToolbar(actor: UserRow, id: number): Promise<void> {
