@@ -38,15 +38,18 @@ async function limited<T>(work: () => Promise<T>, refuseWhenBusy: boolean): Prom
       hashingStats.refused++;
       throw new HashingBusyError();
     }
+    // The slot is handed over by the one that ends (running stays counted), so nobody can slip in between.
     await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running++;
   }
-  running++;
   hashingStats.maxRunning = Math.max(hashingStats.maxRunning, running);
   try {
     return await work();
   } finally {
-    running--;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
   }
 }
 
