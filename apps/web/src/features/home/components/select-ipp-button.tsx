@@ -4,6 +4,7 @@ import { Button, Modal, Spin } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '@/hooks/use-session';
+import { ippsQueryKey, viewsQueryKey } from '@/api/query-keys';
 
 // The picker (and its team and station lists) loads on the first click, not with the overview.
 const GroupViewTab = lazy(() =>
@@ -39,7 +40,8 @@ export function SelectIppButton() {
             onSaved={() => {
               setOpen(false);
               // The overview's followed-first order comes from the views; they are read again.
-              void queryClient.invalidateQueries();
+              void queryClient.invalidateQueries({ queryKey: viewsQueryKey });
+              void queryClient.invalidateQueries({ queryKey: ippsQueryKey });
             }}
           />
         </Suspense>
