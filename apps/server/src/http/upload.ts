@@ -3,24 +3,18 @@ import { pipeline } from 'node:stream/promises';
 import { ResultCode } from '@ipp/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
+import { isMalformedMultipart } from './error-handler.ts';
 
 const badMultipart = () => new AppError(ResultCode.BAD_PARAM, 'badMultipart', {}, 'body');
 const fileMissing = () => new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
 const tooLarge = (max: string) => new AppError(ResultCode.BAD_PARAM, 'fileTooLarge', { max }, 'file', 413);
-
-/**
- * Busboy's words for a form that ends inside a part (a body cut off mid-file) or whose boundary is longer than its
- * search allows (over ~250 characters), and a stream closed before its end: all the client's fault (issue 20).
- */
-const BROKEN_FORM = /^((Part|Preamble) terminated early|Unexpected end of (multipart data|form|file)|The needle cannot have)/;
 
 /** A failure while reading a multipart body, as the client's error (1002) where the form itself was broken. */
 export function multipartFailure(error: unknown): unknown {
   if (error instanceof AppError) return error;
   const e = error as { code?: string; message?: string };
   if (e.code === 'FST_REQ_FILE_TOO_LARGE') return error;
-  if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || BROKEN_FORM.test(e.message ?? '')) return badMultipart();
-  return error;
+  return isMalformedMultipart(e, true) ? badMultipart() : error;
 }
 
 /**
