@@ -1,18 +1,22 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   crossValidate,
   evaluate,
+  rng,
   trainClassifier,
   type Evaluation,
   type TrainingSet,
 } from '../modules/recognition/classifier.ts';
+import { scan, type Images } from './image-sets.ts';
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
+import { crossValidateTeamModel, trainTeamModel, type Predictor } from '../modules/recognition/team-model.ts';
+import { VECTOR_VERSION, backbone, vectorOf } from '../modules/recognition/vector.ts';
 
 const USAGE = `usage: npm run eval:classifier -- <dir> [--test <dir2>] [--folds 5] [--report <file>] [--seed N] [--trees N]
-                                    [--threshold N] [--no-labels-csv]
+                                    [--threshold N] [--no-labels-csv] [--head team|forest] [--features vector|measured]
+                                    [--curve]
 
 Measures how well recognition (features + random forest, docs/recognition.md) tells apart the classes of a labelled
 image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
@@ -21,16 +25,16 @@ image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
   --report <file>  Markdown report (default ./eval-report.md)
   --seed N         forest and fold seed (default 42); --trees N forest size (default 300)
   --threshold N    binarization threshold for segmentation (default ${DEFAULT_THRESHOLD})
+  --head H         team (default): the console's per-team model, forest and softmax regression averaged and
+                   calibrated; forest: the random forest alone (the first releases' model)
+  --features F     vector (default): measured features and the backbone's embedding; measured: the 206 alone
+  --curve          learning curve: trained on 810, 2,500 and all training images (seeded random subsets), each
+                   scored by cross-validation and, with --test, on <dir2>
 One image (same bytes) in several class folders is one sample: any of its classes counts as correct.
 A labels.csv in a set's folder (header row; a sha256 or path column, path relative to the folder, and an
 upstream_classes or classes column, '|'-separated) adds the classes it lists for an image to those of its folders,
 so that a prediction of any of them counts as correct; classes without a folder are ignored. The report says how
 many images that made multi-labelled. --no-labels-csv ignores labels.csv (folders only).`;
-
-const IMAGE = /\.(png|jpe?g|webp|tiff?)$/i;
-
-/** labels: every accepted class; the first one added (the first of its class folders) is its training label. */
-type Images = Map<string, { file: string; labels: Set<string>; bytes: Buffer }>;
 
 /** Fields of one CSV line (RFC 4180 quoting). */
 function csvFields(line: string): string[] {
@@ -126,36 +130,20 @@ function progress(label: string, done: number, total: number) {
   else if (done === total || done % Math.max(1, Math.floor(total / 10)) === 0) process.stderr.write(`${line}\n`);
 }
 
-/** Every image of a folder-per-class set, one entry per distinct content (sha256), with all its classes. */
-function scan(dir: string): Images {
-  const out: Images = new Map();
-  const classes = fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-    .map((d) => d.name)
-    .sort();
-  for (const cls of classes) {
-    for (const name of fs.readdirSync(path.join(dir, cls)).sort()) {
-      if (!IMAGE.test(name)) continue;
-      const file = path.join(dir, cls, name);
-      const bytes = fs.readFileSync(file);
-      const sha = createHash('sha256').update(bytes).digest('hex');
-      const seen = out.get(sha);
-      if (seen) seen.labels.add(cls);
-      else out.set(sha, { file, labels: new Set([cls]), bytes });
-    }
-  }
-  return out;
-}
-
-async function measureAll(label: string, images: Images, threshold: number, timing: Timing): Promise<Sample[]> {
+async function measureAll(
+  label: string,
+  images: Images,
+  threshold: number,
+  timing: Timing,
+  withEmbedding: boolean,
+): Promise<Sample[]> {
   const samples: Sample[] = [];
   let done = 0;
   for (const [sha, image] of images) {
     const t0 = performance.now();
     const pixels = await decodeImage(image.bytes);
     const t1 = performance.now();
-    const { values } = featuresOfPixels(pixels, { threshold });
+    const { values } = withEmbedding ? await vectorOf(pixels, { threshold }) : featuresOfPixels(pixels, { threshold });
     const t2 = performance.now();
     timing.decodeMs.push(t1 - t0);
     timing.featureMs.push(t2 - t1);
@@ -218,6 +206,9 @@ async function main(): Promise<number> {
         trees: { type: 'string', default: '300' },
         threshold: { type: 'string', default: String(DEFAULT_THRESHOLD) },
         'no-labels-csv': { type: 'boolean' },
+        head: { type: 'string', default: 'team' },
+        features: { type: 'string', default: 'vector' },
+        curve: { type: 'boolean' },
         help: { type: 'boolean' },
       },
     });
@@ -242,7 +233,9 @@ async function main(): Promise<number> {
     !Number.isInteger(seed) ||
     !Number.isInteger(trees) ||
     trees < 1 ||
-    !(threshold >= 1 && threshold <= 255)
+    !(threshold >= 1 && threshold <= 255) ||
+    !['team', 'forest'].includes(args.values.head!) ||
+    !['vector', 'measured'].includes(args.values.features!)
   ) {
     console.error(USAGE);
     return 2;
@@ -288,8 +281,10 @@ async function main(): Promise<number> {
     // An image in both sets is scored, never trained on.
     for (const sha of testImages.keys()) if (trainImages.delete(sha)) overlap++;
   }
-  const train = await measureAll(testDir ? 'train' : 'images', trainImages, threshold, timing);
-  const test = testImages ? await measureAll('test', testImages, threshold, timing) : [];
+  const withEmbedding = args.values.features === 'vector';
+  const head = args.values.head as 'team' | 'forest';
+  const train = await measureAll(testDir ? 'train' : 'images', trainImages, threshold, timing, withEmbedding);
+  const test = testImages ? await measureAll('test', testImages, threshold, timing, withEmbedding) : [];
   const names = [...new Set([...train, ...test].flatMap((s) => s.labels))].sort();
   const idOf = new Map(names.map((n, i) => [n, i]));
   const toSet = (samples: Sample[]): TrainingSet & { accepted: number[][] } => ({
@@ -298,6 +293,50 @@ async function main(): Promise<number> {
     accepted: samples.map((s) => s.labels.map((l) => idOf.get(l)!)),
   });
   const trainSet = toSet(train);
+  const fit = (set: TrainingSet): Predictor =>
+    head === 'forest'
+      ? trainClassifier(set, { seed, trees, onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees) })
+      : trainTeamModel(set, { seed });
+  const crossValidation = (set: TrainingSet & { accepted: number[][] }): Evaluation =>
+    head === 'forest'
+      ? crossValidate(set, folds, {
+          seed,
+          trees,
+          onProgress: (f) => progress(`cross-validation (${folds} folds, trees)`, Math.round(f * folds * trees), folds * trees),
+        })
+      : crossValidateTeamModel(set, folds, { seed, onFold: (i) => progress(`cross-validation (folds)`, i + 1, folds) });
+  const learningCurve = (
+    set: TrainingSet & { accepted: number[][] },
+    testSet: (TrainingSet & { accepted: number[][] }) | null,
+  ) => {
+    const lines = [
+      '**Learning curve** (seeded random subsets of the training set; cross-validation on the subset' +
+        (testSet ? '; test: the --test set' : '') +
+        '):',
+      '',
+      `| trained on | cross-validation top-1 | balanced |${testSet ? ' test top-1 | balanced |' : ''}`,
+      `| ---: | ---: | ---: |${testSet ? ' ---: | ---: |' : ''}`,
+    ];
+    const order = set.x.map((_, i) => i);
+    const random = rng(seed);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const size of [...new Set([810, 2500, set.x.length].filter((s) => s <= set.x.length))]) {
+      const pick = order.slice(0, size);
+      const sub = { x: pick.map((i) => set.x[i]!), y: pick.map((i) => set.y[i]!), accepted: pick.map((i) => set.accepted[i]!) };
+      const cv = crossValidation(sub);
+      let line = `| ${size} | ${pct(cv.accuracy)} | ${pct(cv.balancedAccuracy)} |`;
+      if (testSet) {
+        const ev2 = evaluate(fit(sub), testSet);
+        line += ` ${pct(ev2.accuracy)} | ${pct(ev2.balancedAccuracy)} |`;
+      }
+      lines.push(line);
+      console.error(line);
+    }
+    return lines;
+  };
   const trainClasses = new Set(trainSet.y);
   if (trainClasses.size < 2) {
     console.error(`eval-classifier: ${dir} needs at least two class folders with images`);
@@ -305,7 +344,12 @@ async function main(): Promise<number> {
   }
   const multi = (samples: Sample[]) => samples.filter((s) => s.labels.length > 1).length;
   notes.push(
-    `Feature version ${FEATURE_VERSION}, binarization threshold ${threshold}, ${trees} trees, seed ${seed}.`,
+    withEmbedding
+      ? `Recognition vector version ${VECTOR_VERSION}: measured features (version ${FEATURE_VERSION}) and the embedding of backbone ${(await backbone()).version}; binarization threshold ${threshold}, seed ${seed}.`
+      : `Measured features only (version ${FEATURE_VERSION}), binarization threshold ${threshold}, seed ${seed}.`,
+    head === 'team'
+      ? 'Model: the per-team model (random forest and softmax regression, probabilities averaged; team-model.ts).'
+      : `Model: random forest alone, ${trees} trees.`,
     `Training set ${dir}: ${train.length} distinct images in ${trainClasses.size} classes` +
       ` (${multi(train)} images have several accepted classes — several class folders or labels.csv — and count as correct in any of them).`,
   );
@@ -317,12 +361,7 @@ async function main(): Promise<number> {
     const testSet = toSet(test);
     const unknown = testSet.accepted.filter((ok) => !ok.some((c) => trainClasses.has(c))).length;
     const unknownClasses = [...new Set(test.flatMap((s) => s.labels))].filter((n) => !trainClasses.has(idOf.get(n)!));
-    const model = trainClassifier(trainSet, {
-      seed,
-      trees,
-      onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees),
-    });
-    ev = evaluate(model, testSet);
+    ev = evaluate(fit(trainSet), testSet);
     title = 'Recognition: train / test evaluation';
     notes.push(
       `Test set ${testDir}: ${test.length} distinct images (${multi(test)} with several accepted classes).`,
@@ -330,11 +369,7 @@ async function main(): Promise<number> {
       `${unknown} test images belong only to classes unknown to training (${unknownClasses.join(', ') || 'none'}): they count as wrong.`,
     );
   } else {
-    ev = crossValidate(trainSet, folds, {
-      seed,
-      trees,
-      onProgress: (f) => progress(`cross-validation (${folds} folds, trees)`, Math.round(f * folds * trees), folds * trees),
-    });
+    ev = crossValidation(trainSet);
     title = `Recognition: ${folds}-fold cross-validation`;
     notes.push(`Stratified ${folds}-fold cross-validation: every image is predicted by a forest that never saw it.`);
   }
@@ -342,7 +377,7 @@ async function main(): Promise<number> {
 
   // Speed of the final model: trained on the whole training set, classifying a batch.
   const t1 = performance.now();
-  const full = trainClassifier(trainSet, { seed, trees });
+  const full = fit(trainSet);
   const trainSeconds = (performance.now() - t1) / 1000;
   const batch = Array.from({ length: 20_000 }, (_, i) => trainSet.x[i % trainSet.x.length]!);
   full.predictMany(batch.slice(0, 1000), 3);
@@ -356,6 +391,9 @@ async function main(): Promise<number> {
       ` predictMany (top 3) ${predictUs.toFixed(1)} µs per image.`,
   );
 
+  if (args.values.curve) {
+    notes.push('', ...learningCurve(trainSet, testDir ? toSet(test) : null));
+  }
   const report = render(title, ev, names, notes);
   console.log(report);
   fs.writeFileSync(reportFile, report);

@@ -579,7 +579,7 @@ export function scorePredictions(y: number[], predicted: number[], accepted?: nu
   };
 }
 
-export function evaluate(model: Classifier, set: LabelledSet): Evaluation {
+export function evaluate(model: Pick<Classifier, 'predictMany'>, set: LabelledSet): Evaluation {
   const predicted = model.predictMany(set.x, 1).map((p) => p[0]?.class_id ?? Number.NaN);
   return scorePredictions(set.y, predicted, set.accepted);
 }

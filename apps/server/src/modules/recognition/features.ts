@@ -205,7 +205,7 @@ const ZERO_MEASURES: Measures = {
 const ln1p = (v: number) => Math.log1p(Math.max(0, v));
 
 /** Grey level (Rec. 601 luma) of each pixel; alpha darkens towards the (black) background. */
-function greyOf(img: RawImage): Uint8Array {
+export function greyOf(img: RawImage): Uint8Array {
   const { data, width, height, channels } = img;
   const n = width * height;
   const grey = new Uint8Array(n);

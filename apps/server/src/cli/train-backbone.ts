@@ -1,0 +1,180 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeImage } from '../modules/recognition/features.ts';
+import { Backbone, BACKBONE_DIR } from '../modules/recognition/embedding/backbone.ts';
+import { goldenImages } from '../modules/recognition/embedding/golden.ts';
+import { NET_SIDE, netInputOf } from '../modules/recognition/embedding/net-input.ts';
+import { scan } from './image-sets.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+const USAGE = `usage: npm run train:backbone -- [<dir> ...] [--out <dir>] [--epochs 30] [--seed 42] [--threads 2]
+                                   [--holdout 0.2] [--smoke]
+
+Trains the plankton backbone (docs/recognition.md, "Backbone") with PyTorch (python3-torch) on folder-per-class
+image sets (default ../shared/data/pwssc-spc and ../shared/data/pwssc-spc-more), exports it to ONNX and writes, in
+--out (default apps/server/models/backbone): backbone.onnx, training.json, golden.json and model-card.md.
+  --holdout F   of every set after the first, the images whose sha256 falls in the first F of the hash space are
+                never trained on (default 0.2): the held-out images every accuracy figure is measured on
+  --smoke       a few images, one short epoch, into a temporary folder (npm test runs this)
+  PYTHON        the interpreter with torch (default /usr/bin/python3, Debian's python3-torch)`;
+
+interface Sample {
+  sha: string;
+  label: number;
+  size: [number, number];
+  split: 'train' | 'test';
+  set: number;
+  file: string;
+}
+
+async function main() {
+  const args = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      epochs: { type: 'string', default: '30' },
+      seed: { type: 'string', default: '42' },
+      threads: { type: 'string', default: '2' },
+      holdout: { type: 'string', default: '0.2' },
+      work: { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (args.values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const smoke = args.values.smoke;
+  const dirs = args.positionals.length
+    ? args.positionals.map((d) => path.resolve(process.cwd(), d))
+    : smoke
+      ? [path.join(ROOT, '../shared/data/pwssc-spc')]
+      : [path.join(ROOT, '../shared/data/pwssc-spc'), path.join(ROOT, '../shared/data/pwssc-spc-more')];
+  for (const d of dirs) if (!fs.existsSync(d)) throw new Error(`no image set at ${d}`);
+  const holdout = Number(args.values.holdout);
+  const out = path.resolve(process.cwd(), args.values.out ?? (smoke ? fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-smoke-')) : BACKBONE_DIR));
+  const work = path.resolve(process.cwd(), args.values.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-data-')));
+  fs.mkdirSync(out, { recursive: true });
+  fs.mkdirSync(work, { recursive: true });
+
+  // 1. The network's input of every distinct image, computed by the server's own code (net-input.ts).
+  const seen = new Set<string>();
+  const entries: { sha: string; cls: string; file: string; bytes: Buffer; set: number }[] = [];
+  dirs.forEach((dir, set) => {
+    const images = scan(dir);
+    let perClass = new Map<string, number>();
+    for (const [sha, img] of images) {
+      if (seen.has(sha)) continue;
+      const cls = [...img.labels][0]!;
+      if (smoke) {
+        const k = perClass.get(cls) ?? 0;
+        if (perClass.size >= 3 && k === 0) continue;
+        if (k >= 4) continue;
+        perClass = perClass.set(cls, k + 1);
+      }
+      seen.add(sha);
+      entries.push({ sha, cls, file: path.relative(ROOT, img.file), bytes: img.bytes, set });
+    }
+  });
+  const classes = [...new Set(entries.map((e) => e.cls))].sort();
+  const pixels = Buffer.alloc(entries.length * NET_SIDE * NET_SIDE);
+  const samples: Sample[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const input = netInputOf(await decodeImage(e.bytes));
+    pixels.set(input.pixels, i * NET_SIDE * NET_SIDE);
+    const h = parseInt(e.sha.slice(0, 8), 16) / 2 ** 32;
+    samples.push({
+      sha: e.sha,
+      label: classes.indexOf(e.cls),
+      size: input.size,
+      split: e.set > 0 && h < holdout ? 'test' : 'train',
+      set: e.set,
+      file: e.file,
+    });
+    if ((i + 1) % 1000 === 0 || i + 1 === entries.length) process.stderr.write(`prepared ${i + 1}/${entries.length}\n`);
+  }
+  fs.writeFileSync(path.join(work, 'images.u8'), pixels);
+  fs.writeFileSync(path.join(work, 'meta.json'), JSON.stringify({ side: NET_SIDE, classes, samples }));
+
+  // 2. Training, in Python.
+  const python = process.env.PYTHON ?? '/usr/bin/python3';
+  const script = path.join(ROOT, 'apps/server/tools/backbone/train.py');
+  const pyArgs = [script, '--data', work, '--out', out, '--seed', args.values.seed!, '--threads', args.values.threads!];
+  pyArgs.push('--epochs', smoke ? '1' : args.values.epochs!);
+  if (smoke) pyArgs.push('--max-steps', '2', '--batch', '8');
+  const started = Date.now();
+  const res = spawnSync(python, pyArgs, { stdio: 'inherit' });
+  if (res.error) throw new Error(`could not run ${python}: ${res.error.message} (apt-get install python3-torch)`);
+  if (res.status !== 0) throw new Error(`training failed (exit ${res.status})`);
+  const wallSeconds = (Date.now() - started) / 1000;
+
+  // 3. Load the exported network as the server does; record its outputs on fixed images; write the model card.
+  const backbone = await Backbone.load(path.join(out, 'backbone.onnx'));
+  const golden = await backbone.embed(goldenImages().map((g) => netInputOf(g.image)));
+  fs.writeFileSync(
+    path.join(out, 'golden.json'),
+    JSON.stringify(
+      {
+        version: backbone.version,
+        dim: backbone.dim,
+        embeddings: Object.fromEntries(goldenImages().map((g, i) => [g.name, [...golden[i]!].map((v) => Number(v.toPrecision(6)))])),
+      },
+      null,
+      1,
+    ) + '\n',
+  );
+  const training = JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8'));
+  fs.writeFileSync(path.join(out, 'model-card.md'), modelCard(dirs, classes, samples, training, backbone, wallSeconds, args.values));
+  await backbone.close();
+  if (!args.values.work) fs.rmSync(work, { recursive: true, force: true });
+  console.log(`backbone ${backbone.version} (${backbone.dim} dimensions) in ${out}`);
+}
+
+function modelCard(
+  dirs: string[],
+  classes: string[],
+  samples: Sample[],
+  training: { epochs: { epoch: number; loss: number; held_out_top1?: number; held_out_balanced?: number }[]; train_seconds: number; settings: Record<string, unknown> },
+  backbone: Backbone,
+  wallSeconds: number,
+  opts: Record<string, unknown>,
+): string {
+  const count = (split: string) => samples.filter((s) => s.split === split).length;
+  const last = [...training.epochs].reverse().find((e) => e.held_out_top1 !== undefined);
+  const perClass = classes.map((c, i) => {
+    const train = samples.filter((s) => s.label === i && s.split === 'train').length;
+    const test = samples.filter((s) => s.label === i && s.split === 'test').length;
+    return `| ${c} | ${train} | ${test} |`;
+  });
+  return [
+    '# Model card: plankton backbone',
+    '',
+    `- **Version** ${backbone.version} (first 12 hex of the ONNX file's sha256); embedding of ${backbone.dim} numbers.`,
+    `- **Made by** \`npm run train:backbone\` (apps/server/src/cli/train-backbone.ts, apps/server/tools/backbone/train.py), seed ${String(opts.seed)}, ${String(opts.threads)} threads, ${String(training.settings.epochs)} epochs.`,
+    `- **Data**: ${dirs.map((d) => path.relative(ROOT, d)).join(', ')} (MIT, Scripps Plankton Camera, PWSSC): ${samples.length} distinct images, ${count('train')} trained on, ${count('test')} held out (never trained on; of every set after the first, the images whose sha256 falls in the first ${String(opts.holdout)} of the hash space).`,
+    `- **Input**: the grey level above the background, stretched to its 99.5th percentile, fitted into ${NET_SIDE}×${NET_SIDE} (net-input.ts), and ln of the image's long and short side.`,
+    `- **Training time**: ${training.train_seconds} s of training, ${wallSeconds.toFixed(0)} s with export, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}).`,
+    `- **Held-in score**: the network's own ${classes.length}-class head, averaged over the 8 turns and mirrors, ${last ? `top-1 ${(100 * last.held_out_top1!).toFixed(1)}%, balanced accuracy ${(100 * last.held_out_balanced!).toFixed(1)}%` : 'not measured'} on the held-out images (epoch ${last?.epoch ?? '—'}). The console's per-team classifiers are trained on the embedding and measured separately (docs/recognition.md).`,
+    `- **Final training loss** ${training.epochs.at(-1)?.loss.toFixed(3) ?? '—'} (cross-entropy with label smoothing 0.1, inverse square-root class weights).`,
+    '- **Use**: the server embeds every ROI with it (features of the per-team classifiers, "more like this"). Not for other instruments without checking: it has only seen PWSSC dark-field images.',
+    '',
+    '## Classes',
+    '',
+    '| class | trained on | held out |',
+    '| --- | ---: | ---: |',
+    ...perClass,
+    '',
+  ].join('\n');
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  console.error(USAGE);
+  process.exit(1);
+});
