@@ -61,6 +61,7 @@ import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 import { JobRunner } from './modules/recognition/job-runner.ts';
 import { ModelStore } from './modules/recognition/model-store.ts';
 import { RecognitionService } from './modules/recognition/recognition.service.ts';
+import { AbundanceService } from './modules/recognition/abundance.service.ts';
 import { recognitionRootRoutes, recognitionRoutes } from './modules/recognition/recognition.routes.ts';
 import { FeaturePool } from './modules/recognition/feature-pool.ts';
 import { Recognizer } from './modules/recognition/recognizer.ts';
@@ -159,6 +160,7 @@ export async function buildApp({
     app.log,
   );
   const recognition = new RecognitionService(db, clock, blobs, modelStore, similarity, runner);
+  const abundance = new AbundanceService(db);
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
@@ -228,7 +230,7 @@ export async function buildApp({
         ),
       );
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
-      await api.register(recognitionRoutes(recognition));
+      await api.register(recognitionRoutes(recognition, abundance));
     },
     { prefix: '/api' },
   );

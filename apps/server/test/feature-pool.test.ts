@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FeaturePool, measureImage } from '../src/modules/recognition/feature-pool.ts';
 import { decodeImage } from '../src/modules/recognition/features.ts';
 import { loadFeatures } from '../src/modules/recognition/features.repository.ts';
-import { FEATURE_VERSION } from '../src/modules/recognition/features.ts';
+import { VECTOR_VERSION } from '../src/modules/recognition/vector.ts';
 import { buildWorld } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
@@ -43,14 +43,14 @@ describe('feature worker pool', () => {
     // All at once, three rounds: tasks interleave across both workers and must still come back to their caller.
     const rounds = [0, 1, 2].flatMap(() => decoded.map((img, i) => ({ img, i, threshold: i % 2 ? 5 : undefined })));
     const results = await Promise.all(rounds.map((r) => pool.measure(r.img, r.threshold)));
-    rounds.forEach((r, k) => {
-      const inline = measureImage(r.img, r.threshold);
+    for (const [k, r] of rounds.entries()) {
+      const inline = await measureImage(r.img, r.threshold);
       const got = results[k]!;
       expect(got.features.version).toBe(inline.features.version);
       expect(Array.from(got.features.values)).toEqual(Array.from(inline.features.values));
       expect(Array.from(got.sim)).toEqual(Array.from(inline.sim));
       expect(got.features.measures).toEqual(inline.features.measures);
-    });
+    }
   });
 
   it('leaves the caller’s pixels intact (the worker gets a copy)', async () => {
@@ -68,12 +68,13 @@ describe('feature worker pool', () => {
     pools.push(pool);
     const img = await decodeImage(await shapePng('rod', 11));
     await pool.measure(img, undefined);
-    const slot = (pool as unknown as { slots: ({ worker: { terminate(): Promise<number> } } | null)[] }).slots[0]!;
+    const slot = (pool as unknown as { slots: ({ worker: { postMessage(m: unknown): void } } | null)[] }).slots[0]!;
+    // The worker is told to end (as if it crashed) before it receives the next task.
+    slot.worker.postMessage({ exit: 1 });
     const inFlight = pool.measure(img, undefined);
-    await slot.worker.terminate();
     await expect(inFlight).rejects.toThrow(/feature worker exited/);
     const again = await pool.measure(img, undefined);
-    expect(Array.from(again.sim)).toEqual(Array.from(measureImage(img, undefined).sim));
+    expect(Array.from(again.sim)).toEqual(Array.from((await measureImage(img, undefined)).sim));
   });
 
   it('after close, a task is refused instead of hanging', async () => {
@@ -101,9 +102,9 @@ describe('ingest through the worker pool', () => {
     expect(res.statusCode).toBe(200);
     const ack = body(res).data as { roi_id: number; stored: boolean };
     expect(ack.stored).toBe(true);
-    const stored = (await loadFeatures(env.db.kysely, [ack.roi_id], FEATURE_VERSION)).get(ack.roi_id);
+    const stored = (await loadFeatures(env.db.kysely, [ack.roi_id], VECTOR_VERSION)).get(ack.roi_id);
     expect(stored).toBeDefined();
-    const inline = measureImage(await decodeImage(png), 3);
+    const inline = await measureImage(await decodeImage(png), 3);
     expect(Array.from(stored!.values)).toEqual(Array.from(inline.features.values));
     expect(Array.from(stored!.sim)).toEqual(Array.from(inline.sim));
   });

@@ -177,10 +177,19 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     await trainTeamA();
     const saved = await okData<Thresholds>(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', {
       default: 0.2,
-      items: [{ class_id: classOf.disc, threshold: 1 }],
+      // A class's own threshold replaces its automatic one: every disc to review, no rod.
+      items: [
+        { class_id: classOf.disc, threshold: 1 },
+        { class_id: classOf.rod, threshold: 0 },
+      ],
     });
     expect(saved.default).toBe(0.2);
-    expect(saved.items.map((i) => [i.class_id, i.threshold])).toEqual([[classOf.disc, 1]]);
+    expect(saved.items.map((i) => [i.class_id, i.threshold]).sort()).toEqual(
+      [
+        [classOf.disc, 1],
+        [classOf.rod, 0],
+      ].sort(),
+    );
     const disc = await roiRow(await ingest(a1.id, 'disc'));
     const rod = await roiRow(await ingest(a1.id, 'rod'));
     expect([disc.review_status, rod.review_status]).toEqual([1, 0]);
@@ -189,6 +198,89 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
       (await fail(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', { items: [{ class_id: 999999, threshold: 0.5 }] })).code,
     ).toBe(1002);
     expect((await fail(w.tokens.user, 'GET', '/api/ai/thresholds')).code).toBe(1011);
+  });
+
+  it('a calibrated model answers auto-accept thresholds per class for the team target precision', async () => {
+    await trainTeamA();
+    const t = await okData<Thresholds>(w.tokens.ownAdmin, 'GET', '/api/ai/thresholds');
+    expect([t.calibrated, t.target_precision]).toEqual([true, 0.95]);
+    expect(t.auto.map((a) => a.class_id).sort()).toEqual(Object.values(classOf).sort());
+    for (const a of t.auto) {
+      // Drawn shapes are told apart in every fold: the target is reached, and every label of the class accepted.
+      expect(a.threshold).not.toBeNull();
+      expect([a.precision, a.coverage, a.predicted]).toEqual([1, 1, 10]);
+    }
+    const saved = await okData<Thresholds>(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', { target_precision: 0.99 });
+    expect(saved.target_precision).toBe(0.99);
+    expect((await fail(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', { target_precision: 0.3 })).code).toBe(1002);
+    // Labels at or above their class's automatic threshold are the machine's; the ROI waits for no review.
+    const id = await ingest(a1.id, 'ring');
+    const insight = await okData<RoiInsight>(w.tokens.user, 'GET', `/api/ai/roi?roi_id=${id}`);
+    const auto = saved.auto.find((a) => a.class_id === classOf.ring)!;
+    expect((await roiRow(id)).review_status).toBe(insight.ai!.confidence >= auto.threshold! ? 0 : 1);
+    expect(insight.ai!.confidence).toBeLessThan(1);
+  });
+
+  it('counts a station per class with the model-labelled part corrected for the model’s confusions', async () => {
+    const list = await trainTeamA();
+    const modelId = list.items[0]!.id;
+    for (const shape of SHAPES) await ingest(a1.id, shape); // model-labelled
+    await ingest(a1.id, 'disc', { label: labelOf.ring }); // the instrument's label: not corrected
+    const range = `dev_id=A1&start=${now() - 60 * MIN}&end=${now()}`;
+    type Counts = {
+      items: {
+        class_id: number | null;
+        human: number;
+        model_raw: number;
+        model_corrected: number;
+        other: number;
+        raw: number;
+        corrected: number;
+        low: number;
+        high: number;
+      }[];
+      uncorrectable: number;
+    };
+    const plain = await okData<Counts>(w.tokens.user, 'GET', `/api/ai/corrected-counts?${range}`);
+    const of = (c: Counts, shape: Shape) => c.items.find((i) => i.class_id === classOf[shape])!;
+    // The model separated the shapes perfectly in its cross-validation: nothing to correct.
+    expect([of(plain, 'disc').human, of(plain, 'disc').model_raw, of(plain, 'disc').model_corrected]).toEqual([10, 1, 1]);
+    expect([of(plain, 'ring').other, of(plain, 'ring').raw]).toEqual([1, 12]);
+    expect(plain.uncorrectable).toBe(0);
+    // A model known to call half the rods discs: its one disc and one rod are corrected to no disc and two rods.
+    const report = JSON.parse(
+      (await env.db.kysely.selectFrom('ai_models').select('report').where('id', '=', modelId).executeTakeFirstOrThrow()).report!,
+    );
+    const cls = report.matrix.classes as number[];
+    const at = (s: Shape) => cls.indexOf(classOf[s]);
+    const counts = cls.map(() => cls.map(() => 0));
+    counts[at('disc')]![at('disc')] = 100;
+    counts[at('rod')]![at('rod')] = 50;
+    counts[at('rod')]![at('disc')] = 50;
+    counts[at('ring')]![at('ring')] = 100;
+    report.matrix.counts = counts;
+    await env.db.kysely
+      .updateTable('ai_models')
+      .set({ report: JSON.stringify(report) })
+      .where('id', '=', modelId)
+      .execute();
+    const corrected = await okData<Counts>(w.tokens.user, 'GET', `/api/ai/corrected-counts?${range}`);
+    expect(of(corrected, 'disc').model_raw).toBe(1);
+    expect(of(corrected, 'disc').model_corrected).toBeCloseTo(0, 1);
+    expect(of(corrected, 'rod').model_corrected).toBeCloseTo(2, 1);
+    expect(of(corrected, 'rod').corrected).toBeCloseTo(12, 1);
+    expect(of(corrected, 'rod').low).toBeLessThanOrEqual(of(corrected, 'rod').corrected);
+    expect(of(corrected, 'rod').high).toBeGreaterThanOrEqual(of(corrected, 'rod').corrected);
+    // Another team's station is unknown; an empty range is refused in the caller's language.
+    expect((await fail(w.tokens.otherAdmin, 'GET', `/api/ai/corrected-counts?${range}`)).code).toBe(1002);
+    const empty = await fail(
+      w.tokens.user,
+      'GET',
+      `/api/ai/corrected-counts?dev_id=A1&start=${now()}&end=${now()}`,
+      undefined,
+      'zh',
+    );
+    expect([empty.code, empty.msg]).toEqual([1002, '结束时间必须晚于开始时间']);
   });
 
   it('re-identifies a station over a time range in batches, moving labels and counts', async () => {

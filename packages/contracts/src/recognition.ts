@@ -139,16 +139,36 @@ export const TrainBodySchema = z.object({ group_id: z.number().int().positive().
 export const TrainResultSchema = z.object({ job_id: z.number().int(), model_id: z.number().int() });
 export const ActivateBodySchema = z.object({ model_id: z.number().int().positive().max(MAX_ID) });
 
-/** Confidence thresholds: below its class's (or the default) an AI label waits in the review queue. */
+/**
+ * Confidence thresholds: below its class's own threshold an AI label waits in the review queue. Without one, a
+ * calibrated model (calibrated: true) uses the class's auto-accept threshold, chosen on the model's
+ * cross-validation for the team's target precision (auto; threshold null: the target is out of reach and every
+ * label of the class is reviewed); a model of the first releases uses the default.
+ */
 export const ThresholdsSchema = z.object({
   group_id: z.number().int(),
   default: z.number().min(0).max(1),
+  target_precision: z.number().min(0).max(1),
+  calibrated: z.boolean(),
   items: z.array(z.object({ class_id: z.number().int(), class_name: z.string(), threshold: z.number().min(0).max(1) })),
+  auto: z.array(
+    z.object({
+      class_id: z.number().int(),
+      class_name: z.string(),
+      threshold: z.number().nullable(),
+      precision: z.number().nullable(),
+      /** Share of the class's cross-validated labels the machine accepts. */
+      coverage: z.number(),
+      predicted: z.number().int(),
+    }),
+  ),
 });
 export type Thresholds = z.infer<typeof ThresholdsSchema>;
 export const ThresholdsBodySchema = z.object({
   group_id: z.number().int().positive().max(MAX_ID).optional(),
   default: z.number().min(0).max(1).optional(),
+  /** Auto-accept target precision of calibrated models (default 0.95). */
+  target_precision: z.number().min(0.5).max(0.999).optional(),
   /** threshold null removes the class's own value (the default applies). */
   items: z
     .array(z.object({ class_id: z.number().int().positive().max(MAX_ID), threshold: z.number().min(0).max(1).nullable() }))
@@ -156,6 +176,50 @@ export const ThresholdsBodySchema = z.object({
     .default([]),
 });
 export type ThresholdsBody = z.infer<typeof ThresholdsBodySchema>;
+
+/**
+ * GET /ai/corrected-counts: one station's ROIs captured in [start, end) per class: labelled by people (taken as
+ * true), by the team's models (raw, and corrected for each model's cross-validated confusions by adjusted
+ * classify-and-count, with a 95% interval), and otherwise (instrument labels, unidentified: not corrected).
+ */
+export const CorrectedCountsQuerySchema = z.object({
+  dev_id: z.string().min(1).max(64),
+  start: z.coerce.number().int().min(0).max(8.64e15),
+  end: z.coerce.number().int().min(0).max(8.64e15),
+});
+export type CorrectedCountsQuery = z.infer<typeof CorrectedCountsQuerySchema>;
+export const CorrectedCountsSchema = z.object({
+  dev_id: z.string(),
+  start: z.number(),
+  end: z.number(),
+  /** Water sampled in the range, litres (0 when the instrument reported none). */
+  volume_l: z.number(),
+  /** ROIs labelled by models without a cross-validated confusion matrix (first releases): left uncorrected. */
+  uncorrectable: z.number().int(),
+  items: z.array(
+    z.object({
+      class_id: z.number().int().nullable(),
+      class_name: z.string().nullable(),
+      human: z.number().int(),
+      model_raw: z.number().int(),
+      model_corrected: z.number(),
+      model_low: z.number(),
+      model_high: z.number(),
+      other: z.number().int(),
+      /** human + model + other, raw and corrected (the interval covers the model's part). */
+      raw: z.number().int(),
+      corrected: z.number(),
+      low: z.number(),
+      high: z.number(),
+      /** Per litre; null without volume. */
+      concentration_raw: z.number().nullable(),
+      concentration_corrected: z.number().nullable(),
+      concentration_low: z.number().nullable(),
+      concentration_high: z.number().nullable(),
+    }),
+  ),
+});
+export type CorrectedCounts = z.infer<typeof CorrectedCountsSchema>;
 
 export const JOB_KINDS = ['reidentify', 'train'] as const;
 export const JOB_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;

@@ -2,13 +2,13 @@
  * npm run fit:descriptor -- <image dir> [--out file]: fits the similarity descriptor's basis (docs/recognition.md
  * "Similarity") — feature means and scales, the 32 leading principal components of the standardised features and
  * one quantisation step — on every image under <dir>, and writes descriptor-basis.json. Run again when
- * FEATURE_VERSION changes; the server refuses a basis fitted for other features.
+ * VECTOR_VERSION changes; the server refuses a basis fitted for other features.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { SIM_DIMS, clampZ } from '../modules/recognition/descriptor.ts';
-import { FEATURE_VERSION, featuresOfImage } from '../modules/recognition/features.ts';
+import { VECTOR_VERSION, vectorOfImage } from '../modules/recognition/vector.ts';
 
 const args = process.argv.slice(2);
 const dir = args.find((a) => !a.startsWith('--'));
@@ -31,7 +31,7 @@ function imagesUnder(root: string): string[] {
 const files = imagesUnder(path.resolve(dir));
 const rows: number[][] = [];
 for (const [i, file] of files.entries()) {
-  rows.push(Array.from((await featuresOfImage(fs.readFileSync(file))).values));
+  rows.push(Array.from((await vectorOfImage(fs.readFileSync(file))).values));
   if (i % 100 === 0) process.stderr.write(`\rfeatures ${i + 1}/${files.length}`);
 }
 process.stderr.write(`\rfeatures ${files.length}/${files.length}\n`);
@@ -54,7 +54,7 @@ const round = (v: number) => Math.round(v * 1e6) / 1e6;
 fs.writeFileSync(
   out,
   JSON.stringify({
-    feature_version: FEATURE_VERSION,
+    feature_version: VECTOR_VERSION,
     fitted_on: `${files.length} images`,
     explained_variance: round(explained),
     mean: mean.map(round),

@@ -161,6 +161,8 @@ const MESSAGES = {
     en: 'This model version has no evaluation report (not trained yet, or trained before reports existed); train again',
   },
   jobNotFound: { zh: '任务不存在', en: 'The job does not exist' },
+  rangeEmpty: { zh: '结束时间必须晚于开始时间', en: 'The end must be after the start' },
+  rangeTooLong: { zh: '时间范围最长 {days} 天', en: 'The time range is at most {days} days' },
   jobFinished: { zh: '任务已结束，不能取消', en: 'The job has already ended and cannot be cancelled' },
   trainingRunning: { zh: '本团队已有训练任务在进行', en: 'A training job is already running for this team' },
   notReferenceFolder: {

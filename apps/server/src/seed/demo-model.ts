@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { JobRunner } from '../modules/recognition/job-runner.ts';
-import { FEATURE_VERSION } from '../modules/recognition/features.ts';
+import { VECTOR_VERSION } from '../modules/recognition/vector.ts';
 import { createModel } from '../modules/recognition/models.repository.ts';
 import type { RoisService } from '../modules/rois/rois.service.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
@@ -50,7 +50,7 @@ export async function seedDemoModel(db: Db, clock: Clock, rois: RoisService, run
   }
   const now = clock();
   await db.kysely.transaction().execute(async (trx) => {
-    const modelId = await createModel(trx, team.id, null, FEATURE_VERSION, now);
+    const modelId = await createModel(trx, team.id, null, VECTOR_VERSION, now);
     await trx
       .insertInto('jobs')
       .values({

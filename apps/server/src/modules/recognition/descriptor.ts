@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FEATURE_VERSION } from './features.ts';
+import { VECTOR_VERSION } from './vector.ts';
 
 /**
  * The similarity descriptor (docs/recognition.md "Similarity"): the feature vector standardised, projected on 32
@@ -25,9 +25,9 @@ let basis: Basis | null = null;
 function loadBasis(): Basis {
   if (basis) return basis;
   const parsed = JSON.parse(readFileSync(BASIS_URL, 'utf8')) as Basis;
-  if (parsed.feature_version !== FEATURE_VERSION) {
+  if (parsed.feature_version !== VECTOR_VERSION) {
     throw new Error(
-      `descriptor-basis.json was fitted for feature version ${parsed.feature_version}, features are ${FEATURE_VERSION}: run npm run fit:descriptor`,
+      `descriptor-basis.json was fitted for feature version ${parsed.feature_version}, features are ${VECTOR_VERSION}: run npm run fit:descriptor`,
     );
   }
   basis = parsed;

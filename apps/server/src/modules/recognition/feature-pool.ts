@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { descriptorOf } from './descriptor.ts';
-import { featuresOfPixels, type RawImage, type RoiFeatures } from './features.ts';
+import type { RawImage, RoiFeatures } from './features.ts';
+import { vectorOf } from './vector.ts';
 
 export interface MeasureTask {
   image: RawImage;
@@ -12,11 +13,16 @@ export interface Measurement {
   sim: Int8Array;
 }
 
-/** The CPU-bound part of recognition at ingest: the features of decoded pixels and their similarity descriptor. */
-export function measureImage(image: RawImage, threshold: number | undefined): Measurement {
-  const features = featuresOfPixels(image, { threshold });
+/**
+ * The CPU-bound part of recognition at ingest: the recognition vector of decoded pixels (measured features and the
+ * backbone's embedding) and its similarity descriptor.
+ */
+export async function measureImage(image: RawImage, threshold: number | undefined): Promise<Measurement> {
+  const features = await vectorOf(image, { threshold });
   return { features, sim: descriptorOf(features.values) };
 }
+
+const CLOSE_GRACE_MS = 5_000;
 
 interface Pending {
   resolve: (m: Measurement) => void;
@@ -44,7 +50,7 @@ export class FeaturePool {
   }
 
   measure(image: RawImage, threshold: number | undefined): Promise<Measurement> {
-    if (this.size === 0) return Promise.resolve(measureImage(image, threshold));
+    if (this.size === 0) return measureImage(image, threshold);
     if (this.closed) return Promise.reject(new Error('feature pool closed'));
     const slot = this.pick();
     const id = this.nextId++;
@@ -57,9 +63,23 @@ export class FeaturePool {
     });
   }
 
+  /**
+   * Asks each worker to finish the tasks it has, release the network and exit; one that has not exited within
+   * CLOSE_GRACE_MS is terminated. Terminating a worker while onnxruntime runs in it aborts the whole process
+   * (a native exception with no JavaScript left to catch it), so terminate is the last resort.
+   */
   async close() {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s?.worker.terminate()));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        if (!s) return;
+        const exited = new Promise<void>((resolve) => s.worker.once('exit', () => resolve()));
+        s.worker.postMessage({ exit: 0 });
+        const timer = setTimeout(() => void s.worker.terminate(), CLOSE_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
   }
 
   private pick(): Slot {

@@ -52,3 +52,26 @@ export async function findLabel(db: Kysely<Database>, roiId: number) {
   if (!row) return null;
   return { ...row, top: JSON.parse(row.top) as [number, number][], labelled_at: Number(row.labelled_at) };
 }
+
+/**
+ * A station's live ROIs captured in [start, end), counted by class and by who labelled them: a person (hi), the
+ * team model whose stored label is the ROI's class (model_id), or neither (the instrument's label, unidentified).
+ */
+export async function labelCountsIn(db: Kysely<Database>, ippId: number, start: number, end: number) {
+  const rows = await db
+    .selectFrom('rois as r')
+    .leftJoin('ai_labels as l', (j) => j.onRef('l.roi_id', '=', 'r.id').onRef('l.class_id', '=', 'r.class_id'))
+    .select((eb) => ['r.hi', 'l.model_id', 'r.class_id', eb.fn.countAll<number | string>().as('n')])
+    .where('r.ipp_id', '=', ippId)
+    .where('r.roi_time', '>=', start)
+    .where('r.roi_time', '<', end)
+    .where('r.deleted_at', 'is', null)
+    .groupBy(['r.hi', 'l.model_id', 'r.class_id'])
+    .execute();
+  return rows.map((r) => ({
+    source: r.hi === 1 ? ('human' as const) : r.model_id !== null ? ('model' as const) : ('other' as const),
+    model_id: r.hi === 1 ? null : r.model_id,
+    class_id: r.class_id,
+    n: Number(r.n),
+  }));
+}

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import { Classifier } from './classifier.ts';
+import { loadPredictor, type Predictor } from './team-model.ts';
+import { autoAcceptThresholds, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import * as models from './models.repository.ts';
+import type { ModelReportData } from './training.ts';
 
 /** Default confidence threshold (vote share) below which an AI label waits in the review queue. */
 export const DEFAULT_THRESHOLD = 0.4;
@@ -9,9 +11,14 @@ const TTL_MS = 10_000;
 export interface ActiveModel {
   id: number;
   version: number;
-  classifier: Classifier;
-  /** Class id → its threshold (0 = the team default). */
+  classifier: Predictor;
+  /** Class id → its threshold (0 = the team default, -1 = the auto-accept target precision). */
   thresholds: Map<number, number>;
+  /**
+   * A calibrated model's auto-accept threshold per class for the team's target precision (null: never reached,
+   * every label of the class is reviewed); null for the forests of the first releases (the team default applies).
+   */
+  autoAccept: Map<number, number | null> | null;
   /** Class id → label index (the AI label an ROI carries, spec §3). */
   labelIndex: Map<number, number>;
 }
@@ -21,7 +28,7 @@ export interface ActiveModel {
  * 10 s, so several server processes on one PostgreSQL follow an activation within that time.
  */
 export class ModelStore {
-  private readonly parsed = new Map<number, Classifier>();
+  private readonly parsed = new Map<number, Predictor>();
   private readonly active = new Map<number, { at: number; model: ActiveModel | null }>();
 
   constructor(private readonly db: Db) {}
@@ -42,9 +49,16 @@ export class ModelStore {
     if (!row || row.status !== 'ready') return null;
     if (!classifier) {
       if (row.model === null) return null;
-      classifier = Classifier.fromJSON(JSON.parse(row.model));
+      classifier = loadPredictor(JSON.parse(row.model));
       this.parsed.set(id, classifier);
     }
+    const thresholds = await models.thresholdsOf(this.db.kysely, groupId);
+    const report = row.report === null ? null : (JSON.parse(row.report) as ModelReportData);
+    const target = thresholds.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION;
+    const autoAccept =
+      report?.oof && report.matrix
+        ? new Map(autoAcceptThresholds(report.oof, report.matrix.classes, target).map((a) => [a.class_id, a.threshold]))
+        : null;
     const classes = await this.db.kysely
       .selectFrom('classes')
       .select(['id', 'label_index'])
@@ -54,7 +68,8 @@ export class ModelStore {
       id,
       version: row.version,
       classifier,
-      thresholds: await models.thresholdsOf(this.db.kysely, groupId),
+      thresholds,
+      autoAccept,
       labelIndex: new Map(classes.map((c) => [c.id, c.label_index!])),
     };
   }
@@ -65,9 +80,17 @@ export class ModelStore {
   }
 }
 
-/** The threshold that applies to a class: its own, else the team default, else DEFAULT_THRESHOLD. */
-export const thresholdFor = (thresholds: Map<number, number>, classId: number) =>
-  thresholds.get(classId) ?? thresholds.get(0) ?? DEFAULT_THRESHOLD;
+/**
+ * The confidence below which a class's AI label waits for review: the class's own threshold if the team set one;
+ * else, for a calibrated model, its auto-accept threshold (above 1, so every label is reviewed, where the target
+ * precision is out of reach); else the team default, else DEFAULT_THRESHOLD.
+ */
+export function thresholdFor(model: Pick<ActiveModel, 'thresholds' | 'autoAccept'>, classId: number): number {
+  const own = model.thresholds.get(classId);
+  if (own !== undefined) return own;
+  if (model.autoAccept) return model.autoAccept.get(classId) ?? 2;
+  return model.thresholds.get(0) ?? DEFAULT_THRESHOLD;
+}
 
 /** The AI label a model gives one feature vector. */
 export const labelWith = (model: ActiveModel, values: ArrayLike<number>) =>
@@ -85,7 +108,7 @@ export function labelFromTop(model: ActiveModel, top: readonly { class_id: numbe
     label_index: labelIndex,
     confidence: best.p,
     top: top.map((t) => [t.class_id, Math.round(t.p * 1000) / 1000] as [number, number]),
-    low: best.p < thresholdFor(model.thresholds, best.class_id),
+    low: best.p < thresholdFor(model, best.class_id),
   };
 }
 export type AiLabelling = NonNullable<ReturnType<typeof labelFromTop>>;

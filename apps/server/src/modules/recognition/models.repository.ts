@@ -85,6 +85,9 @@ export async function activate(db: Kysely<Database>, groupId: number, modelId: n
   await db.updateTable('ai_models').set({ active: 1, updated_at: now }).where('id', '=', modelId).execute();
 }
 
+/** The ai_thresholds row (class id -1) that holds a team's auto-accept target precision instead of a threshold. */
+export const TARGET_PRECISION_ROW = -1;
+
 export async function thresholdsOf(db: Kysely<Database>, groupId: number) {
   const rows = await db.selectFrom('ai_thresholds').select(['class_id', 'threshold']).where('group_id', '=', groupId).execute();
   return new Map(rows.map((r) => [r.class_id, r.threshold]));

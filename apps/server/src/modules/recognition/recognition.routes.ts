@@ -1,6 +1,8 @@
 import multipart from '@fastify/multipart';
 import {
   ActivateBodySchema,
+  CorrectedCountsQuerySchema,
+  CorrectedCountsSchema,
   EnhanceBodySchema,
   EnhanceResultSchema,
   FeatureBodySchema,
@@ -36,6 +38,7 @@ import { AppError } from '../../http/app-error.ts';
 import { assertBodyArriving, multipartFailure } from '../../http/upload.ts';
 import { ok } from '../../http/envelope.ts';
 import { checkImage } from '../rois/images.ts';
+import type { AbundanceService } from './abundance.service.ts';
 import type { RecognitionService } from './recognition.service.ts';
 
 const ADMINS = ['superadmin', 'administrator'] as const;
@@ -45,8 +48,21 @@ const tags = ['recognition'];
 export const UPLOAD_MAX = 10 * 1024 * 1024;
 
 /** Recognition under the api prefix (docs/recognition.md). */
-export const recognitionRoutes = (service: RecognitionService): FastifyPluginAsyncZod =>
+export const recognitionRoutes = (service: RecognitionService, abundance: AbundanceService): FastifyPluginAsyncZod =>
   async function (app) {
+    app.get(
+      '/ai/corrected-counts',
+      {
+        config: { ...signedIn, expensive: true },
+        schema: {
+          tags,
+          summary: "A station's counts per class, the model-labelled part corrected for the models' known confusions",
+          querystring: CorrectedCountsQuerySchema,
+          response: { 200: envelopeOf(CorrectedCountsSchema) },
+        },
+      },
+      async (request) => ok(await abundance.correctedCounts(requireAuth(request).user, request.query)),
+    );
     app.post(
       '/python/feature',
       {

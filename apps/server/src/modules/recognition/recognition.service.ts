@@ -23,8 +23,10 @@ import { visibleGroup } from '../ipps/ipps.service.ts';
 import { findRoisCore, summaries } from '../rois/rois.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { autoAcceptThresholds, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import { descriptorOf } from './descriptor.ts';
-import { FEATURE_NAMES, FEATURE_VERSION, enhanceImage, featuresOfImage } from './features.ts';
+import { enhanceImage } from './features.ts';
+import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
 import { decodeInt8, loadFeatures, loadMeasures, saveFeatures, type StoredFeatures } from './features.repository.ts';
 import type { JobRunner } from './job-runner.ts';
 import * as jobs from './jobs.repository.ts';
@@ -88,7 +90,7 @@ export class RecognitionService {
       const blob = await this.blobs.get(originalName(r.sha256, r.mime));
       if (!blob) throw roiNotFound();
       const { threshold } = await stationOf(this.db.kysely, r.ipp_id);
-      const f = await featuresOfImage(blob.data, { threshold });
+      const f = await vectorOfImage(blob.data, { threshold });
       computed.push({ roi_id: r.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures });
     }
     if (actor.is_demo !== 1) {
@@ -97,8 +99,8 @@ export class RecognitionService {
     }
     const byId = new Map(computed.map((c) => [c.roi_id, c]));
     return {
-      version: FEATURE_VERSION,
-      names: [...FEATURE_NAMES],
+      version: VECTOR_VERSION,
+      names: [...VECTOR_NAMES],
       items: ids.map((id) => ({ roi_id: id, values: Array.from(byId.get(id)!.values), measures: byId.get(id)!.measures })),
     };
   }
@@ -144,7 +146,7 @@ export class RecognitionService {
         .where('status', 'in', jobs.ACTIVE)
         .executeTakeFirst();
       if (running) throw new AppError(ResultCode.BAD_PARAM, 'trainingRunning', {}, 'group_id');
-      const modelId = await models.createModel(trx, team, actor.id, FEATURE_VERSION, now);
+      const modelId = await models.createModel(trx, team, actor.id, VECTOR_VERSION, now);
       const job = await trx
         .insertInto('jobs')
         .values({
@@ -211,15 +213,26 @@ export class RecognitionService {
     if (!isAdmin(actor)) throw forbidden();
     const team = await this.teamOf(actor, groupId);
     const map = await models.thresholdsOf(this.db.kysely, team);
-    const ids = [...map.keys()].filter((id) => id !== 0);
-    const names = await this.classNames(ids);
+    const target = map.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION;
+    const active = await this.store.activeFor(team);
+    const report = active ? await this.activeReport(active.id) : null;
+    const auto = report?.oof && report.matrix ? autoAcceptThresholds(report.oof, report.matrix.classes, target) : [];
+    const ids = [...map.keys()].filter((id) => id > 0);
+    const names = await this.classNames([...ids, ...auto.map((a) => a.class_id)]);
+    const byName = (a: { class_name: string }, b: { class_name: string }) => a.class_name.localeCompare(b.class_name);
     return {
       group_id: team,
       default: map.get(0) ?? DEFAULT_THRESHOLD,
+      target_precision: target,
+      calibrated: auto.length > 0,
       items: ids
         .filter((id) => names.has(id))
         .map((id) => ({ class_id: id, class_name: names.get(id)!, threshold: map.get(id)! }))
-        .sort((a, b) => a.class_name.localeCompare(b.class_name)),
+        .sort(byName),
+      auto: auto
+        .filter((a) => names.has(a.class_id))
+        .map((a) => ({ ...a, class_name: names.get(a.class_id)! }))
+        .sort(byName),
     };
   }
 
@@ -238,6 +251,7 @@ export class RecognitionService {
           .onConflict((oc) => oc.columns(['group_id', 'class_id']).doUpdateSet({ threshold }))
           .execute();
       if (body.default !== undefined) await upsert(0, body.default);
+      if (body.target_precision !== undefined) await upsert(models.TARGET_PRECISION_ROW, body.target_precision);
       for (const item of body.items) {
         if (item.threshold === null) {
           await trx.deleteFrom('ai_thresholds').where('group_id', '=', team).where('class_id', '=', item.class_id).execute();
@@ -246,6 +260,11 @@ export class RecognitionService {
     });
     this.store.invalidate(team);
     return this.thresholds(actor, team);
+  }
+
+  private async activeReport(modelId: number): Promise<ModelReportData | null> {
+    const row = await models.findModel(this.db.kysely, modelId);
+    return row?.report ? (JSON.parse(row.report) as ModelReportData) : null;
   }
 
   async listJobs(actor: UserRow, q: { group_id?: number; kind?: 'reidentify' | 'train'; limit: number }) {
@@ -306,7 +325,7 @@ export class RecognitionService {
 
   /** The ROI's stored features, computed now if it has none at this version. */
   private async ensureFeatures(roiId: number): Promise<StoredFeatures> {
-    const stored = (await loadFeatures(this.db.kysely, [roiId], FEATURE_VERSION)).get(roiId);
+    const stored = (await loadFeatures(this.db.kysely, [roiId], VECTOR_VERSION)).get(roiId);
     if (stored) return stored;
     const r = await this.db.kysely
       .selectFrom('rois')
@@ -316,7 +335,7 @@ export class RecognitionService {
     const blob = await this.blobs.get(originalName(r.sha256, r.mime));
     if (!blob) throw roiNotFound();
     const { threshold, groupId } = await stationOf(this.db.kysely, r.ipp_id);
-    const f = await featuresOfImage(blob.data, { threshold });
+    const f = await vectorOfImage(blob.data, { threshold });
     const item = { roi_id: roiId, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
     await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, [item]));
     this.similarity.update(groupId, roiId, item.sim);
@@ -394,7 +413,7 @@ export class RecognitionService {
   /** POST /uploads: measures and classifies an image with the caller's team model, storing nothing. */
   async classifyUpload(actor: UserRow, data: Buffer, groupId?: number) {
     const team = await this.teamOf(actor, groupId);
-    const f = await featuresOfImage(data);
+    const f = await vectorOfImage(data);
     const model = await this.store.activeFor(team);
     const label = model ? labelWith(model, f.values) : null;
     const top = model ? model.classifier.predict(f.values, 3) : [];

@@ -6,7 +6,8 @@ import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import { findRoisCore, setReview } from '../rois/rois.repository.ts';
 import type { FeaturePool } from './feature-pool.ts';
-import { FEATURE_VERSION, decodeImage } from './features.ts';
+import { decodeImage } from './features.ts';
+import { VECTOR_VERSION } from './vector.ts';
 import { loadFeatures, saveFeatures, type StoredFeatures } from './features.repository.ts';
 import type { JobContext } from './job-runner.ts';
 import type { JobRow } from './jobs.repository.ts';
@@ -51,7 +52,7 @@ export class ReidentifyJob {
       const stored = await loadFeatures(
         this.db.kysely,
         batch.map((r) => r.id),
-        FEATURE_VERSION,
+        VECTOR_VERSION,
       );
       const computed: StoredFeatures[] = [];
       for (const roi of batch) {

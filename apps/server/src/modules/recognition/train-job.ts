@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import { descriptorOf } from './descriptor.ts';
-import { FEATURE_VERSION, featuresOfImage } from './features.ts';
+import { VECTOR_VERSION, vectorOfImage } from './vector.ts';
 import { loadFeatures, saveFeatures, type StoredFeatures } from './features.repository.ts';
 import { JobLost, type JobContext } from './job-runner.ts';
 import type { JobRow } from './jobs.repository.ts';
@@ -93,7 +93,7 @@ export class TrainJob {
   private async featuresOf(examples: Example[], ctx: JobContext) {
     const k = this.db.kysely;
     const ids = examples.map((e) => e.roi_id);
-    const out = await loadFeatures(k, ids, FEATURE_VERSION);
+    const out = await loadFeatures(k, ids, VECTOR_VERSION);
     const missing = ids.filter((id) => !out.has(id));
     for (let i = 0; i < missing.length; i += 100) {
       const part = missing.slice(i, i + 100);
@@ -108,7 +108,7 @@ export class TrainJob {
         const blob = await this.blobs.get(originalName(r.sha256, r.mime));
         if (!blob) continue;
         const threshold = (JSON.parse(r.config) as { binarization_threshold?: number }).binarization_threshold;
-        const f = await featuresOfImage(blob.data, { threshold });
+        const f = await vectorOfImage(blob.data, { threshold });
         const item = { roi_id: r.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
         computed.push(item);
         out.set(r.id, item);

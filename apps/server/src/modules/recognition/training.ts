@@ -1,4 +1,6 @@
-import { crossValidate, trainClassifier, type Evaluation, type TrainingSet } from './classifier.ts';
+import type { Evaluation, TrainingSet } from './classifier.ts';
+import type { OutOfFold } from './calibration.ts';
+import { calibrate, crossValidateTeamModel, fitTemperature, trainTeamModel } from './team-model.ts';
 
 export interface TrainInput {
   x: number[][];
@@ -12,6 +14,12 @@ export interface ModelReportData {
   n: number;
   accuracy: number;
   balanced_accuracy: number;
+  /** Calibration temperature fitted on the cross-validation; absent for forests of the first releases. */
+  temperature?: number;
+  /** The whole cross-validated confusion matrix (rows true, columns predicted): corrected counts rest on it. */
+  matrix?: { classes: number[]; counts: number[][] };
+  /** Every cross-validated prediction's class, calibrated confidence and correctness: auto-accept thresholds. */
+  oof?: OutOfFold;
   classes: { class_id: number; support: number; precision: number; recall: number }[];
   confusions: { true_class_id: number; predicted_class_id: number; count: number }[];
 }
@@ -29,8 +37,9 @@ export interface TrainOutput {
 }
 
 /**
- * Cross-validates (k = 5, fewer when a class is that small) and trains the final forest on everything; progress
- * runs 0 → 1 over the folds and the final fit. Pure and synchronous: it runs in a worker thread (train-job.ts).
+ * Cross-validates (k = 5, fewer when a class is that small), fits the calibration temperature on the out-of-fold
+ * probabilities and trains the final team model (team-model.ts) on everything; progress runs 0 → 1 over the folds
+ * and the final fit. Pure and synchronous: it runs in a worker thread (train-job.ts).
  */
 export function trainAndEvaluate(input: TrainInput, onProgress: (fraction: number) => void): TrainOutput {
   const set: TrainingSet & { accepted: number[][] } = { x: input.x, y: input.y, accepted: input.accepted };
@@ -41,13 +50,35 @@ export function trainAndEvaluate(input: TrainInput, onProgress: (fraction: numbe
   let balancedAccuracy: number | null = null;
   let report: ModelReportData | null = null;
   const steps = (k >= 2 ? k : 0) + 1;
+  let temperature = 1;
   if (k >= 2) {
-    const evaluation = crossValidate(set, k, { seed: input.seed, onFold: (i) => onProgress((i + 1) / steps) });
+    const evaluation = crossValidateTeamModel(set, k, { seed: input.seed, onFold: (i) => onProgress((i + 1) / steps) });
     accuracy = evaluation.accuracy;
     balancedAccuracy = evaluation.balancedAccuracy;
-    report = reportOf(evaluation, k);
+    const truth = input.y.map((c) => evaluation.probaClasses.indexOf(c));
+    temperature = fitTemperature(evaluation.proba, truth);
+    const oof: OutOfFold = { predicted: [], confidence: [], right: [] };
+    const counts = evaluation.probaClasses.map(() => evaluation.probaClasses.map(() => 0));
+    evaluation.proba.forEach((p, i) => {
+      const q = calibrate(Float64Array.from(p), temperature);
+      let best = 0;
+      for (let j = 1; j < q.length; j++) if (q[j]! > q[best]!) best = j;
+      const predicted = evaluation.probaClasses[best]!;
+      const right = input.accepted[i]!.includes(predicted) ? 1 : 0;
+      oof.predicted.push(predicted);
+      oof.confidence.push(Math.round(q[best]! * 1000) / 1000);
+      oof.right.push(right);
+      // An image accepted in several classes counts on the diagonal when the model named any of them.
+      counts[truth[i]!]![right ? evaluation.probaClasses.indexOf(input.y[i]!) : best]!++;
+    });
+    report = {
+      ...reportOf(evaluation, k),
+      temperature,
+      matrix: { classes: evaluation.probaClasses, counts },
+      oof,
+    };
   }
-  const model = trainClassifier(set, { seed: input.seed });
+  const model = trainTeamModel(set, { seed: input.seed }).withTemperature(temperature);
   onProgress(1);
   return { model: model.toJSON(), report, accuracy, balancedAccuracy, classes: counts.size, n: input.y.length };
 }

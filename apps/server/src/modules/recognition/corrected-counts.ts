@@ -1,0 +1,141 @@
+import { rng } from './classifier.ts';
+
+/**
+ * Corrected abundance (docs/recognition.md, "Corrected counts"): adjusted classify-and-count. A model that confuses
+ * classes biases every count: with M[t][p] the share of true class t predicted as p (measured by the model's
+ * cross-validation), the expected predicted counts are q = Mᵀ n for true counts n. Given the observed predicted
+ * counts q, the estimate n̂ is the non-negative least-squares solution of Mᵀ n = q, and its interval comes from a
+ * parametric bootstrap: the confusion rows redrawn from their cross-validation counts (Dirichlet) and the observed
+ * counts from a multinomial, solved again each time.
+ */
+export interface CorrectedCount {
+  class_id: number;
+  raw: number;
+  corrected: number;
+  low: number;
+  high: number;
+}
+
+export interface ConfusionCounts {
+  /** Class ids, the order of the matrix's rows and columns. */
+  classes: number[];
+  /** counts[t][p]: cross-validated samples of true class t predicted as p. */
+  counts: number[][];
+}
+
+/** Non-negative least squares min ‖A x − b‖ (A m×k) by projected coordinate descent; k is small (classes). */
+export function nnls(A: number[][], b: number[], iterations = 500): number[] {
+  const m = A.length;
+  const k = A[0]?.length ?? 0;
+  const x = new Array<number>(k).fill(0);
+  const colNorm = Array.from({ length: k }, (_, j) => A.reduce((s, row) => s + row[j]! * row[j]!, 0));
+  const r = [...b]; // residual b − A x
+  for (let it = 0; it < iterations; it++) {
+    let moved = 0;
+    for (let j = 0; j < k; j++) {
+      if (colNorm[j]! === 0) continue;
+      let g = 0;
+      for (let i = 0; i < m; i++) g += A[i]![j]! * r[i]!;
+      const next = Math.max(0, x[j]! + g / colNorm[j]!);
+      const d = next - x[j]!;
+      if (d !== 0) {
+        for (let i = 0; i < m; i++) r[i]! -= A[i]![j]! * d;
+        x[j] = next;
+        moved = Math.max(moved, Math.abs(d));
+      }
+    }
+    if (moved < 1e-9) break;
+  }
+  return x;
+}
+
+/** Point estimate: true counts whose expected predictions best match the observed ones (rows normalised). */
+export function adjustCounts(confusion: number[][], observed: number[]): number[] {
+  const k = observed.length;
+  const rates = confusion.map((row) => {
+    const total = row.reduce((a, v) => a + v, 0);
+    return total > 0 ? row.map((v) => v / total) : row.map((_, j) => (j === confusion.indexOf(row) ? 1 : 0));
+  });
+  // Mᵀ: rows are predicted classes p, columns true classes t.
+  const At = Array.from({ length: k }, (_, p) => Array.from({ length: k }, (_, t) => rates[t]![p]!));
+  return nnls(At, observed);
+}
+
+function gamma(random: () => number, shape: number): number {
+  // Marsaglia–Tsang, with the boost for shape < 1.
+  if (shape < 1) return gamma(random, shape + 1) * Math.pow(random() || 1e-12, 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    let x: number;
+    let v: number;
+    do {
+      const u1 = random() || 1e-12;
+      const u2 = random();
+      x = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = random() || 1e-12;
+    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+  }
+}
+
+function multinomial(random: () => number, n: number, p: number[]): number[] {
+  const out = new Array<number>(p.length).fill(0);
+  const cum: number[] = [];
+  let s = 0;
+  for (const v of p) cum.push((s += v));
+  for (let i = 0; i < n; i++) {
+    const u = random() * s;
+    let j = 0;
+    while (j < cum.length - 1 && u > cum[j]!) j++;
+    out[j]!++;
+  }
+  return out;
+}
+
+/**
+ * Corrected counts with a 95% bootstrap interval. `observed` maps class id → AI-labelled count; classes the model
+ * does not know are returned uncorrected (their interval is the count itself).
+ */
+export function correctedCounts(
+  confusion: ConfusionCounts,
+  observed: Map<number, number>,
+  opts: { replicates?: number; seed?: number } = {},
+): CorrectedCount[] {
+  const { classes, counts } = confusion;
+  const q = classes.map((c) => observed.get(c) ?? 0);
+  const total = q.reduce((a, v) => a + v, 0);
+  const point = adjustCounts(counts, q);
+  // Rescale so the corrected counts keep the total (the model labelled `total` ROIs, whatever their true classes).
+  const scale = (v: number[]) => {
+    const s = v.reduce((a, x) => a + x, 0);
+    return s > 0 ? v.map((x) => (x * total) / s) : v;
+  };
+  const estimate = scale(point);
+  const replicates = opts.replicates ?? 200;
+  const random = rng(opts.seed ?? 42);
+  const draws: number[][] = classes.map(() => []);
+  if (total > 0) {
+    for (let r = 0; r < replicates; r++) {
+      const rows = counts.map((row) => {
+        const g = row.map((v) => gamma(random, v + 0.5));
+        return g;
+      });
+      const qr = multinomial(
+        random,
+        total,
+        q.map((v) => v / total),
+      );
+      scale(adjustCounts(rows, qr)).forEach((v, i) => draws[i]!.push(v));
+    }
+  }
+  const out: CorrectedCount[] = classes.map((c, i) => {
+    const d = draws[i]!.sort((a, b) => a - b);
+    const at = (f: number) => (d.length ? d[Math.min(d.length - 1, Math.floor(f * d.length))]! : estimate[i]!);
+    return { class_id: c, raw: q[i]!, corrected: estimate[i]!, low: Math.min(at(0.025), estimate[i]!), high: Math.max(at(0.975), estimate[i]!) };
+  });
+  for (const [c, n] of observed) if (!classes.includes(c)) out.push({ class_id: c, raw: n, corrected: n, low: n, high: n });
+  return out;
+}

@@ -1,0 +1,217 @@
+import {
+  Classifier,
+  scorePredictions,
+  stratifiedFolds,
+  trainClassifier,
+  type Evaluation,
+  type Prediction,
+  type TrainingSet,
+} from './classifier.ts';
+import { LinearHead, topOf, trainLinear, type LinearJson } from './linear-head.ts';
+
+/**
+ * A team's model (docs/recognition.md, "Per-team models"): a random forest and a softmax regression, both trained
+ * on the team's recognition vectors (measured features and the backbone's embedding), their class probabilities
+ * averaged. Measured on held-out PWSSC images the average keeps the regression's top-1 accuracy and the forest's
+ * balanced accuracy (docs/benchmarks.md); each alone loses one of the two.
+ */
+export interface Predictor {
+  readonly classes: number[];
+  predict(x: ArrayLike<number>, top?: number): Prediction[];
+  predictMany(xs: ArrayLike<number>[], top?: number): Prediction[][];
+}
+
+const FORMAT = 'ipp-team-model';
+export const ENSEMBLE_TREES = 200;
+
+export interface TeamModelJson {
+  format: typeof FORMAT;
+  version: 1;
+  forest: unknown;
+  linear: LinearJson;
+  /** Calibration temperature fitted on the cross-validation (1 = none). */
+  temperature: number;
+}
+
+export class TeamModel implements Predictor {
+  readonly classes: number[];
+  constructor(
+    readonly forest: Classifier,
+    readonly linear: LinearHead,
+    /** Calibration: probabilities are raised to 1/temperature and renormalised (temperature on log-probabilities). */
+    readonly temperature = 1,
+  ) {
+    this.classes = linear.classes;
+  }
+
+  withTemperature(temperature: number): TeamModel {
+    return new TeamModel(this.forest, this.linear, temperature);
+  }
+
+  /** Class probabilities in the order of `classes`: the mean of the forest's vote shares and the regression's. */
+  proba(x: ArrayLike<number>): Float64Array {
+    return this.probaMany([x])[0]!;
+  }
+
+  probaMany(xs: ArrayLike<number>[]): Float64Array[] {
+    const index = new Map(this.classes.map((c, i) => [c, i]));
+    const votes = this.forest.predictMany(xs, this.forest.classes.length);
+    return xs.map((x, r) => {
+      const p = this.linear.proba(x);
+      for (let i = 0; i < p.length; i++) p[i]! *= 0.5;
+      for (const v of votes[r]!) {
+        const i = index.get(v.class_id);
+        if (i !== undefined) p[i]! += 0.5 * v.p;
+      }
+      return calibrate(p, this.temperature);
+    });
+  }
+
+  predict(x: ArrayLike<number>, top = 3): Prediction[] {
+    return topOf(this.classes, this.proba(x), top);
+  }
+
+  predictMany(xs: ArrayLike<number>[], top = 3): Prediction[][] {
+    return this.probaMany(xs).map((p) => topOf(this.classes, p, top));
+  }
+
+  toJSON(): TeamModelJson {
+    return {
+      format: FORMAT,
+      version: 1,
+      forest: this.forest.toJSON(),
+      linear: this.linear.toJSON(),
+      temperature: this.temperature,
+    };
+  }
+}
+
+/** A stored model: a team model, or a forest of the first releases (measured features only). */
+export function loadPredictor(json: unknown): Predictor {
+  const j = json as { format?: string };
+  if (j && j.format === FORMAT) {
+    const t = json as TeamModelJson;
+    if (t.version !== 1) throw new Error('unknown team model version');
+    const temperature = t.temperature;
+    if (!(typeof temperature === 'number' && temperature > 0 && Number.isFinite(temperature)))
+      throw new Error('malformed team model temperature');
+    return new TeamModel(Classifier.fromJSON(t.forest), LinearHead.fromJSON(t.linear), temperature);
+  }
+  return Classifier.fromJSON(json);
+}
+
+export interface TeamTrainOptions {
+  seed?: number;
+  onProgress?: (fraction: number) => void;
+}
+
+export function trainTeamModel(set: TrainingSet, opts: TeamTrainOptions = {}): TeamModel {
+  const seed = opts.seed ?? 42;
+  const report = opts.onProgress;
+  const forest = trainClassifier(set, { seed, trees: ENSEMBLE_TREES, onProgress: report && ((f) => report(f * 0.4)) });
+  const linear = trainLinear(set, { seed, onProgress: report && ((f) => report(0.4 + f * 0.6)) });
+  return new TeamModel(forest, linear);
+}
+
+export interface CrossValidation extends Evaluation {
+  /** Out-of-fold class probabilities of each sample, in the order of `probaClasses` (for calibration). */
+  proba: Float64Array[];
+  probaClasses: number[];
+}
+
+/** Stratified k-fold cross-validation of trainTeamModel; every sample is predicted by a model that never saw it. */
+export function crossValidateTeamModel(
+  set: TrainingSet & { accepted?: number[][] },
+  k: number,
+  opts: TeamTrainOptions & { onFold?: (i: number) => void } = {},
+): CrossValidation {
+  const n = set.x.length;
+  if (n < 2) throw new RangeError('cross-validation needs at least two samples');
+  const folds = Math.max(2, Math.min(Math.floor(k), n));
+  const assignment = stratifiedFolds(set.y, folds, opts.seed ?? 42);
+  const probaClasses = [...new Set(set.y)].sort((a, b) => a - b);
+  const at = new Map(probaClasses.map((c, i) => [c, i]));
+  const proba = Array.from({ length: n }, () => new Float64Array(probaClasses.length));
+  const predicted = new Array<number>(n).fill(Number.NaN);
+  for (let f = 0; f < folds; f++) {
+    const train: TrainingSet = { x: [], y: [] };
+    const test: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (assignment[i] === f) test.push(i);
+      else {
+        train.x.push(set.x[i]!);
+        train.y.push(set.y[i]!);
+      }
+    }
+    if (test.length > 0 && new Set(train.y).size > 0) {
+      const model = trainTeamModel(train, {
+        seed: opts.seed,
+        onProgress: opts.onProgress && ((fraction) => opts.onProgress!((f + fraction) / folds)),
+      });
+      const out = model.probaMany(test.map((i) => set.x[i]!));
+      test.forEach((i, j) => {
+        const p = out[j]!;
+        model.classes.forEach((c, m) => (proba[i]![at.get(c)!] = p[m]!));
+        predicted[i] = topOf(model.classes, p, 1)[0]!.class_id;
+      });
+    }
+    opts.onFold?.(f);
+  }
+  return { ...scorePredictions(set.y, predicted, set.accepted), proba, probaClasses };
+}
+
+/** Smallest probability a class has before calibration (a forest vote share of 0 is not impossibility). */
+const FLOOR = 1e-6;
+/** No calibrated probability is certainty: a model has not seen every image. */
+const CEILING = 0.9999;
+
+/** Temperature scaling of probabilities: p_i^(1/T) renormalised, after a floor so that no class is impossible. */
+export function calibrate(p: Float64Array, temperature: number): Float64Array {
+  let sum = 0;
+  for (let i = 0; i < p.length; i++) {
+    p[i] = Math.pow(Math.max(p[i]!, FLOOR), 1 / temperature);
+    sum += p[i]!;
+  }
+  for (let i = 0; i < p.length; i++) p[i] = Math.min(CEILING, p[i]! / sum);
+  return p;
+}
+
+/**
+ * The temperature that minimises the negative log-likelihood of the true classes under the out-of-fold
+ * probabilities (Guo et al. 2017's temperature scaling, on log-probabilities), by golden-section search over
+ * ln T in [ln 0.25, ln 20]. The lower bound keeps a model that separated its training folds perfectly from claiming
+ * certainty (p = 1) about images it has not seen.
+ */
+export function fitTemperature(proba: readonly Float64Array[], truth: readonly number[]): number {
+  const nll = (t: number) => {
+    let total = 0;
+    for (let i = 0; i < proba.length; i++) {
+      const q = calibrate(Float64Array.from(proba[i]!), t);
+      total -= Math.log(Math.max(q[truth[i]!]!, 1e-12));
+    }
+    return total;
+  };
+  let lo = Math.log(0.25);
+  let hi = Math.log(20);
+  const g = (Math.sqrt(5) - 1) / 2;
+  let a = hi - g * (hi - lo);
+  let b = lo + g * (hi - lo);
+  let fa = nll(Math.exp(a));
+  let fb = nll(Math.exp(b));
+  for (let it = 0; it < 40; it++) {
+    if (fa < fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - g * (hi - lo);
+      fa = nll(Math.exp(a));
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + g * (hi - lo);
+      fb = nll(Math.exp(b));
+    }
+  }
+  return Math.exp((lo + hi) / 2);
+}

@@ -1,0 +1,50 @@
+import { Backbone } from './embedding/backbone.ts';
+import { netInputOf } from './embedding/net-input.ts';
+import { FEATURE_NAMES as MEASURED_NAMES, decodeImage, featuresOfPixels, type RawImage, type RoiFeatures } from './features.ts';
+
+/**
+ * An ROI's recognition vector (docs/recognition.md): the 206 measured features (features.ts) followed by the
+ * backbone network's embedding (embedding/backbone.ts). This is what is stored in roi_features, what the per-team
+ * models learn from and what re-identification classifies without decoding the image again.
+ *
+ * VECTOR_VERSION must change whenever the measured features or the committed network change; stored vectors of
+ * another version are computed again (a test checks the network against BACKBONE_VERSION).
+ */
+export const VECTOR_VERSION = 2;
+/** The committed network's version (first 12 hex of backbone.onnx's sha256) that VECTOR_VERSION 2 means. */
+export const BACKBONE_VERSION = '38d3cf83ce42';
+export const EMBEDDING_DIM = 128;
+export const VECTOR_NAMES: readonly string[] = Object.freeze([
+  ...MEASURED_NAMES,
+  ...Array.from({ length: EMBEDDING_DIM }, (_, i) => `embedding${i + 1}`),
+]);
+
+let shared: Promise<Backbone> | null = null;
+/** The network, loaded once per thread (each feature worker has its own session). */
+export function backbone(): Promise<Backbone> {
+  shared ??= Backbone.load().catch((err: unknown) => {
+    shared = null;
+    throw err;
+  });
+  return shared;
+}
+
+/** Releases this thread's network (a feature worker does before it exits). */
+export async function releaseBackbone() {
+  const loaded = shared;
+  shared = null;
+  if (loaded) await (await loaded.catch(() => null))?.close();
+}
+
+export async function vectorOf(img: RawImage, opts: { threshold?: number } = {}): Promise<RoiFeatures> {
+  const measured = featuresOfPixels(img, opts);
+  const [embedding] = await (await backbone()).embed([netInputOf(img)]);
+  const values = new Float32Array(measured.values.length + EMBEDDING_DIM);
+  values.set(measured.values);
+  values.set(embedding!.subarray(0, EMBEDDING_DIM), measured.values.length);
+  return { version: VECTOR_VERSION, values, measures: measured.measures };
+}
+
+export async function vectorOfImage(data: Buffer, opts: { threshold?: number } = {}): Promise<RoiFeatures> {
+  return vectorOf(await decodeImage(data), opts);
+}
