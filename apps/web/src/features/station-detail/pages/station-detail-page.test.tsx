@@ -18,6 +18,34 @@ function server(extra: Record<string, Handler> = {}) {
     '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO),
     '/api/ipp/index': () => pageEnvelope([BUOY, FJORD]),
     '/api/roi/get-site-roi': () => okEnvelope(siteRoiFixture()),
+    '/api/ai/corrected-counts': (url) =>
+      okEnvelope({
+        dev_id: url.searchParams.get('dev_id'),
+        start: Number(url.searchParams.get('start')),
+        end: Number(url.searchParams.get('end')),
+        volume_l: 10,
+        uncorrectable: 3,
+        items: [
+          {
+            class_id: 1,
+            class_name: '001 Copepod',
+            human: 5,
+            model_raw: 40,
+            model_corrected: 31.5,
+            model_low: 25.25,
+            model_high: 38,
+            other: 2,
+            raw: 47,
+            corrected: 38.5,
+            low: 32.25,
+            high: 45,
+            concentration_raw: 4.7,
+            concentration_corrected: 3.85,
+            concentration_low: 3.23,
+            concentration_high: 4.5,
+          },
+        ],
+      }),
     ...extra,
   });
 }
@@ -76,6 +104,19 @@ describe('data detail', () => {
     ]);
     expect(pie?.at(-1)?.value).toBe(12);
     expect((chartOptions.get('detail-concentration')?.series as { data: number[] }[])[0]?.data[0]).toBe(5);
+  });
+
+  it('shows corrected abundance beside the raw counts, for the range of the statistics', async () => {
+    const fetchMock = server();
+    await openPage();
+    const card = await screen.findByTestId('corrected-counts-card');
+    expect(within(card).getByText('校正后的丰度')).toBeTruthy();
+    expect((await within(card).findByTestId('corrected-raw-1')).textContent).toBe('47');
+    expect(within(card).getByTestId('corrected-value-1').textContent).toBe('38.5 (32.3–45.0)');
+    expect(within(card).getByText(/3 张图像由校正功能之前训练的模型标注/)).toBeTruthy();
+    const site = siteRoiFixture();
+    const query = Object.fromEntries(callsTo(fetchMock, '/api/ai/corrected-counts')[0]!.url.searchParams);
+    expect(query).toEqual({ dev_id: '21005', start: String(site.start), end: String(site.end) });
   });
 
   it('queries the chosen period with its number of points', async () => {

@@ -11,6 +11,7 @@ import { stationName } from '@/lib/station-name';
 import { useSiteRoi } from '../api/get-site-roi';
 import { DownloadButton } from '../components/download-button';
 import { PeriodPicker } from '../components/period-picker';
+import { CorrectedCountsCard } from '../components/corrected-counts-card';
 import { SiteCharts } from '../components/site-charts';
 import { SiteSummary } from '../components/site-summary';
 import type { Period } from '../utils/periods';
@@ -38,7 +39,10 @@ export function StationDetailPage({ meta }: PageProps) {
             <Empty description={t('monitor.noData')} data-testid="detail-empty" />
           </Card>
         ) : (
-          <SiteCharts data={site.data} asOf={site.dataUpdatedAt} />
+          <>
+            <SiteCharts data={site.data} asOf={site.dataUpdatedAt} />
+            <CorrectedCountsCard devId={site.data.dev_id} start={site.data.start} end={site.data.end} />
+          </>
         )}
       </Flex>
     );

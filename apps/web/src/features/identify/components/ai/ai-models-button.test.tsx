@@ -151,7 +151,16 @@ describe('AI models drawer', () => {
     expect(callsTo(fetchMock, '/api/ai/models')).toHaveLength(0);
   });
 
-  it('saves the default threshold and per-class overrides, removing the ones taken away', async () => {
+  it('saves the target precision, the default threshold and per-class overrides, removing the ones taken away; shows the automatic thresholds', async () => {
+    const calibration = {
+      group_id: 4,
+      target_precision: 0.95,
+      calibrated: true,
+      auto: [
+        { class_id: 1, class_name: '001 Copepod', threshold: 0.875, precision: 0.96, coverage: 0.7, predicted: 40 },
+        { class_id: 2, class_name: '002 Diatom chain', threshold: null, precision: null, coverage: 0, predicted: 12 },
+      ],
+    };
     const fetchMock = server({
       '/api/ai/models': () => list([]),
       '/api/tool/sys-init': () =>
@@ -179,13 +188,24 @@ describe('AI models drawer', () => {
         ]),
       '/api/ai/thresholds': (_url, init) =>
         init?.method === 'POST'
-          ? okEnvelope({ group_id: 4, default: 0.7, items: [{ class_id: 2, class_name: '002 Diatom chain', threshold: 0.5 }] })
-          : okEnvelope({ group_id: 4, default: 0.6, items: [{ class_id: 1, class_name: '001 Copepod', threshold: 0.8 }] }),
+          ? okEnvelope({
+              ...calibration,
+              target_precision: 0.9,
+              default: 0.7,
+              items: [{ class_id: 2, class_name: '002 Diatom chain', threshold: 0.5 }],
+            })
+          : okEnvelope({ ...calibration, default: 0.6, items: [{ class_id: 1, class_name: '001 Copepod', threshold: 0.8 }] }),
     });
     openDrawer();
     fireEvent.click(await screen.findByRole('tab', { name: '阈值' }));
-    expect(await screen.findByText('低于阈值的 AI 标签将进入审核队列等待确认。')).toBeTruthy();
+    expect(await screen.findByText(/置信度是经过校准的概率/)).toBeTruthy();
     const input = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
+    // The active model's automatic thresholds: one reached, one out of reach (every label reviewed).
+    const auto = screen.getByTestId('auto-thresholds');
+    expect(within(auto).getByText('≥ 87.5%')).toBeTruthy();
+    expect(within(auto).getByText('无法达到：全部审核')).toBeTruthy();
+    expect(input('threshold-target').value).toBe('95.0');
+    fireEvent.change(input('threshold-target'), { target: { value: '90' } });
     expect(input('threshold-default').value).toBe('60.0');
     expect(input('threshold-1').value).toBe('80.0');
 
@@ -200,6 +220,7 @@ describe('AI models drawer', () => {
     expect(lastBody(fetchMock, '/api/ai/thresholds')).toEqual({
       group_id: 4,
       default: 0.7,
+      target_precision: 0.9,
       items: [
         { class_id: 2, threshold: 0.5 },
         { class_id: 1, threshold: null },

@@ -17,6 +17,57 @@ interface Row {
 }
 
 const toPercent = (share: number) => Math.round(share * 1000) / 10;
+const percentText = (share: number) => `${toPercent(share)}%`;
+
+/** The active model's automatic thresholds, as the server chose them for the saved target precision. */
+function AutoThresholds({ saved }: { saved: Thresholds }) {
+  const { t } = useTranslation();
+  if (!saved.calibrated) return <Typography.Text type="secondary">{t('identify.thresholds.noAuto')}</Typography.Text>;
+  type Auto = Thresholds['auto'][number];
+  const columns: TableColumnsType<Auto> = [
+    { key: 'class', title: t('identify.thresholds.class'), dataIndex: 'class_name', ellipsis: true },
+    {
+      key: 'threshold',
+      title: t('identify.thresholds.autoThreshold'),
+      width: 170,
+      render: (_, row) =>
+        row.threshold === null ? (
+          <Typography.Text type="warning">{t('identify.thresholds.unreachable')}</Typography.Text>
+        ) : (
+          `≥ ${percentText(row.threshold)}`
+        ),
+    },
+    {
+      key: 'precision',
+      title: t('identify.thresholds.autoPrecision'),
+      width: 90,
+      align: 'right',
+      render: (_, row) => (row.precision === null ? '—' : percentText(row.precision)),
+    },
+    {
+      key: 'coverage',
+      title: t('identify.thresholds.autoCoverage'),
+      width: 100,
+      align: 'right',
+      render: (_, row) => percentText(row.coverage),
+    },
+    { key: 'predicted', title: t('identify.thresholds.autoPredicted'), width: 130, align: 'right', dataIndex: 'predicted' },
+  ];
+  return (
+    <>
+      <Typography.Text strong>{t('identify.thresholds.auto')}</Typography.Text>
+      <Table<Auto>
+        rowKey="class_id"
+        size="small"
+        columns={columns}
+        dataSource={saved.auto}
+        pagination={false}
+        scroll={{ y: 240 }}
+        data-testid="auto-thresholds"
+      />
+    </>
+  );
+}
 const toShare = (percent: number) => Math.round(percent * 10) / 1000;
 
 /** Confidence thresholds: a default and per-class values; below its threshold an AI label waits for review. */
@@ -34,6 +85,7 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
   const classes = useClasses();
   const save = useSaveThresholds(groupId);
   const [fallback, setFallback] = useState<number>(toPercent(saved.default));
+  const [target, setTarget] = useState<number>(toPercent(saved.target_precision));
   const [rows, setRows] = useState<Row[]>(saved.items);
   const [adding, setAdding] = useState<{ classId?: number; percent: number | null }>({ percent: null });
 
@@ -60,6 +112,7 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
       {
         group_id: groupId,
         default: toShare(fallback),
+        target_precision: toShare(target),
         items: [
           ...rows.map((row) => ({ class_id: row.class_id, threshold: row.threshold })),
           ...removed.map((item) => ({ class_id: item.class_id, threshold: null })),
@@ -69,10 +122,16 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
     );
   };
 
-  const percentInput = (value: number | null, onChange: (value: number | null) => void, label: string, testId: string) => (
+  const percentInput = (
+    value: number | null,
+    onChange: (value: number | null) => void,
+    label: string,
+    testId: string,
+    bounds?: [number, number],
+  ) => (
     <InputNumber<number>
-      min={0}
-      max={100}
+      min={bounds?.[0] ?? 0}
+      max={bounds?.[1] ?? 100}
       step={5}
       precision={1}
       suffix="%"
@@ -118,9 +177,25 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
 
   return (
     <Flex vertical gap="middle" data-testid="thresholds-tab">
-      <Alert type="info" showIcon title={t('identify.thresholds.explain')} />
-      <Form layout="vertical" disabled={readOnly}>
-        <Form.Item label={t('identify.thresholds.default')} extra={t('identify.thresholds.defaultHint')}>
+      <Alert
+        type="info"
+        showIcon
+        title={t(saved.calibrated ? 'identify.thresholds.explainCalibrated' : 'identify.thresholds.explain')}
+      />
+      <Form layout="inline" disabled={readOnly} style={{ rowGap: 8 }}>
+        <Form.Item label={t('identify.thresholds.target')} extra={t('identify.thresholds.targetHint')}>
+          {percentInput(
+            target,
+            (value) => value !== null && setTarget(value),
+            t('identify.thresholds.target'),
+            'threshold-target',
+            [50, 99.9],
+          )}
+        </Form.Item>
+        <Form.Item
+          label={t('identify.thresholds.default')}
+          extra={t(saved.calibrated ? 'identify.thresholds.defaultHintCalibrated' : 'identify.thresholds.defaultHint')}
+        >
           {percentInput(
             fallback,
             (value) => value !== null && setFallback(value),
@@ -129,6 +204,7 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
           )}
         </Form.Item>
       </Form>
+      <AutoThresholds saved={saved} />
       <Typography.Text strong>{t('identify.thresholds.overrides')}</Typography.Text>
       <Table<Row>
         rowKey="class_id"
