@@ -90,6 +90,11 @@ export const ModelSchema = z.object({
   cv_accuracy: z.number().nullable(),
   cv_balanced_accuracy: z.number().nullable(),
   feature_version: z.number().int(),
+  /** Confidences are calibrated probabilities and classes have auto-accept thresholds (models since vector 2). */
+  calibrated: z.boolean(),
+  /** The labels this version gave that are still stored: accepted by the machine, and sent to review. */
+  labels_accepted: z.number().int(),
+  labels_review: z.number().int(),
   created_at: z.number().int(),
   created_by: z.string().nullable(),
   error: z.string().nullable(),

@@ -16,7 +16,7 @@ import { VECTOR_VERSION, backbone, vectorOf } from '../modules/recognition/vecto
 
 const USAGE = `usage: npm run eval:classifier -- <dir> [--test <dir2>] [--folds 5] [--report <file>] [--seed N] [--trees N]
                                     [--threshold N] [--no-labels-csv] [--head team|forest] [--features vector|measured]
-                                    [--curve]
+                                    [--curve] [--holdout F]
 
 Measures how well recognition (features + random forest, docs/recognition.md) tells apart the classes of a labelled
 image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
@@ -28,8 +28,12 @@ image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
   --head H         team (default): the console's per-team model, forest and softmax regression averaged and
                    calibrated; forest: the random forest alone (the first releases' model)
   --features F     vector (default): measured features and the backbone's embedding; measured: the 206 alone
-  --curve          learning curve: trained on 810, 2,500 and all training images (seeded random subsets), each
-                   scored by cross-validation and, with --test, on <dir2>
+  --curve          learning curve: trained on the images of <dir> alone, on 2,500 and on all training images
+                   (seeded random subsets), each scored by cross-validation and, with --test, on the test set
+  --holdout F      with --test: only the images of <dir2> whose sha256 falls in the first F of the hash space are
+                   the test set, the others of <dir2> join the training set (npm run train:backbone's split: with
+                   <dir> pwssc-spc, <dir2> pwssc-spc-more and F 0.2, the test images are those the committed
+                   backbone never saw)
 One image (same bytes) in several class folders is one sample: any of its classes counts as correct.
 A labels.csv in a set's folder (header row; a sha256 or path column, path relative to the folder, and an
 upstream_classes or classes column, '|'-separated) adds the classes it lists for an image to those of its folders,
@@ -209,6 +213,7 @@ async function main(): Promise<number> {
         head: { type: 'string', default: 'team' },
         features: { type: 'string', default: 'vector' },
         curve: { type: 'boolean' },
+        holdout: { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -235,7 +240,9 @@ async function main(): Promise<number> {
     trees < 1 ||
     !(threshold >= 1 && threshold <= 255) ||
     !['team', 'forest'].includes(args.values.head!) ||
-    !['vector', 'measured'].includes(args.values.features!)
+    !['vector', 'measured'].includes(args.values.features!) ||
+    (args.values.holdout !== undefined &&
+      (!args.values.test || !(Number(args.values.holdout) > 0 && Number(args.values.holdout) < 1)))
   ) {
     console.error(USAGE);
     return 2;
@@ -277,6 +284,20 @@ async function main(): Promise<number> {
     }
   }
   let overlap = 0;
+  const firstSet = new Set(trainImages.keys());
+  if (testImages && args.values.holdout !== undefined) {
+    const holdout = Number(args.values.holdout);
+    let moved = 0;
+    for (const [sha, image] of [...testImages]) {
+      if (parseInt(sha.slice(0, 8), 16) / 2 ** 32 < holdout || trainImages.has(sha)) continue;
+      testImages.delete(sha);
+      trainImages.set(sha, image);
+      moved++;
+    }
+    notes.push(
+      `Held-out split: the ${testImages.size} images of ${testDir} whose sha256 falls in the first ${holdout} of the hash space are the test set; its other ${moved} images were trained on.`,
+    );
+  }
   if (testImages) {
     // An image in both sets is scored, never trained on.
     for (const sha of testImages.keys()) if (trainImages.delete(sha)) overlap++;
@@ -293,6 +314,8 @@ async function main(): Promise<number> {
     accepted: samples.map((s) => s.labels.map((l) => idOf.get(l)!)),
   });
   const trainSet = toSet(train);
+  /** Indices of the training samples that came from <dir> itself (the learning curve's first point). */
+  const ofFirstSet = train.flatMap((s, i) => (firstSet.has(s.sha) ? [i] : []));
   const fit = (set: TrainingSet): Predictor =>
     head === 'forest'
       ? trainClassifier(set, { seed, trees, onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees) })
@@ -323,8 +346,11 @@ async function main(): Promise<number> {
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
-    for (const size of [...new Set([810, 2500, set.x.length].filter((s) => s <= set.x.length))]) {
-      const pick = order.slice(0, size);
+    const picks = [ofFirstSet, order.slice(0, 2500), order].filter(
+      (p, i, all) => p.length > 0 && (i === 0 || p.length > all[i - 1]!.length),
+    );
+    for (const pick of picks) {
+      const size = pick.length;
       const sub = { x: pick.map((i) => set.x[i]!), y: pick.map((i) => set.y[i]!), accepted: pick.map((i) => set.accepted[i]!) };
       const cv = crossValidation(sub);
       let line = `| ${size} | ${pct(cv.accuracy)} | ${pct(cv.balancedAccuracy)} |`;

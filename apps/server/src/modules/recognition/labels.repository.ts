@@ -75,3 +75,22 @@ export async function labelCountsIn(db: Kysely<Database>, ippId: number, start: 
     n: Number(r.n),
   }));
 }
+
+/** Per model: the AI labels it gave that are still stored, accepted by the machine (low 0) or sent to review. */
+export async function labelTallies(db: Kysely<Database>, modelIds: readonly number[]) {
+  const out = new Map<number, { accepted: number; review: number }>();
+  if (modelIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('ai_labels')
+    .select((eb) => ['model_id', 'low', eb.fn.countAll<number | string>().as('n')])
+    .where('model_id', 'in', [...modelIds])
+    .groupBy(['model_id', 'low'])
+    .execute();
+  for (const r of rows) {
+    const t = out.get(r.model_id) ?? { accepted: 0, review: 0 };
+    if (r.low === 1) t.review += Number(r.n);
+    else t.accepted += Number(r.n);
+    out.set(r.model_id, t);
+  }
+  return out;
+}

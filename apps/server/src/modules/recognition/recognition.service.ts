@@ -30,7 +30,7 @@ import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
 import { decodeInt8, loadFeatures, loadMeasures, saveFeatures, type StoredFeatures } from './features.repository.ts';
 import type { JobRunner } from './job-runner.ts';
 import * as jobs from './jobs.repository.ts';
-import { findLabel } from './labels.repository.ts';
+import { findLabel, labelTallies } from './labels.repository.ts';
 import { DEFAULT_THRESHOLD, labelWith, type ModelStore } from './model-store.ts';
 import * as models from './models.repository.ts';
 import { stationOf } from './recognizer.ts';
@@ -129,7 +129,15 @@ export class RecognitionService {
     if (!isAdmin(actor)) throw forbidden();
     const team = await this.teamOf(actor, groupId);
     const rows = await models.listModels(this.db.kysely, team);
-    return { group_id: team, active_id: rows.find((r) => r.active === 1)?.id ?? null, items: rows.map(presentModel) };
+    const tallies = await labelTallies(
+      this.db.kysely,
+      rows.map((r) => r.id),
+    );
+    return {
+      group_id: team,
+      active_id: rows.find((r) => r.active === 1)?.id ?? null,
+      items: rows.map((r) => presentModel(r, tallies.get(r.id))),
+    };
   }
 
   /** POST /ai/models/train: a new model version and its training job. */
@@ -453,7 +461,10 @@ export class RecognitionService {
   }
 }
 
-function presentModel(r: Awaited<ReturnType<typeof models.listModels>>[number]): Model {
+function presentModel(
+  r: Awaited<ReturnType<typeof models.listModels>>[number],
+  tally: { accepted: number; review: number } = { accepted: 0, review: 0 },
+): Model {
   return {
     id: r.id,
     group_id: r.group_id,
@@ -465,6 +476,9 @@ function presentModel(r: Awaited<ReturnType<typeof models.listModels>>[number]):
     cv_accuracy: r.cv_accuracy,
     cv_balanced_accuracy: r.cv_balanced_accuracy,
     feature_version: r.feature_version,
+    calibrated: r.feature_version >= VECTOR_VERSION && r.cv_accuracy !== null,
+    labels_accepted: tally.accepted,
+    labels_review: tally.review,
     created_at: Number(r.created_at),
     created_by: r.created_by_name ?? null,
     error: r.error,

@@ -88,6 +88,15 @@ export function useWorkspace() {
     selectCategory: (id: number) => {
       setChosenCategory(id);
       setCode(undefined);
+      // The review queue opens least certain first (the labels the model is least sure of); leaving it, the
+      // lists go back to newest first. A sort chosen inside either stays until the next switch.
+      if ((id === CATEGORY.REVIEW) !== (categoryId === CATEGORY.REVIEW))
+        setFilters((current) => ({
+          ...current,
+          ...(id === CATEGORY.REVIEW
+            ? { sort: 'confidence' as const, order: 'asc' as const }
+            : { sort: DEFAULT_FILTERS.sort, order: DEFAULT_FILTERS.order }),
+        }));
     },
     ipps,
     stations,

@@ -261,6 +261,10 @@ describe('identify workspace', () => {
     await pickOption('identify-category', '审核');
     await waitFor(() => expect(text('identify-node-count-t:ai')).toBe('2'));
     expect(callsTo(fetchMock, '/api/roi-index/index').at(-1)!.url.searchParams.get('reviewed_type')).toBe('0');
+    // The review queue lists the least certain labels first; the site images were newest first.
+    const list = () => callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams;
+    await waitFor(() => expect(list().get('category_id')).toBe('-7'));
+    expect([list().get('diysort'), list().get('sorttype')]).toEqual(['confidence', 'asc']);
 
     fireEvent.click(screen.getByTestId('identify-reviewed-1'));
     await waitFor(() => expect(text('identify-node-count-t:ai')).toBe('9'));
@@ -271,6 +275,8 @@ describe('identify workspace', () => {
     // Other categories do not send it.
     const site = callsTo(fetchMock, '/api/roi-index/index').find((call) => call.url.searchParams.get('category_id') === '-100')!;
     expect(site.url.searchParams.has('reviewed_type')).toBe(false);
+    const siteList = callsTo(fetchMock, '/api/roi/index').find((call) => call.url.searchParams.get('category_id') === '-100')!;
+    expect([siteList.url.searchParams.get('diysort'), siteList.url.searchParams.get('sorttype')]).toEqual(['Roi_time', 'desc']);
   });
 
   it('opens a new folder once the tree shows it (the tree gives its node code)', async () => {

@@ -18,6 +18,7 @@ import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
 import { formatTime } from '@/lib/format';
+import { useFormatCount } from '@/hooks/use-format-count';
 import { useActivateModel } from '../../api/activate-model';
 import { useJob } from '../../api/get-job';
 import { useJobs } from '../../api/get-jobs';
@@ -33,6 +34,7 @@ const percent = (share: number | null) => (share === null ? '—' : `${(share * 
 /** The team's classifier versions: train a new one (progress followed live), make a ready one the active one. */
 export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: boolean }) {
   const { t } = useTranslation();
+  const formatCount = useFormatCount();
   const { message, modal } = App.useApp();
   const models = useModels(groupId);
   const train = useTrainModel();
@@ -110,6 +112,16 @@ export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: b
       title: <Tooltip title={t('identify.models.cvHint')}>{t('identify.models.balancedAccuracy')}</Tooltip>,
       align: 'right',
       render: (_, model) => percent(model.cv_balanced_accuracy),
+    },
+    {
+      key: 'labels',
+      title: <Tooltip title={t('identify.models.labelsHint')}>{t('identify.models.labels')}</Tooltip>,
+      align: 'right',
+      render: (_, model) => (
+        <span data-testid={`model-labels-${model.id}`}>
+          {formatCount(model.labels_accepted)} / {formatCount(model.labels_review)}
+        </span>
+      ),
     },
     {
       key: 'created',
