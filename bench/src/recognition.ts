@@ -35,14 +35,10 @@ import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import type { Database } from '../../apps/server/src/db/schema.ts';
-import { Classifier, trainClassifier } from '../../apps/server/src/modules/recognition/classifier.ts';
+import { TeamModel, loadPredictor, trainTeamModel } from '../../apps/server/src/modules/recognition/team-model.ts';
+import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from '../../apps/server/src/modules/recognition/vector.ts';
 import { SIM_DIMS, descriptorOf } from '../../apps/server/src/modules/recognition/descriptor.ts';
-import {
-  FEATURE_NAMES,
-  FEATURE_VERSION,
-  featuresOfImage,
-  type Measures,
-} from '../../apps/server/src/modules/recognition/features.ts';
+import type { Measures } from '../../apps/server/src/modules/recognition/features.ts';
 import { REID_BATCH } from '../../apps/server/src/modules/recognition/reidentify-job.ts';
 import { LATE_WINDOW, descriptorsAfter } from '../../apps/server/src/modules/recognition/similarity.ts';
 import { buildRoiRollups, seedFleet } from './fleet.ts';
@@ -136,7 +132,7 @@ async function sampleImages(): Promise<Sample[]> {
       .sort()
       .filter((_, i) => !flags.quick || i % 4 === 0);
     for (const file of files) {
-      const f = await featuresOfImage(fs.readFileSync(path.join(IMAGES, folder, file)), { threshold });
+      const f = await vectorOfImage(fs.readFileSync(path.join(IMAGES, folder, file)), { threshold });
       out.push({ folder, values: f.values, measures: f.measures });
     }
   }
@@ -228,7 +224,7 @@ function insertRois(
       );
       features.run(
         id,
-        FEATURE_VERSION,
+        VECTOR_VERSION,
         Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength),
         Buffer.from(sim.buffer, sim.byteOffset, sim.byteLength),
         measures[s]!,
@@ -254,7 +250,7 @@ async function prepare(): Promise<Bench> {
   const samples = await sampleImages();
   const featureMs = performance.now() - t0;
   console.log(
-    `  features of ${samples.length} images (${FEATURE_NAMES.length} values each) in ${(featureMs / 1000).toFixed(1)} s ` +
+    `  features of ${samples.length} images (${VECTOR_NAMES.length} values each) in ${(featureMs / 1000).toFixed(1)} s ` +
       `(${(featureMs / samples.length).toFixed(1)} ms per image)`,
   );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-recognition-'));
@@ -278,10 +274,10 @@ async function prepare(): Promise<Bench> {
   const classOf = samples.map((s) => classIdOf.get(s.folder)!);
   // The team's model as a training job would store it: a forest with the server's defaults on the real vectors.
   t0 = performance.now();
-  const classifier = trainClassifier({ x: samples.map((s) => s.values), y: classOf }, { seed: 1 });
+  const classifier = trainTeamModel({ x: samples.map((s) => s.values), y: classOf }, { seed: 1 });
   const trainMs = performance.now() - t0;
   const modelJson = JSON.stringify(classifier.toJSON());
-  console.log(`  forest of ${classifier.trees} trees, ${folders.length} classes, trained in ${(trainMs / 1000).toFixed(1)} s`);
+  console.log(`  team model (forest of ${classifier.forest.trees} trees + softmax regression), ${folders.length} classes, trained in ${(trainMs / 1000).toFixed(1)} s`);
   await k
     .insertInto('ai_models')
     .values({
@@ -289,7 +285,7 @@ async function prepare(): Promise<Bench> {
       version: 1,
       status: 'ready',
       active: 1,
-      feature_version: FEATURE_VERSION,
+      feature_version: VECTOR_VERSION,
       train_size: samples.length,
       classes: folders.length,
       model: modelJson,
@@ -309,7 +305,7 @@ async function prepare(): Promise<Bench> {
     labelIndex,
     modelJson,
     trainMs,
-    trees: classifier.trees,
+    trees: classifier.forest.trees,
     reidVecs: [],
     initialClass: new Int32Array(REID_N),
     sims: new Int8Array(SIM_N * SIM_DIMS),
@@ -497,10 +493,10 @@ async function profiledJob(b: Bench): Promise<Profile> {
     },
   };
   const s = await serverOf(b, { ...b.db, kysely: b.db.kysely.withPlugin(timer) });
-  const predictMany = Classifier.prototype.predictMany;
+  const predictMany = TeamModel.prototype.predictMany;
   let predictMs = 0;
   let predictCalls = 0;
-  Classifier.prototype.predictMany = function (this: Classifier, ...args: Parameters<typeof predictMany>) {
+  TeamModel.prototype.predictMany = function (this: TeamModel, ...args: Parameters<typeof predictMany>) {
     const t = performance.now();
     const out = predictMany.apply(this, args);
     predictMs += performance.now() - t;
@@ -513,7 +509,7 @@ async function profiledJob(b: Bench): Promise<Profile> {
     return { totalMs: outcome.ms, predictMs, predictCalls, statements };
   } finally {
     on = false;
-    Classifier.prototype.predictMany = predictMany;
+    TeamModel.prototype.predictMany = predictMany;
     await s.app.close();
   }
 }
@@ -529,7 +525,7 @@ interface ReidResult {
 }
 
 async function benchReid(b: Bench): Promise<ReidResult> {
-  const model = Classifier.fromJSON(JSON.parse(b.modelJson));
+  const model = loadPredictor(JSON.parse(b.modelJson));
   const predicted = new Int32Array(REID_N);
   const s = await serverOf(b);
   const times = { floor: [] as number[], job: [] as number[], predict: [] as number[], submit: [] as number[] };
@@ -778,7 +774,7 @@ const reidTable = [
   '|---|---|---|---|',
   `| floor: raw better-sqlite3, read the ${label(N)} stored vectors in (time, id) order and write each class, one transaction per ${REID_BATCH} | ${ms(reid.floor)} | ${us(reid.floor, N)} | 1.00× |`,
   `| job: POST /roi/re-identify, then app.jobs.drain() (${N / REID_BATCH} steps of ${REID_BATCH}) | ${ms(reid.job)} | ${us(reid.job, N)} | ${x(reid.job / reid.floor)} |`,
-  `| for comparison: predictMany of the ${label(N)} vectors alone, outside the job (${bench.trees} trees, top 3) | ${ms(reid.predict)} | ${us(reid.predict, N)} | ${x(reid.predict / reid.floor)} |`,
+  `| for comparison: predictMany of the ${label(N)} vectors alone, outside the job (team model: ${bench.trees} trees + softmax regression, top 3) | ${ms(reid.predict)} | ${us(reid.predict, N)} | ${x(reid.predict / reid.floor)} |`,
   `| submitting: POST /roi/re-identify (counts the ROIs, queues the job) | ${ms(reid.submit)} | — | — |`,
 ].join('\n');
 
@@ -793,7 +789,7 @@ const profileTable = [
   `| where one job's time goes (one instrumented run) | calls | time | per ROI | share |`,
   '|---|---|---|---|---|',
   `| whole job (app.jobs.drain()) | — | ${ms(p.totalMs)} | ${us(p.totalMs, N)} | 100% |`,
-  `| classification: Classifier.predictMany | ${p.predictCalls} | ${ms(p.predictMs)} | ${us(p.predictMs, N)} | ${pct(p.predictMs, p.totalMs)} |`,
+  `| classification: TeamModel.predictMany | ${p.predictCalls} | ${ms(p.predictMs)} | ${us(p.predictMs, N)} | ${pct(p.predictMs, p.totalMs)} |`,
   `| SQL statements, all (compile, run, read the result) | ${sqlN.toLocaleString('en')} | ${ms(sqlMs)} | ${us(sqlMs, N)} | ${pct(sqlMs, p.totalMs)} |`,
   ...profileRows,
   `| the rest: JavaScript around them, transactions' begin and commit (WAL sync) | — | ${ms(rest)} | ${us(rest, N)} | ${pct(rest, p.totalMs)} |`,
@@ -831,7 +827,7 @@ const simTable = [
 const header =
   `${new Date(Date.now()).toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, Node ${process.version}, SQLite; ` +
   `whole run ${(elapsedMs / 60_000).toFixed(1)} min, load average ${loadAtStart.toFixed(1)} at its start and ${os.loadavg()[0]!.toFixed(1)} at its end; ` +
-  `model: ${bench.trees} trees, ${new Set(bench.classOf).size} classes, trained on the features of ${bench.samples.length} PWSSC images in ${(bench.trainMs / 1000).toFixed(1)} s. ` +
+  `model: the team model (${bench.trees} trees + softmax regression), ${new Set(bench.classOf).size} classes, trained on the features of ${bench.samples.length} PWSSC images in ${(bench.trainMs / 1000).toFixed(1)} s. ` +
   `Re-identification of ${N.toLocaleString('en')} ROIs: ${ms(reid.job)} (${us(reid.job, N)} per ROI), ${reid.job / 1000 <= TARGET_S ? 'within' : 'over'} the target of ${TARGET_S} s; ` +
   `${reid.changed.toLocaleString('en')} ROIs changed class, ${reid.review.toLocaleString('en')} sent to review. ` +
   `Similar images over ${S}: ${ms(simPlain.api)} per query as loaded, ${simPlain.api < INSTANT_MS ? 'under' : 'over'} ${INSTANT_MS} ms ` +
