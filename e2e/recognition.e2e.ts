@@ -12,8 +12,16 @@ const T = {
     site: 'Site images',
     changed: `Labels changed: ${MISLABELLED}`,
     finished: 'Re-identification finished: 0 labels changed',
+    calibrated: 'Confidences are calibrated probabilities',
+    corrected: 'Corrected abundance',
   },
-  zh: { site: '站点图像', changed: `标签已变更：${MISLABELLED} 个`, finished: '重新识别已完成：0 个标签被更改' },
+  zh: {
+    site: '站点图像',
+    changed: `标签已变更：${MISLABELLED} 个`,
+    finished: '重新识别已完成：0 个标签被更改',
+    calibrated: '置信度是经过校准的概率',
+    corrected: '校正后的丰度',
+  },
 } as const;
 
 const local = (ms: number) => {
@@ -84,6 +92,13 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     expect(Number(await report.getAttribute('data-accuracy'))).toBeGreaterThan(0.5);
     await page.keyboard.press('Escape');
     await report.waitFor({ state: 'detached' });
+    // Calibrated: the thresholds tab says what the confidences mean and lists each class's automatic threshold.
+    await page.getByTestId('ai-tab-thresholds').click();
+    const auto = page.getByTestId('auto-thresholds');
+    await auto.waitFor();
+    await expect.poll(() => auto.locator('tbody tr.ant-table-row').count()).toBe(3);
+    expect(await page.getByTestId('thresholds-tab').textContent()).toContain(t.calibrated);
+    expect(await page.getByTestId('threshold-target').inputValue()).toBe('95.0');
     // Try an image from the computer: a rod is named a diatom chain first; nothing is stored.
     await page.getByTestId('ai-tab-try').click();
     await page
@@ -137,12 +152,36 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
       .poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 })
       .toBe(String(MISLABELLED));
     await page.locator('[data-testid^="roi-cell-"]').first().click();
+    // The model's confidence is a calibrated probability, in %, never certainty.
+    const confidence = (await page.getByTestId('ai-confidence').textContent()) ?? '';
+    expect(confidence).toMatch(/^(\d{1,2}\.\d|> 99\.9) %$/);
     await page.getByTestId('identify-similar').click();
     await page.getByTestId('similar-grid').waitFor();
     const items = page.locator('[data-testid^="similar-"][data-distance]');
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
     const firstFive = await items.evaluateAll((els) => els.slice(0, 5).map((el) => el.textContent ?? ''));
     for (const text of firstFive) expect(text).toContain('002Diatom_chain');
+    await page.keyboard.press('Escape');
+
+    // The models list counts the version's labels: accepted by the machine and sent to review, one per ROI.
+    await page.getByTestId('identify-ai-models').click();
+    await page.getByTestId('ai-tab-models').click();
+    const tally = page.getByTestId('model-row-1').locator('[data-testid^="model-labels-"]');
+    await tally.waitFor();
+    const [accepted, review] = ((await tally.textContent()) ?? '').split('/').map((v) => Number(v.trim()));
+    expect(accepted! + review!).toBe(MISLABELLED);
+    await page.keyboard.press('Escape');
+
+    // Data detail: the station's counts per class, the model-labelled part corrected, beside the raw ones.
+    await page.goto('/ipp/ipp-view-detail');
+    await choose(page, 'station-select', siteName);
+    const card = page.getByTestId('corrected-counts-card');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.textContent()).toContain(t.corrected);
+    const raw = card.getByTestId(`corrected-raw-${cls.diatoms}`);
+    await raw.waitFor({ timeout: 30_000 });
+    expect(Number(await raw.textContent())).toBeGreaterThanOrEqual(MISLABELLED);
+    expect(await card.getByTestId(`corrected-value-${cls.diatoms}`).textContent()).toMatch(/^\d+\.\d \(\d+\.\d–\d+\.\d\)$/);
     await context.close();
   }, 240_000);
 });

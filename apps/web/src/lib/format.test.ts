@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatFileSize, formatTime } from './format';
+import { formatConfidence, formatCount, formatFileSize, formatTime } from './format';
 
 describe('formatCount (spec §9)', () => {
   it('shows counts below 10000 as they are', () => {
@@ -35,5 +35,15 @@ describe('formatTime', () => {
   it('shows a dash for no time', () => {
     expect(formatTime(null)).toBe('—');
     expect(formatTime(0)).toBe('—');
+  });
+});
+
+describe('formatConfidence', () => {
+  it('says a calibrated probability near certainty is above 99.9 %, never 100 %', () => {
+    expect(formatConfidence(0.873)).toBe('87.3 %');
+    expect(formatConfidence(0.9999)).toBe('> 99.9 %');
+    expect(formatConfidence(0.9994)).toBe('99.9 %');
+    expect(formatConfidence(1)).toBe('100.0 %');
+    expect(formatConfidence(0)).toBe('0.0 %');
   });
 });

@@ -24,3 +24,11 @@ export function formatFileSize(bytes: number): string {
   if (bytes > FILE_SIZE_MB_ABOVE) return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
   return `${(bytes / 1024).toFixed(2)} KB`;
 }
+
+/**
+ * A confidence (0-1) in %, one decimal. A model's calibrated probability is never certainty (it stops at 99.99%),
+ * so one that would round to 100 reads "> 99.9 %"; an instrument's 1 reads "100.0 %".
+ */
+export function formatConfidence(share: number): string {
+  return share < 1 && share >= 0.9995 ? '> 99.9 %' : `${(share * 100).toFixed(1)} %`;
+}

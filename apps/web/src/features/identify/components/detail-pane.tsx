@@ -5,7 +5,7 @@ import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { imageUrl } from '@/api/client';
-import { formatFileSize, formatTime } from '@/lib/format';
+import { formatConfidence, formatFileSize, formatTime } from '@/lib/format';
 import { imageDetailPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
 import { useEnhancedUrl } from '../api/enhance-roi';
@@ -213,7 +213,7 @@ export function DetailPane(props: DetailPaneProps) {
           ...(provenance?.at ? [item('labelled-at', t('identify.detail.labelledAt'), formatTime(provenance.at))] : []),
           // Only machines say how sure they are: no confidence for a hand label or an unclassified image.
           ...(provenance?.confidence != null
-            ? [item('confidence', t('image.confidence'), `${(provenance.confidence * 100).toFixed(1)} %`)]
+            ? [item('confidence', t('image.confidence'), formatConfidence(provenance.confidence))]
             : []),
           item('captured', t('image.captured'), formatTime(roi.roi_time)),
           item('file-size', t('image.fileSize'), formatFileSize(roi.bytes)),

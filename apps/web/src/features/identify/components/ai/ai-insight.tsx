@@ -2,8 +2,9 @@ import { Button, Flex, Progress, Skeleton, Tag, Tooltip, Typography } from 'antd
 import { useTranslation } from 'react-i18next';
 import { useRoiInsight } from '../../api/get-roi-insight';
 import { MeasuresList } from './measures-list';
+import { formatConfidence } from '@/lib/format';
 
-const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+const percent = formatConfidence;
 
 /** The detail pane's AI section: the label the model gave, its top three classes, and the measured morphology. */
 export function AiInsight({ roiId, byDevice = false }: { roiId: number; byDevice?: boolean }) {

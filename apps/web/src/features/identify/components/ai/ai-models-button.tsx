@@ -21,8 +21,16 @@ export function AiModelsButton({ groupId, needsTeam, readOnly }: AiModelsButtonP
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState('models');
   const tabs = [
-    { key: 'models', label: t('identify.models.tab'), children: <ModelsTab groupId={groupId} readOnly={readOnly} /> },
-    { key: 'thresholds', label: t('identify.thresholds.tab'), children: <ThresholdsTab groupId={groupId} readOnly={readOnly} /> },
+    {
+      key: 'models',
+      label: <span data-testid="ai-tab-models">{t('identify.models.tab')}</span>,
+      children: <ModelsTab groupId={groupId} readOnly={readOnly} />,
+    },
+    {
+      key: 'thresholds',
+      label: <span data-testid="ai-tab-thresholds">{t('identify.thresholds.tab')}</span>,
+      children: <ThresholdsTab groupId={groupId} readOnly={readOnly} />,
+    },
     { key: 'jobs', label: t('identify.jobs.tab'), children: <JobsTab groupId={groupId} readOnly={readOnly} /> },
     {
       key: 'try',
