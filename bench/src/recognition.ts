@@ -277,7 +277,9 @@ async function prepare(): Promise<Bench> {
   const classifier = trainTeamModel({ x: samples.map((s) => s.values), y: classOf }, { seed: 1 });
   const trainMs = performance.now() - t0;
   const modelJson = JSON.stringify(classifier.toJSON());
-  console.log(`  team model (forest of ${classifier.forest.trees} trees + softmax regression), ${folders.length} classes, trained in ${(trainMs / 1000).toFixed(1)} s`);
+  console.log(
+    `  team model (forest of ${classifier.forest.trees} trees + softmax regression), ${folders.length} classes, trained in ${(trainMs / 1000).toFixed(1)} s`,
+  );
   await k
     .insertInto('ai_models')
     .values({

@@ -54,8 +54,7 @@ describe('the committed backbone', () => {
     const input = netInputOf(goldenImages()[0]!.image);
     const views = dihedral(input.pixels, NET_SIDE);
     const out = await net.embed(views.map((pixels) => ({ pixels, size: input.size })));
-    for (const v of out.slice(1))
-      for (let d = 0; d < EMBEDDING_DIM; d++) expect(v[d]).toBeCloseTo(out[0]![d]!, 4);
+    for (const v of out.slice(1)) for (let d = 0; d < EMBEDDING_DIM; d++) expect(v[d]).toBeCloseTo(out[0]![d]!, 4);
   });
 
   it('the recognition vector is the measured features followed by the embedding', async () => {
@@ -90,20 +89,27 @@ describe('net input', () => {
 
 const hasTorch = spawnSync(PYTHON, ['-c', 'import torch'], { encoding: 'utf8' }).status === 0;
 if (!hasTorch && !process.env.CI) {
-  console.warn(`\n*** SKIPPING the backbone training smoke run: ${PYTHON} cannot import torch (apt-get install python3-torch); CI fails instead.\n`);
+  console.warn(
+    `\n*** SKIPPING the backbone training smoke run: ${PYTHON} cannot import torch (apt-get install python3-torch); CI fails instead.\n`,
+  );
 }
 
 describe.skipIf(!hasTorch && !process.env.CI)('npm run train:backbone (smoke run)', () => {
   it('prepares a few images, trains one short epoch, exports ONNX that the server loads, and writes the model card', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-smoke-test-'));
     try {
-      const res = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/train-backbone.ts', '--smoke', '--out', out], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
+      const res = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'apps/server/src/cli/train-backbone.ts', '--smoke', '--out', out],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
       expect(res.status, `${res.stdout}\n${res.stderr}`).toBe(0);
-      for (const f of ['backbone.onnx', 'training.json', 'golden.json', 'model-card.md']) expect(fs.existsSync(path.join(out, f))).toBe(true);
+      for (const f of ['backbone.onnx', 'training.json', 'golden.json', 'model-card.md'])
+        expect(fs.existsSync(path.join(out, f))).toBe(true);
       const smoke = await Backbone.load(path.join(out, 'backbone.onnx'));
       expect(smoke.dim).toBe(EMBEDDING_DIM);
       const [e] = await smoke.embed([netInputOf(goldenImages()[0]!.image)]);

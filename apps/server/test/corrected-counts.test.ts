@@ -41,7 +41,14 @@ describe('corrected counts (adjusted classify-and-count)', () => {
       [50, 0],
       [0, 50],
     ];
-    const out = correctedCounts({ classes: [1, 2], counts: identity }, new Map([[1, 30], [2, 70], [9, 4]]));
+    const out = correctedCounts(
+      { classes: [1, 2], counts: identity },
+      new Map([
+        [1, 30],
+        [2, 70],
+        [9, 4],
+      ]),
+    );
     expect(out.map((c) => [c.class_id, Math.round(c.corrected * 1e6) / 1e6])).toEqual([
       [1, 30],
       [2, 70],
@@ -60,7 +67,16 @@ describe('corrected counts (adjusted classify-and-count)', () => {
       [10, -5],
     );
     expect(x.every((v) => v >= 0)).toBe(true);
-    const none = correctedCounts({ classes: [1, 2], counts: [[8, 2], [3, 7]] }, new Map());
+    const none = correctedCounts(
+      {
+        classes: [1, 2],
+        counts: [
+          [8, 2],
+          [3, 7],
+        ],
+      },
+      new Map(),
+    );
     expect(none.every((c) => c.corrected === 0 && c.low === 0 && c.high === 0)).toBe(true);
   });
 });

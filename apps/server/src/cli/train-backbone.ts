@@ -57,7 +57,10 @@ async function main() {
       : [path.join(ROOT, '../shared/data/pwssc-spc'), path.join(ROOT, '../shared/data/pwssc-spc-more')];
   for (const d of dirs) if (!fs.existsSync(d)) throw new Error(`no image set at ${d}`);
   const holdout = Number(args.values.holdout);
-  const out = path.resolve(process.cwd(), args.values.out ?? (smoke ? fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-smoke-')) : BACKBONE_DIR));
+  const out = path.resolve(
+    process.cwd(),
+    args.values.out ?? (smoke ? fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-smoke-')) : BACKBONE_DIR),
+  );
   const work = path.resolve(process.cwd(), args.values.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-data-')));
   fs.mkdirSync(out, { recursive: true });
   fs.mkdirSync(work, { recursive: true });
@@ -123,14 +126,19 @@ async function main() {
       {
         version: backbone.version,
         dim: backbone.dim,
-        embeddings: Object.fromEntries(goldenImages().map((g, i) => [g.name, [...golden[i]!].map((v) => Number(v.toPrecision(6)))])),
+        embeddings: Object.fromEntries(
+          goldenImages().map((g, i) => [g.name, [...golden[i]!].map((v) => Number(v.toPrecision(6)))]),
+        ),
       },
       null,
       1,
     ) + '\n',
   );
   const training = JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8'));
-  fs.writeFileSync(path.join(out, 'model-card.md'), modelCard(dirs, classes, samples, training, backbone, wallSeconds, args.values));
+  fs.writeFileSync(
+    path.join(out, 'model-card.md'),
+    modelCard(dirs, classes, samples, training, backbone, wallSeconds, args.values),
+  );
   await backbone.close();
   if (!args.values.work) fs.rmSync(work, { recursive: true, force: true });
   console.log(`backbone ${backbone.version} (${backbone.dim} dimensions) in ${out}`);
@@ -140,7 +148,11 @@ function modelCard(
   dirs: string[],
   classes: string[],
   samples: Sample[],
-  training: { epochs: { epoch: number; loss: number; held_out_top1?: number; held_out_balanced?: number }[]; train_seconds: number; settings: Record<string, unknown> },
+  training: {
+    epochs: { epoch: number; loss: number; held_out_top1?: number; held_out_balanced?: number }[];
+    train_seconds: number;
+    settings: Record<string, unknown>;
+  },
   backbone: Backbone,
   wallSeconds: number,
   opts: Record<string, unknown>,

@@ -134,7 +134,13 @@ export function correctedCounts(
   const out: CorrectedCount[] = classes.map((c, i) => {
     const d = draws[i]!.sort((a, b) => a - b);
     const at = (f: number) => (d.length ? d[Math.min(d.length - 1, Math.floor(f * d.length))]! : estimate[i]!);
-    return { class_id: c, raw: q[i]!, corrected: estimate[i]!, low: Math.min(at(0.025), estimate[i]!), high: Math.max(at(0.975), estimate[i]!) };
+    return {
+      class_id: c,
+      raw: q[i]!,
+      corrected: estimate[i]!,
+      low: Math.min(at(0.025), estimate[i]!),
+      high: Math.max(at(0.975), estimate[i]!),
+    };
   });
   for (const [c, n] of observed) if (!classes.includes(c)) out.push({ class_id: c, raw: n, corrected: n, low: n, high: n });
   return out;

@@ -78,9 +78,21 @@ export class LinearHead {
   static fromJSON(json: LinearJson): LinearHead {
     const { classes, feature_count: d } = json;
     if (json.format !== FORMAT || json.version !== 1) throw new Error('not a linear head');
-    if (json.mean.length !== d || json.scale.length !== d || json.weights.length !== classes.length * d || json.bias.length !== classes.length)
+    if (
+      json.mean.length !== d ||
+      json.scale.length !== d ||
+      json.weights.length !== classes.length * d ||
+      json.bias.length !== classes.length
+    )
       throw new Error('malformed linear head');
-    return new LinearHead(classes, d, Float64Array.from(json.mean), Float64Array.from(json.scale), Float64Array.from(json.weights), Float64Array.from(json.bias));
+    return new LinearHead(
+      classes,
+      d,
+      Float64Array.from(json.mean),
+      Float64Array.from(json.scale),
+      Float64Array.from(json.weights),
+      Float64Array.from(json.bias),
+    );
   }
 }
 
