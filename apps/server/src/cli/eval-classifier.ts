@@ -165,13 +165,14 @@ function median(values: number[]) {
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 
 /** The evaluation as Markdown: figures, per-class table and confusion matrix (rows true, columns predicted). */
-function render(title: string, ev: Evaluation, names: string[], notes: string[]): string {
+function render(title: string, ev: Evaluation, names: string[], notes: string[], curve: string[] = []): string {
   const name = (id: number) => names[id] ?? `#${id}`;
   const lines: string[] = [`# ${title}`, ''];
   for (const note of notes) lines.push(`- ${note}`);
   lines.push(
     '',
     `**Top-1 accuracy ${pct(ev.accuracy)}**, balanced accuracy ${pct(ev.balancedAccuracy)} (${ev.n} images).`,
+    ...(curve.length ? ['', ...curve] : []),
     '',
     '## Per class (worst recall first)',
     '',
@@ -333,7 +334,7 @@ async function main(): Promise<number> {
     testSet: (TrainingSet & { accepted: number[][] }) | null,
   ) => {
     const lines = [
-      '**Learning curve** (seeded random subsets of the training set; cross-validation on the subset' +
+      '**Learning curve** (the images of <dir> alone, then seeded random subsets of the training set in a shuffled order, so the last row differs a little from the headline; cross-validation on the subset' +
         (testSet ? '; test: the --test set' : '') +
         '):',
       '',
@@ -417,10 +418,11 @@ async function main(): Promise<number> {
       ` predictMany (top 3) ${predictUs.toFixed(1)} µs per image.`,
   );
 
+  const curve: string[] = [];
   if (args.values.curve) {
-    notes.push('', ...learningCurve(trainSet, testDir ? toSet(test) : null));
+    curve.push(...learningCurve(trainSet, testDir ? toSet(test) : null));
   }
-  const report = render(title, ev, names, notes);
+  const report = render(title, ev, names, notes, curve);
   console.log(report);
   fs.writeFileSync(reportFile, report);
   console.error(`report written to ${reportFile}`);
