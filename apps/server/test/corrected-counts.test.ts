@@ -36,6 +36,16 @@ describe('corrected counts (adjusted classify-and-count)', () => {
     expect(many.reduce((s, c) => s + c.corrected, 0)).toBeCloseTo(1000, 6);
   });
 
+  it('a station of a million labelled ROIs is corrected as well (the bootstrap draws do not grow with the count)', () => {
+    const observed = new Map([10, 11, 12].map((c, i) => [c, Math.round(expected[i]! * 1000)]));
+    const out = correctedCounts({ classes: [10, 11, 12], counts: M.map((r) => r.map((v) => v * 4000)) }, observed);
+    out.forEach((c, i) => {
+      expect(Math.abs(c.corrected - truth[i]! * 1000) / (truth[i]! * 1000)).toBeLessThan(0.001);
+      expect(c.low).toBeLessThanOrEqual(truth[i]! * 1000);
+      expect(c.high).toBeGreaterThanOrEqual(truth[i]! * 1000);
+    });
+  });
+
   it('a perfect model changes nothing; a class the model does not know is passed through', () => {
     const identity = [
       [50, 0],

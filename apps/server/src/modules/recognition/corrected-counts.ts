@@ -81,16 +81,30 @@ function gamma(random: () => number, shape: number): number {
   }
 }
 
+/** A binomial draw: exact below 50 trials, else the normal approximation (rounded, clamped), O(1) for any n. */
+function binomial(random: () => number, n: number, p: number): number {
+  if (n <= 0 || p <= 0) return 0;
+  if (p >= 1) return n;
+  if (n < 50) {
+    let k = 0;
+    for (let i = 0; i < n; i++) if (random() < p) k++;
+    return k;
+  }
+  const u1 = random() || 1e-12;
+  const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random());
+  return Math.max(0, Math.min(n, Math.round(n * p + z * Math.sqrt(n * p * (1 - p)))));
+}
+
+/** A multinomial draw as conditional binomials: O(classes) whatever the count. */
 function multinomial(random: () => number, n: number, p: number[]): number[] {
   const out = new Array<number>(p.length).fill(0);
-  const cum: number[] = [];
-  let s = 0;
-  for (const v of p) cum.push((s += v));
-  for (let i = 0; i < n; i++) {
-    const u = random() * s;
-    let j = 0;
-    while (j < cum.length - 1 && u > cum[j]!) j++;
-    out[j]!++;
+  let left = n;
+  let mass = p.reduce((a, v) => a + v, 0);
+  for (let j = 0; j < p.length && left > 0; j++) {
+    const k = j === p.length - 1 ? left : binomial(random, left, mass > 0 ? p[j]! / mass : 0);
+    out[j] = k;
+    left -= k;
+    mass -= p[j]!;
   }
   return out;
 }
