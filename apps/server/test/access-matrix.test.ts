@@ -297,6 +297,14 @@ const CASES: Case[] = [
     user: 'allow',
   },
   {
+    route: 'GET /api/ai/corrected-counts',
+    object: 'instrument',
+    request: (id) => get(`/api/ai/corrected-counts?dev_id=${id}&start=0&end=86400000`),
+    target: (o) => o.a1.devId,
+    missing: 'NOPE404',
+    user: 'allow',
+  },
+  {
     route: 'GET /api/roi/export-site-data',
     object: 'export',
     request: (id) => get(`/api/roi/export-site-data?dev_id=${id}&period=7d`),
