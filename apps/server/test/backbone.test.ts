@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backbone, BACKBONE_DIR } from '../src/modules/recognition/embedding/backbone.ts';
 import { goldenImages } from '../src/modules/recognition/embedding/golden.ts';
 import { dihedral, NET_SIDE, netInputOf } from '../src/modules/recognition/embedding/net-input.ts';
-import { BACKBONE_VERSION, EMBEDDING_DIM, VECTOR_NAMES, vectorOf } from '../src/modules/recognition/vector.ts';
+import { BACKBONE_VERSION, EMBEDDING_DIM, LEARNED_DIM, VECTOR_NAMES, vectorOf } from '../src/modules/recognition/vector.ts';
 import { FEATURE_NAMES } from '../src/modules/recognition/features.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -23,8 +23,8 @@ describe('the committed backbone', () => {
 
   it('is the network VECTOR_VERSION names, and its model card and recorded outputs are committed with it', () => {
     expect(net.version).toBe(BACKBONE_VERSION);
-    expect(net.dim).toBe(EMBEDDING_DIM);
-    expect(VECTOR_NAMES.length).toBe(FEATURE_NAMES.length + EMBEDDING_DIM);
+    expect(net.dim).toBe(LEARNED_DIM);
+    expect(VECTOR_NAMES.length).toBe(FEATURE_NAMES.length + LEARNED_DIM);
     const golden = JSON.parse(fs.readFileSync(path.join(BACKBONE_DIR, 'golden.json'), 'utf8'));
     expect(golden.version).toBe(net.version);
     const card = fs.readFileSync(path.join(BACKBONE_DIR, 'model-card.md'), 'utf8');
@@ -40,7 +40,7 @@ describe('the committed backbone', () => {
     const got = await net.embed(images.map((g) => netInputOf(g.image)));
     images.forEach((g, i) => {
       const want = golden.embeddings[g.name]!;
-      expect(want).toHaveLength(EMBEDDING_DIM);
+      expect(want).toHaveLength(LEARNED_DIM);
       const scale = Math.max(1e-3, ...want.map(Math.abs));
       for (let d = 0; d < want.length; d++) expect(Math.abs(got[i]![d]! - want[d]!)).toBeLessThan(1e-4 * scale);
     });
@@ -54,7 +54,7 @@ describe('the committed backbone', () => {
     const input = netInputOf(goldenImages()[0]!.image);
     const views = dihedral(input.pixels, NET_SIDE);
     const out = await net.embed(views.map((pixels) => ({ pixels, size: input.size })));
-    for (const v of out.slice(1)) for (let d = 0; d < EMBEDDING_DIM; d++) expect(v[d]).toBeCloseTo(out[0]![d]!, 4);
+    for (const v of out.slice(1)) for (let d = 0; d < LEARNED_DIM; d++) expect(v[d]).toBeCloseTo(out[0]![d]!, 4);
   });
 
   it('the recognition vector is the measured features followed by the embedding', async () => {
@@ -111,7 +111,9 @@ describe.skipIf(!hasTorch && !process.env.CI)('npm run train:backbone (smoke run
       for (const f of ['backbone.onnx', 'training.json', 'golden.json', 'model-card.md'])
         expect(fs.existsSync(path.join(out, f))).toBe(true);
       const smoke = await Backbone.load(path.join(out, 'backbone.onnx'));
-      expect(smoke.dim).toBe(EMBEDDING_DIM);
+      const classes = (JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8')) as { classes: string[] }).classes;
+      // The embedding, then one score per class the smoke run saw.
+      expect(smoke.dim).toBe(EMBEDDING_DIM + classes.length);
       const [e] = await smoke.embed([netInputOf(goldenImages()[0]!.image)]);
       expect(e!.every(Number.isFinite)).toBe(true);
       await smoke.close();

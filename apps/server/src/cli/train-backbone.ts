@@ -19,6 +19,8 @@ image sets (default ../shared/data/pwssc-spc and ../shared/data/pwssc-spc-more),
   --holdout F   of every set after the first, the images whose sha256 falls in the first F of the hash space are
                 never trained on (default 0.2): the held-out images every accuracy figure is measured on
   --smoke       a few images, one short epoch, into a temporary folder (npm test runs this)
+  --skip-training  keep the backbone.onnx and training.json already in --out; record its outputs and write the
+                model card again (after a change to how the server reads the network)
   PYTHON        the interpreter with torch (default /usr/bin/python3, Debian's python3-torch)`;
 
 interface Sample {
@@ -42,6 +44,7 @@ async function main() {
       holdout: { type: 'string', default: '0.2' },
       work: { type: 'string' },
       smoke: { type: 'boolean', default: false },
+      'skip-training': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -112,10 +115,17 @@ async function main() {
   pyArgs.push('--epochs', smoke ? '1' : args.values.epochs!);
   if (smoke) pyArgs.push('--max-steps', '2', '--batch', '8');
   const started = Date.now();
-  const res = spawnSync(python, pyArgs, { stdio: 'inherit' });
-  if (res.error) throw new Error(`could not run ${python}: ${res.error.message} (apt-get install python3-torch)`);
-  if (res.status !== 0) throw new Error(`training failed (exit ${res.status})`);
-  const wallSeconds = (Date.now() - started) / 1000;
+  if (!args.values['skip-training']) {
+    const res = spawnSync(python, pyArgs, { stdio: 'inherit' });
+    if (res.error) throw new Error(`could not run ${python}: ${res.error.message} (apt-get install python3-torch)`);
+    if (res.status !== 0) throw new Error(`training failed (exit ${res.status})`);
+  }
+  const trained = JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8')) as {
+    wall_seconds?: number;
+    train_seconds: number;
+  };
+  const wallSeconds =
+    trained.wall_seconds ?? (args.values['skip-training'] ? trained.train_seconds : (Date.now() - started) / 1000);
 
   // 3. Load the exported network as the server does; record its outputs on fixed images; write the model card.
   const backbone = await Backbone.load(path.join(out, 'backbone.onnx'));
@@ -141,7 +151,7 @@ async function main() {
   );
   await backbone.close();
   if (!args.values.work) fs.rmSync(work, { recursive: true, force: true });
-  console.log(`backbone ${backbone.version} (${backbone.dim} dimensions) in ${out}`);
+  console.log(`backbone ${backbone.version} (${backbone.dim} numbers per ROI) in ${out}`);
 }
 
 function modelCard(
@@ -167,7 +177,7 @@ function modelCard(
   return [
     '# Model card: plankton backbone',
     '',
-    `- **Version** ${backbone.version} (first 12 hex of the ONNX file's sha256); embedding of ${backbone.dim} numbers.`,
+    `- **Version** ${backbone.version} (first 12 hex of the ONNX file's sha256); ${backbone.dim} numbers per ROI: the ${backbone.dim - classes.length}-number embedding, then ln of the network's own ${classes.length} class scores (+10⁻⁴), each averaged over the eight turns and mirrors.`,
     `- **Made by** \`npm run train:backbone\` (apps/server/src/cli/train-backbone.ts, apps/server/tools/backbone/train.py), seed ${String(opts.seed)}, ${String(opts.threads)} threads, ${String(training.settings.epochs)} epochs.`,
     `- **Data**: ${dirs.map((d) => path.relative(ROOT, d)).join(', ')} (MIT, Scripps Plankton Camera, PWSSC): ${samples.length} distinct images, ${count('train')} trained on, ${count('test')} held out (never trained on; of every set after the first, the images whose sha256 falls in the first ${String(opts.holdout)} of the hash space).`,
     `- **Input**: the grey level above the background, stretched to its 99.5th percentile, fitted into ${NET_SIDE}×${NET_SIDE} (net-input.ts), and ln of the image's long and short side.`,

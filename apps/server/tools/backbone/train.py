@@ -65,7 +65,10 @@ class Export(nn.Module):
         self.net = net
 
     def forward(self, image, size):
-        return self.net.embedding(image, size)
+        e = self.net.embedding(image, size)
+        # The network's own class scores beside the embedding: a team with few examples can lean on what the network
+        # learnt from every PWSSC image (docs/recognition.md, "Backbone").
+        return e, F.softmax(self.net.head(e), dim=1)
 
 
 def augment(x, size, gen):
@@ -172,7 +175,8 @@ def main():
     export = Export(net).eval()
     dummy = (torch.zeros(2, 1, side, side), torch.zeros(2, 2))
     torch.onnx.export(export, dummy, os.path.join(a.out, 'backbone.onnx'), input_names=['image', 'size'],
-                      output_names=['embedding'], dynamic_axes={'image': {0: 'n'}, 'size': {0: 'n'}, 'embedding': {0: 'n'}},
+                      output_names=['embedding', 'scores'],
+                      dynamic_axes={'image': {0: 'n'}, 'size': {0: 'n'}, 'embedding': {0: 'n'}, 'scores': {0: 'n'}},
                       opset_version=13, do_constant_folding=True)
     # The network's own head, for the model card: the per-team heads are trained by the server.
     json.dump(log, open(os.path.join(a.out, 'training.json'), 'w'), indent=1)

@@ -4,7 +4,7 @@ import { FEATURE_NAMES as MEASURED_NAMES, decodeImage, featuresOfPixels, type Ra
 
 /**
  * An ROI's recognition vector (docs/recognition.md): the 206 measured features (features.ts) followed by the
- * backbone network's embedding (embedding/backbone.ts). This is what is stored in roi_features, what the per-team
+ * backbone network's embedding and its own class scores (embedding/backbone.ts). This is what is stored in roi_features, what the per-team
  * models learn from and what re-identification classifies without decoding the image again.
  *
  * VECTOR_VERSION must change whenever the measured features or the committed network change; stored vectors of
@@ -12,11 +12,16 @@ import { FEATURE_NAMES as MEASURED_NAMES, decodeImage, featuresOfPixels, type Ra
  */
 export const VECTOR_VERSION = 2;
 /** The committed network's version (first 12 hex of backbone.onnx's sha256) that VECTOR_VERSION 2 means. */
-export const BACKBONE_VERSION = '38d3cf83ce42';
+export const BACKBONE_VERSION = 'fe1adae7899f';
 export const EMBEDDING_DIM = 128;
+/** The committed network's own class scores: the 33 PWSSC classes of its model card, in that order. */
+export const SCORE_DIM = 33;
+/** What the network gives per ROI: the embedding, then ln(mean class score + 10⁻⁴). */
+export const LEARNED_DIM = EMBEDDING_DIM + SCORE_DIM;
 export const VECTOR_NAMES: readonly string[] = Object.freeze([
   ...MEASURED_NAMES,
   ...Array.from({ length: EMBEDDING_DIM }, (_, i) => `embedding${i + 1}`),
+  ...Array.from({ length: SCORE_DIM }, (_, i) => `backbone_score${i + 1}`),
 ]);
 
 let shared: Promise<Backbone> | null = null;
@@ -38,10 +43,13 @@ export async function releaseBackbone() {
 
 export async function vectorOf(img: RawImage, opts: { threshold?: number } = {}): Promise<RoiFeatures> {
   const measured = featuresOfPixels(img, opts);
-  const [embedding] = await (await backbone()).embed([netInputOf(img)]);
-  const values = new Float32Array(measured.values.length + EMBEDDING_DIM);
+  const net = await backbone();
+  if (net.dim !== LEARNED_DIM)
+    throw new Error(`backbone ${net.version} gives ${net.dim} numbers, vector ${VECTOR_VERSION} needs ${LEARNED_DIM}`);
+  const [learned] = await net.embed([netInputOf(img)]);
+  const values = new Float32Array(measured.values.length + LEARNED_DIM);
   values.set(measured.values);
-  values.set(embedding!.subarray(0, EMBEDDING_DIM), measured.values.length);
+  values.set(learned!, measured.values.length);
   return { version: VECTOR_VERSION, values, measures: measured.measures };
 }
 

@@ -9,6 +9,9 @@ import { dihedral, NET_SIDE, type NetInput } from './net-input.ts';
 export const BACKBONE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../models/backbone');
 export const BACKBONE_FILE = path.join(BACKBONE_DIR, 'backbone.onnx');
 
+/** Added to the mean class score before its logarithm, so that a score of 0 stays finite. */
+const SCORE_FLOOR = 1e-4;
+
 /**
  * The learned feature extractor: an ONNX network run by onnxruntime-node on the CPU. An ROI's embedding is the mean
  * of the network's output over the eight turns and mirrors of its input (plankton have no up or down).
@@ -18,6 +21,7 @@ export class Backbone {
     private readonly session: ort.InferenceSession,
     /** Identifies the weights: stored embeddings of another version are computed again. */
     readonly version: string,
+    /** Numbers per ROI: the embedding, then ln of the network's class scores. */
     readonly dim: number,
   ) {}
 
@@ -34,7 +38,10 @@ export class Backbone {
     return new Backbone(session, version, probe[0]!.length);
   }
 
-  /** One embedding per input, each averaged over the input's eight dihedral copies. */
+  /**
+   * One feature vector per input: the embedding and ln(mean class score + 10⁻⁴), each averaged over the input's
+   * eight dihedral copies.
+   */
   async embed(inputs: NetInput[]): Promise<Float32Array[]> {
     return run(this.session, inputs, 8);
   }
@@ -64,17 +71,25 @@ async function run(session: ort.InferenceSession, inputs: NetInput[], copies: nu
     image: new ort.Tensor('float32', image, [n, 1, side, side]),
     size: new ort.Tensor('float32', size, [n, 2]),
   });
-  const emb = out.embedding!;
-  const data = emb.data as Float32Array;
-  const dim = Number(emb.dims[1]);
+  // The embedding, then (networks since vector 2) ln of the network's own class scores: both averaged over copies.
+  const parts = [out.embedding!, out.scores].filter((t): t is ort.Tensor => t !== undefined);
+  const dims = parts.map((t) => Number(t.dims[1]));
+  const dim = dims.reduce((a, b) => a + b, 0);
   const result: Float32Array[] = [];
   for (let i = 0; i < inputs.length; i++) {
     const v = new Float32Array(dim);
-    for (let t = 0; t < copies; t++) {
-      const at = (i * copies + t) * dim;
-      for (let d = 0; d < dim; d++) v[d]! += data[at + d]!;
-    }
-    for (let d = 0; d < dim; d++) v[d]! /= copies;
+    let offset = 0;
+    parts.forEach((t, k) => {
+      const data = t.data as Float32Array;
+      const d = dims[k]!;
+      for (let c = 0; c < copies; c++) {
+        const at = (i * copies + c) * d;
+        for (let j = 0; j < d; j++) v[offset + j]! += data[at + j]!;
+      }
+      for (let j = 0; j < d; j++) v[offset + j]! /= copies;
+      if (k === 1) for (let j = 0; j < d; j++) v[offset + j] = Math.log(v[offset + j]! + SCORE_FLOOR);
+      offset += d;
+    });
     result.push(v);
   }
   return result;
