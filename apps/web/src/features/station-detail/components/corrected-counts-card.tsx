@@ -38,6 +38,13 @@ export function CorrectedCountsCard({ devId, start, end }: { devId: string; star
       ),
     },
     {
+      key: 'model',
+      title: <Tooltip title={t('detail.corrected.modelHint')}>{t('detail.corrected.model')}</Tooltip>,
+      align: 'right',
+      width: 110,
+      render: (_, item) => formatCount(item.model_raw),
+    },
+    {
       key: 'corrected',
       title: t('detail.corrected.corrected'),
       align: 'right',

@@ -44,7 +44,7 @@ export function AiModelsButton({ groupId, needsTeam, readOnly }: AiModelsButtonP
         {t('identify.models.button')}
       </Button>
       {open && (
-        <Drawer open title={t('identify.models.title')} size={880} onClose={() => setOpen(false)} data-testid="ai-models-drawer">
+        <Drawer open title={t('identify.models.title')} size={1040} onClose={() => setOpen(false)} data-testid="ai-models-drawer">
           {needsTeam ? (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}

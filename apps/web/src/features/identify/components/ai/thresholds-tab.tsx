@@ -212,7 +212,9 @@ function ThresholdsEditor({ saved, groupId, readOnly }: { saved: Thresholds; gro
         columns={columns}
         dataSource={rows}
         pagination={false}
-        locale={{ emptyText: t('identify.thresholds.noOverrides') }}
+        locale={{
+          emptyText: t(saved.calibrated ? 'identify.thresholds.noOverridesCalibrated' : 'identify.thresholds.noOverrides'),
+        }}
         onRow={(row) => ({ 'data-testid': `threshold-row-${row.class_id}` }) as HTMLAttributes<HTMLElement>}
       />
       {!readOnly && (
