@@ -179,7 +179,7 @@ export async function generateFleet(db: Db, shape: FleetShape): Promise<Record<s
         name: `${String(i).padStart(3, '0')}Bench_class_${i}`,
         label_index: i,
         system: 0,
-        visible: 1,
+        group_id: null,
         created_at: shape.now,
       })
       .execute();

@@ -265,7 +265,7 @@ async function prepare(): Promise<Bench> {
     const index = 100 + i;
     const row = await k
       .insertInto('classes')
-      .values({ name: `${index}${folder}`, label_index: index, system: 0, visible: 1, created_at: NOW })
+      .values({ name: `${index}${folder}`, label_index: index, system: 0, group_id: null, created_at: NOW })
       .returning('id')
       .executeTakeFirstOrThrow();
     labelIndex.set(row.id, index);
