@@ -4,10 +4,11 @@ import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { registerIpp } from './helpers/device.ts';
+import { shapePng } from './helpers/shapes.ts';
 
 type Answer = { code: number; data: unknown; msg: string };
 
-/** Issue 20's new calls, each made by two callers at the same moment on the same object. */
+/** Issue 20's and 21's new calls, each made by two callers at the same moment on the same object. */
 describe.each(dialects)('two callers at once on %s', (dialect) => {
   let env: TestEnv;
   let w: World;
@@ -75,5 +76,41 @@ describe.each(dialects)('two callers at once on %s', (dialect) => {
     expect([info.language, view.loc.length]).toSatisfy(
       ([lang, n]: [string, number]) => (lang === 'en' && n === 1) || (lang === 'zh' && n === 0),
     );
+  });
+  it('saves the auto-accept target precision from two administrators at once: both answer, one row keeps one of them', async () => {
+    const saved = await Promise.all([
+      send(w.tokens.ownAdmin, 'POST', '/api/ai/thresholds', { target_precision: 0.9 }),
+      send(w.tokens.superadmin, 'POST', '/api/ai/thresholds', { target_precision: 0.99, group_id: w.teamA }),
+    ]);
+    expect(saved.map((a) => a.code)).toEqual([1000, 1000]);
+    const now = (await send(w.tokens.ownAdmin, 'GET', '/api/ai/thresholds')).data as { target_precision: number };
+    expect([0.9, 0.99]).toContain(now.target_precision);
+    const rows = await env.db.kysely
+      .selectFrom('ai_thresholds')
+      .selectAll()
+      .where('group_id', '=', w.teamA)
+      .where('class_id', '=', -1)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('asks for one station’s corrected counts twice at once: the same answer for both', async () => {
+    const now = env.clock.now;
+    for (let i = 0; i < 3; i++)
+      await env.app.rois.ingest({
+        ippId: a1,
+        capturedAt: now - (i + 1) * 60_000,
+        labelIndex: 1,
+        confidence: null,
+        sizePx: 100,
+        data: await shapePng('disc', 700 + i),
+      });
+    const url = `/api/ai/corrected-counts?dev_id=A1&start=${now - 3_600_000}&end=${now}`;
+    const both = await twice(() => send(w.tokens.user, 'GET', url));
+    expect(both.map((a) => a.code)).toEqual([1000, 1000]);
+    expect(both[0]!.data).toEqual(both[1]!.data);
+    const items = (both[0]!.data as { items: { raw: number; other: number }[] }).items;
+    expect(items.reduce((n, i) => n + i.raw, 0)).toBe(3);
+    expect(items.reduce((n, i) => n + i.other, 0)).toBe(3);
   });
 });
