@@ -1,15 +1,13 @@
 import { ResultCode, type CorrectedCounts, type CorrectedCountsQuery } from '@ipp/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
 import { HOUR_MS } from '../stats/rollups.repository.ts';
 import { telemetryByBucket } from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { stationByDevId } from '../views/views.repository.ts';
+import { visibleStationByDevId } from '../views/views.service.ts';
 import { correctedCounts } from './corrected-counts.ts';
 import { labelCountsIn } from './labels.repository.ts';
 import * as models from './models.repository.ts';
-import type { ModelReportData } from './training.ts';
 
 /** At most this long a range (ten years): the count is one grouped scan of the station's ROIs in it. */
 const MAX_RANGE_DAYS = 3660;
@@ -34,10 +32,7 @@ export class AbundanceService {
   async correctedCounts(actor: UserRow, q: CorrectedCountsQuery): Promise<CorrectedCounts> {
     if (q.end <= q.start) throw new AppError(ResultCode.BAD_PARAM, 'rangeEmpty', {}, 'end');
     if (q.end - q.start > MAX_RANGE_MS) throw new AppError(ResultCode.BAD_PARAM, 'rangeTooLong', { days: MAX_RANGE_DAYS }, 'end');
-    const station = await stationByDevId(this.db.kysely, q.dev_id);
-    const group = visibleGroup(actor);
-    if (!station || (group !== undefined && station.group_id !== group))
-      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'dev_id');
+    const station = await visibleStationByDevId(this.db.kysely, actor, q.dev_id);
     const rows = await labelCountsIn(this.db.kysely, station.id, q.start, q.end);
     const byClass = new Map<number | null, ClassRow>();
     const row = (c: number | null) => {
@@ -58,7 +53,7 @@ export class AbundanceService {
     }
     let uncorrectable = 0;
     for (const [modelId, observed] of byModel) {
-      const report = await this.reportOf(modelId);
+      const report = await models.findReport(this.db.kysely, modelId);
       if (!report?.matrix) {
         // A forest of the first releases kept no confusion matrix: its labels count as they are.
         for (const [c, n] of observed) {
@@ -120,11 +115,6 @@ export class AbundanceService {
     });
     items.sort((a, b) => b.corrected - a.corrected || b.raw - a.raw || (a.class_id ?? 0) - (b.class_id ?? 0));
     return { dev_id: station.dev_id, start: q.start, end: q.end, volume_l: round(volume), uncorrectable, items };
-  }
-
-  private async reportOf(modelId: number): Promise<ModelReportData | null> {
-    const row = await models.findModel(this.db.kysely, modelId);
-    return row?.report ? (JSON.parse(row.report) as ModelReportData) : null;
   }
 }
 

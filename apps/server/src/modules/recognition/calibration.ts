@@ -22,6 +22,14 @@ export interface AutoAccept {
 }
 
 export const DEFAULT_TARGET_PRECISION = 0.95;
+
+/** A calibrated model's auto-accept thresholds for a target, from its report; null for a model without them. */
+export function autoAcceptOf(
+  report: { oof?: OutOfFold; matrix?: { classes: number[] } } | null,
+  target: number,
+): AutoAccept[] | null {
+  return report?.oof && report.matrix ? autoAcceptThresholds(report.oof, report.matrix.classes, target) : null;
+}
 /** A threshold must rest on at least this many cross-validated predictions above it. */
 export const MIN_ACCEPTED = 5;
 

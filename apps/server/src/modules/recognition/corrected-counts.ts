@@ -52,9 +52,10 @@ export function nnls(A: number[][], b: number[], iterations = 500): number[] {
 /** Point estimate: true counts whose expected predictions best match the observed ones (rows normalised). */
 export function adjustCounts(confusion: number[][], observed: number[]): number[] {
   const k = observed.length;
-  const rates = confusion.map((row) => {
+  // A class with no cross-validated example is assumed always named right.
+  const rates = confusion.map((row, t) => {
     const total = row.reduce((a, v) => a + v, 0);
-    return total > 0 ? row.map((v) => v / total) : row.map((_, j) => (j === confusion.indexOf(row) ? 1 : 0));
+    return row.map((v, j) => (total > 0 ? v / total : j === t ? 1 : 0));
   });
   // Mᵀ: rows are predicted classes p, columns true classes t.
   const At = Array.from({ length: k }, (_, p) => Array.from({ length: k }, (_, t) => rates[t]![p]!));
@@ -133,10 +134,7 @@ export function correctedCounts(
   const draws: number[][] = classes.map(() => []);
   if (total > 0) {
     for (let r = 0; r < replicates; r++) {
-      const rows = counts.map((row) => {
-        const g = row.map((v) => gamma(random, v + 0.5));
-        return g;
-      });
+      const rows = counts.map((row) => row.map((v) => gamma(random, v + 0.5)));
       const qr = multinomial(
         random,
         total,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { loadPredictor, type Predictor } from './team-model.ts';
-import { autoAcceptThresholds, DEFAULT_TARGET_PRECISION } from './calibration.ts';
+import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import * as models from './models.repository.ts';
 import type { ModelReportData } from './training.ts';
 
@@ -54,11 +54,8 @@ export class ModelStore {
     }
     const thresholds = await models.thresholdsOf(this.db.kysely, groupId);
     const report = row.report === null ? null : (JSON.parse(row.report) as ModelReportData);
-    const target = thresholds.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION;
-    const autoAccept =
-      report?.oof && report.matrix
-        ? new Map(autoAcceptThresholds(report.oof, report.matrix.classes, target).map((a) => [a.class_id, a.threshold]))
-        : null;
+    const auto = autoAcceptOf(report, thresholds.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION);
+    const autoAccept = auto && new Map(auto.map((a) => [a.class_id, a.threshold]));
     const classes = await this.db.kysely
       .selectFrom('classes')
       .select(['id', 'label_index'])

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { ModelReportData } from './training.ts';
 
 export const MODEL_COLUMNS = [
   'm.id',
@@ -83,6 +84,12 @@ export async function activate(db: Kysely<Database>, groupId: number, modelId: n
     .where('active', '=', 1)
     .execute();
   await db.updateTable('ai_models').set({ active: 1, updated_at: now }).where('id', '=', modelId).execute();
+}
+
+/** A model's cross-validation report (training.ts), parsed; null when it has none. */
+export async function findReport(db: Kysely<Database>, id: number): Promise<ModelReportData | null> {
+  const row = await db.selectFrom('ai_models').select('report').where('id', '=', id).executeTakeFirst();
+  return row?.report ? (JSON.parse(row.report) as ModelReportData) : null;
 }
 
 /** The ai_thresholds row (class id -1) that holds a team's auto-accept target precision instead of a threshold. */

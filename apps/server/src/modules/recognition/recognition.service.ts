@@ -23,7 +23,7 @@ import { visibleGroup } from '../ipps/ipps.service.ts';
 import { findRoisCore, summaries } from '../rois/rois.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { autoAcceptThresholds, DEFAULT_TARGET_PRECISION } from './calibration.ts';
+import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import { descriptorOf } from './descriptor.ts';
 import { enhanceImage } from './features.ts';
 import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
@@ -223,8 +223,7 @@ export class RecognitionService {
     const map = await models.thresholdsOf(this.db.kysely, team);
     const target = map.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION;
     const active = await this.store.activeFor(team);
-    const report = active ? await this.activeReport(active.id) : null;
-    const auto = report?.oof && report.matrix ? autoAcceptThresholds(report.oof, report.matrix.classes, target) : [];
+    const auto = autoAcceptOf(active ? await models.findReport(this.db.kysely, active.id) : null, target) ?? [];
     const ids = [...map.keys()].filter((id) => id > 0);
     const names = await this.classNames([...ids, ...auto.map((a) => a.class_id)]);
     const byName = (a: { class_name: string }, b: { class_name: string }) => a.class_name.localeCompare(b.class_name);
@@ -268,11 +267,6 @@ export class RecognitionService {
     });
     this.store.invalidate(team);
     return this.thresholds(actor, team);
-  }
-
-  private async activeReport(modelId: number): Promise<ModelReportData | null> {
-    const row = await models.findModel(this.db.kysely, modelId);
-    return row?.report ? (JSON.parse(row.report) as ModelReportData) : null;
   }
 
   async listJobs(actor: UserRow, q: { group_id?: number; kind?: 'reidentify' | 'train'; limit: number }) {

@@ -13,7 +13,9 @@ import {
   type SiteRoiQuery,
   type Wall,
 } from '@ipp/contracts';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { measuredFromRow, isOnline } from '../ipps/ipps.service.ts';
@@ -44,6 +46,14 @@ export interface Station {
 
 const noImage = () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
 const unknownStation = (field: string) => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, field);
+
+/** A station the caller may see, by its site ID; another team's answers like an unknown one ("ippNotFound"). */
+export async function visibleStationByDevId(db: Kysely<Database>, actor: UserRow, devId: string) {
+  const row = await repo.stationByDevId(db, devId);
+  const group = visibleGroup(actor);
+  if (!row || (group !== undefined && row.group_id !== group)) throw unknownStation('dev_id');
+  return row;
+}
 
 /** The monitoring views of spec §7 (views, dashboard, site), scoped to the caller's team, read from rollups. */
 export class ViewsService {
@@ -233,11 +243,8 @@ export class ViewsService {
     return row;
   }
 
-  private async station(actor: UserRow, devId: string) {
-    const row = await repo.stationByDevId(this.db.kysely, devId);
-    const group = visibleGroup(actor);
-    if (!row || (group !== undefined && row.group_id !== group)) throw unknownStation('dev_id');
-    return row;
+  private station(actor: UserRow, devId: string) {
+    return visibleStationByDevId(this.db.kysely, actor, devId);
   }
 
   private async offlineMs() {
