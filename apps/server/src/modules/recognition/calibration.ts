@@ -1,3 +1,5 @@
+import { calibrate } from './team-model.ts';
+
 /**
  * What a model's cross-validation says about its confidences (docs/recognition.md, "Confidence"): kept in its
  * report, so that the auto-accept thresholds can be chosen again for another target precision without training.
@@ -62,4 +64,32 @@ export function autoAcceptThresholds(oof: OutOfFold, classes: number[], target: 
       predicted: rows.length,
     };
   });
+}
+
+/**
+ * From a cross-validation's out-of-fold probabilities (columns `classes`), calibrated with `temperature`: each
+ * sample's predicted class, confidence (3 decimals) and correctness, and the confusion counts (rows true, columns
+ * predicted). An image accepted in several classes counts on the diagonal when the model named any of them.
+ */
+export function outOfFold(
+  proba: readonly Float64Array[],
+  classes: number[],
+  y: readonly number[],
+  accepted: readonly number[][],
+  temperature: number,
+): { oof: OutOfFold; counts: number[][] } {
+  const oof: OutOfFold = { predicted: [], confidence: [], right: [] };
+  const counts = classes.map(() => classes.map(() => 0));
+  proba.forEach((p, i) => {
+    const q = calibrate(Float64Array.from(p), temperature);
+    let best = 0;
+    for (let j = 1; j < q.length; j++) if (q[j]! > q[best]!) best = j;
+    const right = accepted[i]!.includes(classes[best]!) ? 1 : 0;
+    oof.predicted.push(classes[best]!);
+    oof.confidence.push(Math.round(q[best]! * 1000) / 1000);
+    oof.right.push(right);
+    const truth = classes.indexOf(y[i]!);
+    counts[truth]![right ? truth : best]!++;
+  });
+  return { oof, counts };
 }

@@ -1,6 +1,6 @@
 import type { Evaluation, TrainingSet } from './classifier.ts';
-import type { OutOfFold } from './calibration.ts';
-import { calibrate, crossValidateTeamModel, fitTemperature, trainTeamModel } from './team-model.ts';
+import { outOfFold, type OutOfFold } from './calibration.ts';
+import { crossValidateTeamModel, fitTemperature, trainTeamModel } from './team-model.ts';
 
 export interface TrainInput {
   x: number[][];
@@ -57,20 +57,7 @@ export function trainAndEvaluate(input: TrainInput, onProgress: (fraction: numbe
     balancedAccuracy = evaluation.balancedAccuracy;
     const truth = input.y.map((c) => evaluation.probaClasses.indexOf(c));
     temperature = fitTemperature(evaluation.proba, truth);
-    const oof: OutOfFold = { predicted: [], confidence: [], right: [] };
-    const counts = evaluation.probaClasses.map(() => evaluation.probaClasses.map(() => 0));
-    evaluation.proba.forEach((p, i) => {
-      const q = calibrate(Float64Array.from(p), temperature);
-      let best = 0;
-      for (let j = 1; j < q.length; j++) if (q[j]! > q[best]!) best = j;
-      const predicted = evaluation.probaClasses[best]!;
-      const right = input.accepted[i]!.includes(predicted) ? 1 : 0;
-      oof.predicted.push(predicted);
-      oof.confidence.push(Math.round(q[best]! * 1000) / 1000);
-      oof.right.push(right);
-      // An image accepted in several classes counts on the diagonal when the model named any of them.
-      counts[truth[i]!]![right ? evaluation.probaClasses.indexOf(input.y[i]!) : best]!++;
-    });
+    const { oof, counts } = outOfFold(evaluation.proba, evaluation.probaClasses, input.y, input.accepted, temperature);
     report = {
       ...reportOf(evaluation, k),
       temperature,

@@ -4,8 +4,9 @@ import { FEATURE_NAMES as MEASURED_NAMES, decodeImage, featuresOfPixels, type Ra
 
 /**
  * An ROI's recognition vector (docs/recognition.md): the 206 measured features (features.ts) followed by the
- * backbone network's embedding and its own class scores (embedding/backbone.ts). This is what is stored in roi_features, what the per-team
- * models learn from and what re-identification classifies without decoding the image again.
+ * backbone network's embedding and its own class scores (embedding/backbone.ts). This is what is stored in
+ * roi_features, what the per-team models learn from and what re-identification classifies without decoding the
+ * image again.
  *
  * VECTOR_VERSION must change whenever the measured features or the committed network change; stored vectors of
  * another version are computed again (a test checks the network against BACKBONE_VERSION).
