@@ -168,8 +168,12 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     await page.getByTestId('ai-tab-models').click();
     const tally = page.getByTestId('model-row-1').locator('[data-testid^="model-labels-"]');
     await tally.waitFor();
-    const [accepted, review] = ((await tally.textContent()) ?? '').split('/').map((v) => Number(v.trim()));
-    expect(accepted! + review!).toBe(MISLABELLED);
+    // (The list may first show what it held before the re-identification, then refreshes: the tally is polled.)
+    const labelled = async () => {
+      const [accepted, review] = ((await tally.textContent()) ?? '').split('/').map((v) => Number(v.trim()));
+      return accepted! + review!;
+    };
+    await expect.poll(labelled, { timeout: 15_000 }).toBe(MISLABELLED);
     await page.keyboard.press('Escape');
 
     // Data detail: the station's counts per class, the model-labelled part corrected, beside the raw ones.
