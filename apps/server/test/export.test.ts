@@ -4,6 +4,8 @@ import { buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
+import { checkEcotaxa, ecotaxaDecode, imageFormatOf } from './helpers/ecotaxa-rules.ts';
+import sharp from 'sharp';
 
 /** The entries of a zip, by name. */
 function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
@@ -101,7 +103,7 @@ describe.each(dialects)('exports on %s', (dialect) => {
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['x-total-count']).toBe('3');
     const files = await unzip(ok.rawPayload);
-    const tsv = files.get('ecotaxa_export.tsv')!.toString('utf8').trim().split('\n');
+    const tsv = ecotaxaDecode(files.get('ecotaxa_export.tsv')!).trim().split('\n');
     expect(tsv[0]!.split('\t').slice(0, 8)).toEqual([
       'img_file_name',
       'object_id',
@@ -120,5 +122,122 @@ describe.each(dialects)('exports on %s', (dialect) => {
       [`images/${ids[2]}.png`, '20261122', '070200', 'predicted', 'Diatom_chain'],
     ]);
     for (const [i, id] of ids.entries()) expect(files.get(`images/${id}.png`)?.equals(images[i]!)).toBe(true);
+  });
+
+  it('exports stations × days × label states as EcoTaxa accepts them, and the checker refuses what EcoTaxa refuses', async () => {
+    const k = env.db.kysely;
+    const a2 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A2', { latitude: -12.5, longitude: -150.25 });
+    await k
+      .insertInto('classes')
+      .values({ name: '050桡足类', label_index: 50, system: 0, group_id: w.teamA, created_at: env.clock.now })
+      .execute();
+    const c1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'C1', { latitude: 36.25, longitude: 121.5 });
+    // Two stations over three UTC days; labels: Copepod, none, 桡足类 (sent as WebP), an on-device index no class
+    // carries (77).
+    const made: number[] = [];
+    let seed = 300;
+    for (const key of [c1.key, a2.key])
+      for (const day of [19, 20, 21])
+        for (const [minute, label] of [1, 0, 50, 77].entries()) {
+          const png = await pngOf(seed++);
+          const file = label === 50 ? await sharp(png).webp({ lossless: true }).toBuffer() : png;
+          const res = body(
+            await uploadRoi(
+              env,
+              key,
+              {
+                captured_at: Date.UTC(2026, 10, day, 23, minute),
+                label_index: label,
+                size_px: 40 + label,
+                ...(label ? { confidence: 0.83 } : {}),
+              },
+              file,
+            ),
+          );
+          expect(res.code, JSON.stringify(res)).toBe(1000);
+          made.push((res.data as { roi_id: number }).roi_id);
+        }
+    // Hand labels (who and when), and the three review states.
+    await k.updateTable('users').set({ email: 'admin.a@example.org' }).where('id', '=', w.ids.ownAdmin).execute();
+    await k
+      .updateTable('rois')
+      .set({ hi: 1, labelled_by: w.ids.ownAdmin, labelled_at: Date.UTC(2026, 10, 25, 8, 30, 15) })
+      .where('id', 'in', [made[0]!, made[2]!])
+      .execute();
+    await k.updateTable('rois').set({ review_status: 1 }).where('id', '=', made[4]!).execute();
+    await k.updateTable('rois').set({ review_status: 2 }).where('id', '=', made[6]!).execute();
+    await k.updateTable('rois').set({ review_status: 3 }).where('id', '=', made[8]!).execute();
+
+    const res = await exportCall(w.tokens.user, { format: 'ecotaxa', roi_ids: made });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const files = await unzip(res.rawPayload);
+    const check = checkEcotaxa(files);
+    expect(check.errors).toEqual([]);
+    expect(check.silent).toEqual([]);
+    expect(check.rows).toHaveLength(made.length);
+    const row = (id: number) => check.rows.find((r) => r.object_id!.endsWith(`_${id}`))!;
+    // The UTF-8 class name arrives as written; a hand label carries its author and time, a machine label its score.
+    expect(row(made[0]!)).toMatchObject({
+      object_annotation_status: 'validated',
+      object_annotation_category: 'Copepod',
+      object_annotation_person_name: 'Name of admin_a',
+      object_annotation_person_email: 'admin.a@example.org',
+      object_annotation_date: '20261125',
+      object_annotation_time: '083015',
+      object_confidence: '',
+      object_label_source: 'hi',
+    });
+    expect(row(made[2]!)).toMatchObject({ object_annotation_status: 'validated', object_annotation_category: '桡足类' });
+    expect(row(made[3]!)).toMatchObject({
+      object_annotation_status: '',
+      object_annotation_category: '',
+      object_label_source: 'ai',
+      object_device_label: '77',
+    });
+    expect(row(made[1]!)).toMatchObject({ object_annotation_status: '', object_label_source: 'ui' });
+    expect(row(made[4]!)).toMatchObject({ object_annotation_status: 'predicted', object_review: 'pending' });
+    expect(row(made[4]!).object_confidence).toBe('0.83');
+    expect(row(made[6]!)).toMatchObject({ object_annotation_status: 'predicted', object_review: 'approved' });
+    expect(row(made[8]!)).toMatchObject({ object_annotation_status: 'dubious', object_review: 'rejected' });
+    // The station and UTC day is the sample and the acquisition: six of each, one per station and day.
+    expect(new Set(check.rows.map((r) => r.acq_id)).size).toBe(6);
+    expect(row(made[5]!).acq_id).toBe(row(made[5]!).sample_id);
+    expect(row(made[12]!)).toMatchObject({
+      object_lat: '-12.5',
+      object_lon: '-150.25',
+      object_date: '20261119',
+      object_time: '230000',
+    });
+    // The WebP went out as a PNG of the same pixels.
+    const webp = row(made[2]!).img_file_name!;
+    expect(webp).toBe(`images/${made[2]}.png`);
+    expect(imageFormatOf(files.get(webp)!)).toBe('PNG');
+    const [got, want] = await Promise.all([files.get(webp)!, await pngOf(302)].map((b) => sharp(b).raw().toBuffer()));
+    expect(got!.equals(want!)).toBe(true);
+
+    // The checker fails what EcoTaxa fails: the earlier export's shapes are refused or silently changed.
+    const tsv = files.get('ecotaxa_export.tsv')!;
+    const broken = new Map(files);
+    broken.set('ecotaxa_export.tsv', tsv.subarray(3));
+    expect(checkEcotaxa(broken).silent).toEqual([
+      'ecotaxa_export.tsv: read as Latin-1 (no UTF-8 byte-order mark): non-ASCII text changes',
+    ]);
+    const text = tsv.toString('utf8');
+    const oneAcq = text.replace(/\t(A2|C1)_(\d{8})\tIPP$/gm, '\t$1\tIPP');
+    broken.set('ecotaxa_export.tsv', Buffer.from(oneAcq));
+    expect(checkEcotaxa(broken).errors.filter((e) => e.startsWith("Acquisition 'A2' is already associated"))).toHaveLength(2);
+    const noCategory = text.replace(/\tpredicted\t[^\t]+\t/, '\tpredicted\t\t');
+    broken.set('ecotaxa_export.tsv', Buffer.from(noCategory));
+    expect(checkEcotaxa(broken).errors).toEqual([
+      expect.stringMatching(/^line \d+: When annotation status 'predicted' is provided there has to be a category\.$/),
+    ]);
+    broken.set('ecotaxa_export.tsv', tsv);
+    broken.set(
+      webp,
+      await sharp(await pngOf(302))
+        .webp()
+        .toBuffer(),
+    );
+    expect(checkEcotaxa(broken).errors).toEqual([expect.stringContaining('Unsupported image format: WEBP')]);
   });
 });

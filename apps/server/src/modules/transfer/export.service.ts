@@ -10,14 +10,13 @@ import * as roisRepo from '../rois/rois.repository.ts';
 import { roiTypeOf } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { csvCell } from '../../http/csv-cell.ts';
+import * as usersRepo from '../users/users.repository.ts';
+import { ECOTAXA_TSV, ecotaxaHead, ecotaxaImage, ecotaxaLine, type EcotaxaStation } from './ecotaxa.ts';
 
 const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
 
-interface Station {
-  latitude: number | null;
-  longitude: number | null;
-}
+type Station = EcotaxaStation;
 
 export interface ExportRequest {
   format: 'csv' | 'ecotaxa';
@@ -33,8 +32,8 @@ export interface ExportFile {
 }
 
 /**
- * Exports of a selection or of a whole list query: CSV, or an EcoTaxa-compatible zip (TSV with its type row, and the
- * original images). Rows are read a page at a time by keyset and streamed, so a 100,000-ROI export never sits in
+ * Exports of a selection or of a whole list query: CSV, or an EcoTaxa zip (ecotaxa.ts: the TSV EcoTaxa's import
+ * validation accepts, and the images in formats it reads). Rows are read a page at a time by keyset and streamed, so a 100,000-ROI export never sits in
  * memory. The selection is checked like a bulk action: one ROI the caller may not see fails the whole export.
  */
 export class ExportService {
@@ -58,6 +57,12 @@ export class ExportService {
         stations.set(id, s ?? { latitude: null, longitude: null });
       }
       return stations.get(id)!;
+    };
+    const emails = new Map<number, string | null>();
+    const emailOf = async (userId: number | null) => {
+      if (userId === null) return null;
+      if (!emails.has(userId)) emails.set(userId, (await usersRepo.findUserById(this.db.kysely, userId))?.email || null);
+      return emails.get(userId)!;
     };
     if (req.format === 'csv') {
       const lines = async function* () {
@@ -86,19 +91,21 @@ export class ExportService {
     out.on('close', () => wake?.());
     zip.outputStream.pipe(out);
     const fill = async () => {
-      const tsv: string[] = [ECOTAXA_COLUMNS.map((c) => c[0]).join('\t'), ECOTAXA_COLUMNS.map((c) => c[1]).join('\t')];
+      const tsv: string[] = [ecotaxaHead()];
       for await (const row of source.rows()) {
-        const name = `images/${row.id}.${originalName(row.sha256, row.mime).split('.').pop()}`;
         const blob = await this.blobs.get(originalName(row.sha256, row.mime));
+        let name = `images/${row.id}.${originalName(row.sha256, row.mime).split('.').pop()}`;
         if (blob) {
-          zip.addBuffer(blob.data, name, { compress: false });
-          added += blob.data.length;
+          const image = await ecotaxaImage(blob.data, row.mime);
+          name = `images/${row.id}.${image.extension}`;
+          zip.addBuffer(image.data, name, { compress: false });
+          added += image.data.length;
           while (added - sent > WINDOW && !out.destroyed) await new Promise<void>((resolve) => (wake = resolve));
           wake = null;
         }
-        tsv.push(ecotaxaLine(row, name, await stationOf(row.ipp_id)));
+        tsv.push(ecotaxaLine(row, name, await stationOf(row.ipp_id), await emailOf(row.labelled_by)));
       }
-      zip.addBuffer(Buffer.from(tsv.join('\n') + '\n', 'utf8'), 'ecotaxa_export.tsv');
+      zip.addBuffer(Buffer.from(tsv.join('\n') + '\n', 'utf8'), ECOTAXA_TSV);
       zip.end();
     };
     fill().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
@@ -184,54 +191,4 @@ function csvLine(r: browse.RoiItemRow, s: Station) {
   ]
     .map(csvCell)
     .join(',');
-}
-
-/** EcoTaxa's import format: a header row, then a row of [t] text / [f] number types. */
-const ECOTAXA_COLUMNS: [string, '[t]' | '[f]'][] = [
-  ['img_file_name', '[t]'],
-  ['object_id', '[t]'],
-  ['object_lat', '[f]'],
-  ['object_lon', '[f]'],
-  ['object_date', '[t]'],
-  ['object_time', '[t]'],
-  ['object_annotation_status', '[t]'],
-  ['object_annotation_category', '[t]'],
-  ['object_annotation_person_name', '[t]'],
-  ['object_area', '[f]'],
-  ['object_width', '[f]'],
-  ['object_height', '[f]'],
-  ['object_confidence', '[f]'],
-  ['acq_id', '[t]'],
-  ['acq_instrument', '[t]'],
-  ['sample_id', '[t]'],
-];
-
-const tsvCell = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/[\t\r\n]/g, ' '));
-
-function ecotaxaLine(r: browse.RoiItemRow, file: string, s: Station) {
-  const iso = new Date(Number(r.roi_time)).toISOString();
-  const type = roiTypeOf(r.hi, r.roi_labelindex);
-  const status = type === 'hi' ? 'validated' : type === 'ai' ? 'predicted' : '';
-  const day = iso.slice(0, 10);
-  return [
-    file,
-    `${r.dev_id}_${r.id}`,
-    s.latitude,
-    s.longitude,
-    day.replace(/-/g, ''),
-    iso.slice(11, 19).replace(/:/g, ''),
-    status,
-    // EcoTaxa categories are names; ours carry the label index in front.
-    r.class_name ? r.class_name.slice(3) : '',
-    '',
-    r.size_px,
-    r.width,
-    r.height,
-    r.confidence,
-    r.dev_id,
-    'IPP',
-    `${r.dev_id}_${day}`,
-  ]
-    .map(tsvCell)
-    .join('\t');
 }

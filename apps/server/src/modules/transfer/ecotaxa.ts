@@ -1,0 +1,120 @@
+import sharp from 'sharp';
+import type { ImageType } from '../../storage/files.ts';
+import type * as browse from '../identify/browse.repository.ts';
+
+/**
+ * The EcoTaxa export's table (docs/ecotaxa.md): one row per ROI, written the way EcoTaxa's import validation reads it
+ * (ecotaxa_back py/BO/TSVFile.py). UTF-8 with a byte-order mark, since EcoTaxa reads a file without one as Latin-1;
+ * a header of lower-case names, then the type line ([t] text, [f] number); every row has every cell, none holds a
+ * tab or a line break.
+ *
+ * Levels: the station and UTC day is both the sample and the acquisition (an EcoTaxa acquisition belongs to exactly
+ * one sample, so a station cannot be one acquisition over several days); the ROI is the object.
+ */
+export const ECOTAXA_TSV = 'ecotaxa_export.tsv';
+export const ECOTAXA_BOM = '\uFEFF';
+
+export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
+  ['img_file_name', '[t]'],
+  ['object_id', '[t]'],
+  ['object_lat', '[f]'],
+  ['object_lon', '[f]'],
+  ['object_date', '[t]'],
+  ['object_time', '[t]'],
+  ['object_annotation_status', '[t]'],
+  ['object_annotation_category', '[t]'],
+  ['object_annotation_person_name', '[t]'],
+  ['object_annotation_person_email', '[t]'],
+  ['object_annotation_date', '[t]'],
+  ['object_annotation_time', '[t]'],
+  // EcoTaxa has no column for a prediction's score (it gives imported predictions 1.0): ours travels as a field.
+  ['object_confidence', '[f]'],
+  ['object_label_source', '[t]'],
+  ['object_device_label', '[f]'],
+  ['object_review', '[t]'],
+  ['object_area', '[f]'],
+  ['object_width', '[f]'],
+  ['object_height', '[f]'],
+  ['sample_id', '[t]'],
+  ['acq_id', '[t]'],
+  ['acq_instrument', '[t]'],
+];
+
+export interface EcotaxaStation {
+  latitude: number | null;
+  longitude: number | null;
+}
+
+const REVIEW = ['', 'pending', 'approved', 'rejected'] as const;
+
+/** A class's name without the label index in front ("001Copepod" → "Copepod"). */
+export const taxonOf = (className: string) => className.replace(/^\d{3}/, '');
+
+/**
+ * EcoTaxa's annotation status of an ROI: a hand label is validated, or dubious once a reviewer rejected it; a
+ * machine label is predicted (dubious if rejected). Without a class the console knows (unidentified, or an on-device
+ * label index no class carries) there is no status, since EcoTaxa refuses a status without a category.
+ */
+export function annotationStatusOf(r: Pick<browse.RoiItemRow, 'hi' | 'class_name' | 'review_status'>) {
+  if (!r.class_name) return '';
+  if (r.review_status === 3) return 'dubious';
+  return r.hi === 1 ? 'validated' : 'predicted';
+}
+
+const ymd = (iso: string) => iso.slice(0, 10).replace(/-/g, '');
+const hms = (iso: string) => iso.slice(11, 19).replace(/:/g, '');
+const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/[\t\r\n]/g, ' '));
+
+/**
+ * One ROI's row. `labellerEmail` is the e-mail of the person who gave its hand label: EcoTaxa finds its user by
+ * name or by e-mail.
+ */
+export function ecotaxaLine(r: browse.RoiItemRow, file: string, s: EcotaxaStation, labellerEmail: string | null): string {
+  const iso = new Date(Number(r.roi_time)).toISOString();
+  const status = annotationStatusOf(r);
+  const human = status !== '' && r.hi === 1;
+  const labelled = human && r.labelled_at !== null ? new Date(Number(r.labelled_at)).toISOString() : null;
+  const day = `${r.dev_id}_${ymd(iso)}`;
+  return [
+    file,
+    `${r.dev_id}_${r.id}`,
+    s.latitude,
+    s.longitude,
+    ymd(iso),
+    hms(iso),
+    status,
+    status ? taxonOf(r.class_name!) : '',
+    // EcoTaxa keeps who and when for validated objects only.
+    human ? r.labelled_by_name : '',
+    human ? labellerEmail : '',
+    labelled && ymd(labelled),
+    labelled && hms(labelled),
+    r.hi === 1 ? '' : r.confidence,
+    r.hi === 1 ? 'hi' : r.roi_labelindex === 0 ? 'ui' : 'ai',
+    r.roi_labelindex === 0 ? '' : r.roi_labelindex,
+    REVIEW[r.review_status] ?? '',
+    r.size_px,
+    r.width,
+    r.height,
+    day,
+    day,
+    'IPP',
+  ]
+    .map(cell)
+    .join('\t');
+}
+
+export function ecotaxaHead(): string {
+  return ECOTAXA_BOM + [ECOTAXA_COLUMNS.map((c) => c[0]).join('\t'), ECOTAXA_COLUMNS.map((c) => c[1]).join('\t')].join('\n');
+}
+
+/**
+ * The image as EcoTaxa reads it: PNG and JPEG go as stored; WebP, which EcoTaxa refuses (it reads PNG, JPEG and GIF
+ * only, by content), is converted to PNG without loss.
+ */
+export async function ecotaxaImage(data: Buffer, mime: string): Promise<{ data: Buffer; extension: string }> {
+  const type = mime as ImageType;
+  if (type === 'image/png') return { data, extension: 'png' };
+  if (type === 'image/jpeg') return { data, extension: 'jpg' };
+  return { data: await sharp(data).png().toBuffer(), extension: 'png' };
+}
