@@ -98,9 +98,11 @@ async function seedStation(baseUrl: string, token: string, devId: string, siteNa
 }
 
 /** A zip of one class folder, as a data set export would hold it. */
-async function classZip(folder: string, seeds: number[]): Promise<Buffer> {
+async function classZip(folder: string, seeds: number[], alsoIn?: string): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const seed of seeds) zip.addBuffer(await pngOf(seed), `${folder}/${seed}.png`);
+  // The first image again, filed under another class: the import reports it.
+  if (alsoIn) zip.addBuffer(await pngOf(seeds[0]!), `${alsoIn}/copy.png`);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
@@ -358,11 +360,15 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     // Import a zip of one class folder: its images arrive as HI images of the station.
     const className = lang === 'en' ? '142E2E_import_en' : '143E2E_import_zh';
     const zipPath = `${await download.path()}.zip`;
-    fs.writeFileSync(zipPath, await classZip(className, lang === 'en' ? [9001, 9002] : [9101, 9102]));
+    const twin = lang === 'en' ? '144E2E_twin_en' : '145E2E_twin_zh';
+    fs.writeFileSync(zipPath, await classZip(className, lang === 'en' ? [9001, 9002] : [9101, 9102], twin));
     await page.getByTestId('identify-import').click();
     await page.locator('.ant-modal input[type=file]').setInputFiles(zipPath);
     await page.getByTestId('identify-import-ok').click();
     await expect.poll(() => attr(page, 'identify-import-report', 'data-imported'), { timeout: 30_000 }).toBe('2');
+    // The twin is listed, not dropped: same image, another class; the stored ROI keeps the first.
+    expect(await attr(page, 'identify-import-conflicts', 'data-count')).toBe('1');
+    expect(await page.getByTestId('identify-import-report').textContent()).toContain(`${twin}/copy.png`);
     await page.keyboard.press('Escape');
     await expectGridCount(page, ROIS + 2);
     await expect.poll(() => page.getByTestId('identify-node-count-t:hi').textContent()).toBe('2');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,35 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
     await expect(importFolder(env.db, env.app.rois, () => env.clock.now, { dir, devId: 'nope', as: 'hi' })).rejects.toThrow(
       ImportError,
     );
+  });
+
+  it('reports an image filed under two classes instead of dropping it silently; the stored ROI keeps its class', async () => {
+    fs.mkdirSync(path.join(dir, '141Dinophysis'));
+    fs.writeFileSync(path.join(dir, '141Dinophysis', 'same-as-a.png'), await pngOf(1));
+    fs.writeFileSync(path.join(dir, '141Dinophysis', 'c.png'), await pngOf(3));
+    const run = () => importFolder(env.db, env.app.rois, () => env.clock.now, { dir, devId: 'A1', as: 'hi' });
+    const report = await run();
+    const roi = await env.db.kysely
+      .selectFrom('rois as r')
+      .innerJoin('classes as c', 'c.id', 'r.class_id')
+      .select(['r.id', 'c.name'])
+      .where(
+        'r.sha256',
+        '=',
+        createHash('sha256')
+          .update(await pngOf(1))
+          .digest('hex'),
+      )
+      .execute();
+    expect(roi).toEqual([{ id: expect.any(Number), name: '140Noctiluca' }]);
+    expect(report.conflicts).toEqual([
+      { file: path.join('141Dinophysis', 'same-as-a.png'), class: '141Dinophysis', kept: '140Noctiluca', roi_id: roi[0]!.id },
+    ]);
+    expect(report.duplicates).toBe(1);
+    // A re-run finds every image already there; only the one filed under another class is a conflict again.
+    const again = await run();
+    expect(again.conflicts.map((c) => c.file)).toEqual([path.join('141Dinophysis', 'same-as-a.png')]);
+    expect(again.imported).toBe(0);
   });
 
   it('reads capture times from file names', () => {

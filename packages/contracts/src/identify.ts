@@ -501,6 +501,8 @@ export const ImportReportSchema = z.object({
   classes: z.array(z.object({ folder: z.string(), class: z.string(), created: z.boolean(), images: z.number().int() })),
   imported: z.number().int(),
   duplicates: z.number().int(),
+  /** Duplicates filed under another class than the stored ROI's: the ROI keeps `kept`, the file's folder said `class`. */
+  conflicts: z.array(z.object({ file: z.string(), class: z.string(), kept: z.string(), roi_id: z.number().int() })),
   failed: z.array(z.object({ file: z.string(), reason: z.string() })),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

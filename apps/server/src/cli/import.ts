@@ -76,6 +76,8 @@ async function main(): Promise<number> {
       `${report.station}: ${report.imported} imported, ${report.duplicates} already there, ${report.failed.length} failed, ` +
         `${report.classes.length} classes, ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
+    for (const c of report.conflicts)
+      console.error(`  same image as ROI ${c.roi_id}, which keeps ${c.kept}: ${c.file} (folder says ${c.class})`);
     for (const f of report.failed) console.error(`  failed ${f.file}: ${f.reason}`);
     return report.failed.length > 0 ? 1 : 0;
   } catch (error) {

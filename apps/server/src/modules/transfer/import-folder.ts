@@ -28,6 +28,12 @@ export interface ImportReport {
   imported: number;
   /** Images already stored for the station (a re-run, or one image filed under two classes). */
   duplicates: number;
+  /**
+   * Duplicates whose stored ROI has another class than the file's folder: the same image filed under two classes
+   * (in this import or an earlier one). The stored ROI keeps its class; each such file is listed, never dropped
+   * silently.
+   */
+  conflicts: { file: string; class: string; kept: string; roi_id: number }[];
   failed: { file: string; reason: string }[];
 }
 
@@ -72,7 +78,14 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
   const plan = await planOf(opts.dir);
   const total = plan.reduce((a, c) => a + c.files.length, 0);
   if (total === 0) throw new ImportError(`no images under ${opts.dir} (expected one sub-folder of images per class)`, 'noImages');
-  const report: ImportReport = { station: station.dev_id, classes: [], imported: 0, duplicates: 0, failed: [] };
+  const report: ImportReport = {
+    station: station.dev_id,
+    classes: [],
+    imported: 0,
+    duplicates: 0,
+    conflicts: [],
+    failed: [],
+  };
   let done = 0;
   for (const entry of plan) {
     const cls = await k.transaction().execute((trx) => classForFolder(trx, entry.folder, clock(), station.group_id));
@@ -92,7 +105,17 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
           hiClassId: cls.id,
         });
         if (result.stored) report.imported++;
-        else report.duplicates++;
+        else {
+          report.duplicates++;
+          const kept = await classOfRoi(k, result.roiId);
+          if (kept.id !== cls.id)
+            report.conflicts.push({
+              file: path.join(entry.folder, file),
+              class: cls.name,
+              kept: kept.name,
+              roi_id: result.roiId,
+            });
+        }
         ids.push(result.roiId);
       } catch (error) {
         report.failed.push({
@@ -106,6 +129,17 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
     report.classes.push({ folder: entry.folder, class: cls.name, created: cls.created, images: entry.files.length });
   }
   return report;
+}
+
+/** The class an ROI carries now (its name; '' when it has none). */
+async function classOfRoi(k: Kysely<Database>, roiId: number): Promise<{ id: number | null; name: string }> {
+  const row = await k
+    .selectFrom('rois as r')
+    .leftJoin('classes as c', 'c.id', 'r.class_id')
+    .select(['r.class_id', 'c.name'])
+    .where('r.id', '=', roiId)
+    .executeTakeFirst();
+  return { id: row?.class_id ?? null, name: row?.name ?? '' };
 }
 
 async function planOf(dir: string): Promise<{ folder: string; files: string[] }[]> {

@@ -88,7 +88,11 @@ export class ImportUploadService {
         devId: query.dev_id,
         as: query.as,
       });
-      return { ...report, failed: report.failed.map((f) => ({ file: scrub(f.file), reason: scrub(f.reason) })) };
+      return {
+        ...report,
+        conflicts: report.conflicts.map((c) => ({ ...c, file: scrub(c.file) })),
+        failed: report.failed.map((f) => ({ file: scrub(f.file), reason: scrub(f.reason) })),
+      };
     } catch (error) {
       if (error instanceof ImportError) {
         if (error.kind === 'noImages') throw new AppError(ResultCode.BAD_PARAM, 'zipNoImages', {}, 'file');

@@ -51,6 +51,24 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
                 {c.created ? ` (${t('identify.import.newClass')})` : ''}: {c.images}
               </li>
             ))}
+          </ul>
+          {r.conflicts.length > 0 && (
+            <>
+              <Typography.Text type="warning" strong data-testid="identify-import-conflicts" data-count={r.conflicts.length}>
+                {t('identify.import.conflicts', { count: r.conflicts.length })}
+              </Typography.Text>
+              <ul style={{ maxHeight: 160, overflow: 'auto', paddingInlineStart: 18 }}>
+                {r.conflicts.map((c) => (
+                  <li key={c.file}>
+                    <Typography.Text type="warning">
+                      {t('identify.import.conflict', { file: c.file, roi: c.roi_id, kept: c.kept, cls: c.class })}
+                    </Typography.Text>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <ul style={{ maxHeight: 160, overflow: 'auto', paddingInlineStart: 18 }}>
             {r.failed.map((f) => (
               <li key={f.file}>
                 <Typography.Text type="danger">
