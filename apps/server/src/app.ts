@@ -4,13 +4,14 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerDeadline, registerUserConcurrency } from './http/deadline.ts';
+import { openapiTransform } from './http/openapi.ts';
 import { clientErrorHandler, httpServerOptions, registerSecurityHeaders, requestSerializer } from './http/transport.ts';
 import { AppError } from './http/app-error.ts';
 import { sendFailure } from './http/envelope.ts';
@@ -190,6 +191,9 @@ export async function buildApp({
 
   await app.register(swagger, {
     openapi: {
+      openapi: '3.1.0',
+      // Paths carry their /api prefix: the server is the console's own origin.
+      servers: [{ url: '/', description: 'This console' }],
       info: {
         title: 'IPP Console API',
         version: '0.1.0',
@@ -203,7 +207,8 @@ export async function buildApp({
       },
       security: [{ token: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openapiTransform,
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

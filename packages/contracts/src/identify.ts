@@ -95,7 +95,7 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
     kind: z.enum(['group', 'folder', 'class']),
     children: z.array(TreeNodeSchema),
   }),
-);
+).meta({ id: 'TreeNode' }); // a recursive schema is a named component in the OpenAPI document
 
 export const TreeQuerySchema = z.object({
   category_id: CategoryIdQuery,

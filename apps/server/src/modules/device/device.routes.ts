@@ -40,7 +40,7 @@ export const deviceRoutes = (service: DeviceService): FastifyPluginAsyncZod =>
     app.post(
       '/device/rois',
       {
-        config: { access: 'device' },
+        config: { access: 'device', multipart: { fields: RoiUploadFieldsSchema, file: 'The ROI image (PNG, JPEG or WebP)' } },
         bodyLimit: ROI_MAX_BYTES + 64 * 1024,
         schema: {
           tags: ['device'],

@@ -223,7 +223,7 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
     app.post(
       '/uploads',
       {
-        config: { ...signedIn, expensive: true },
+        config: { ...signedIn, expensive: true, multipart: { file: 'The image (PNG, JPEG or WebP)' } },
         schema: {
           tags,
           summary: 'Measure and classify an image (multipart `file`) without storing it',

@@ -12,7 +12,10 @@ export const transferRoutes = (exports: ExportService, imports: ImportUploadServ
     app.post(
       '/roi/import',
       {
-        config: { access: ['superadmin', 'administrator'] },
+        config: {
+          access: ['superadmin', 'administrator'],
+          multipart: { file: 'A zip of one folder of images per class (the folder names the class)' },
+        },
         schema: {
           tags: ['identify'],
           summary: 'Import a zip of one folder of images per class as human-identified ROIs of a station',
