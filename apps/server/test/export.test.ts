@@ -3,7 +3,7 @@ import yauzl from 'yauzl';
 import { buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
-import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
+import { pngOf, registerIpp, telemetry, uploadRoi } from './helpers/device.ts';
 import { checkEcotaxa, ecotaxaDecode, imageFormatOf } from './helpers/ecotaxa-rules.ts';
 import sharp from 'sharp';
 
@@ -157,6 +157,14 @@ describe.each(dialects)('exports on %s', (dialect) => {
           expect(res.code, JSON.stringify(res)).toBe(1000);
           made.push((res.data as { roi_id: number }).roi_id);
         }
+    // The water C1 sampled on the 19th (its volume counter went from 100 L to 112.5 L); none reported on other days.
+    for (const [minute, total] of [
+      [0, 100],
+      [5, 112.5],
+    ] as const)
+      expect((await telemetry(env, c1.key, { at: Date.UTC(2026, 10, 19, 10, minute), volume_total_l: total })).statusCode).toBe(
+        200,
+      );
     // Hand labels (who and when), and the three review states.
     await k.updateTable('users').set({ email: 'admin.a@example.org' }).where('id', '=', w.ids.ownAdmin).execute();
     await k
@@ -202,6 +210,9 @@ describe.each(dialects)('exports on %s', (dialect) => {
     // The station and UTC day is the sample and the acquisition: six of each, one per station and day.
     expect(new Set(check.rows.map((r) => r.acq_id)).size).toBe(6);
     expect(row(made[5]!).acq_id).toBe(row(made[5]!).sample_id);
+    // The sample carries the water the station sampled that UTC day, so EcoTaxa can compute concentrations.
+    expect(row(made[0]!).sample_volume_l).toBe('12.5');
+    expect(row(made[4]!).sample_volume_l).toBe('');
     expect(row(made[12]!)).toMatchObject({
       object_lat: '-12.5',
       object_lon: '-150.25',

@@ -233,3 +233,15 @@ export async function ensureDayRollups(
     return true;
   });
 }
+
+/** Litres of water a station sampled in [from, to) (hours of the telemetry rollups; null when it reported none). */
+export async function sampledVolumeL(db: Kysely<Database>, ippId: number, from: number, to: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('telemetry_rollup_hour')
+    .select((eb) => [eb.fn.sum<number | string | null>('volume_l').as('v'), eb.fn.countAll<number | string>().as('n')])
+    .where('ipp_id', '=', ippId)
+    .where('hour', '>=', from)
+    .where('hour', '<', to)
+    .executeTakeFirst();
+  return row && Number(row.n) > 0 ? Number(row.v) : null;
+}

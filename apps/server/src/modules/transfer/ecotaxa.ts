@@ -36,6 +36,7 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   ['object_width', '[f]'],
   ['object_height', '[f]'],
   ['sample_id', '[t]'],
+  ['sample_volume_l', '[t]'], // EcoTaxa keeps sample fields as text,
   ['acq_id', '[t]'],
   ['acq_instrument', '[t]'],
 ];
@@ -43,6 +44,18 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
 export interface EcotaxaStation {
   latitude: number | null;
   longitude: number | null;
+}
+
+/** What the export knows of a sample (a station on one UTC day). */
+export interface EcotaxaSample {
+  /** Litres of water the station sampled that day (telemetry rollups); null when it reported none. */
+  volumeL: number | null;
+}
+
+/** The UTC day of a capture time: its start (ms) and its YYYYMMDD. */
+export function utcDayOf(time: number): { start: number; ymd: string } {
+  const start = Math.floor(time / 86_400_000) * 86_400_000;
+  return { start, ymd: ymd(new Date(start).toISOString()) };
 }
 
 const REVIEW = ['', 'pending', 'approved', 'rejected'] as const;
@@ -69,7 +82,13 @@ const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).rep
  * One ROI's row. `labellerEmail` is the e-mail of the person who gave its hand label: EcoTaxa finds its user by
  * name or by e-mail.
  */
-export function ecotaxaLine(r: browse.RoiItemRow, file: string, s: EcotaxaStation, labellerEmail: string | null): string {
+export function ecotaxaLine(
+  r: browse.RoiItemRow,
+  file: string,
+  s: EcotaxaStation,
+  sample: EcotaxaSample,
+  labellerEmail: string | null,
+): string {
   const iso = new Date(Number(r.roi_time)).toISOString();
   const status = annotationStatusOf(r);
   const human = status !== '' && r.hi === 1;
@@ -97,6 +116,7 @@ export function ecotaxaLine(r: browse.RoiItemRow, file: string, s: EcotaxaStatio
     r.width,
     r.height,
     day,
+    sample.volumeL === null ? '' : Number(sample.volumeL.toPrecision(6)),
     day,
     'IPP',
   ]

@@ -11,7 +11,16 @@ import { roiTypeOf } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { csvCell } from '../../http/csv-cell.ts';
 import * as usersRepo from '../users/users.repository.ts';
-import { ECOTAXA_TSV, ecotaxaHead, ecotaxaImage, ecotaxaLine, type EcotaxaStation } from './ecotaxa.ts';
+import * as rollups from '../stats/rollups.repository.ts';
+import {
+  ECOTAXA_TSV,
+  ecotaxaHead,
+  ecotaxaImage,
+  ecotaxaLine,
+  utcDayOf,
+  type EcotaxaSample,
+  type EcotaxaStation,
+} from './ecotaxa.ts';
 
 const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
@@ -64,6 +73,14 @@ export class ExportService {
       if (!emails.has(userId)) emails.set(userId, (await usersRepo.findUserById(this.db.kysely, userId))?.email || null);
       return emails.get(userId)!;
     };
+    const samples = new Map<string, EcotaxaSample>();
+    const sampleOf = async (ippId: number, time: number) => {
+      const day = utcDayOf(time);
+      const key = `${ippId}:${day.start}`;
+      if (!samples.has(key))
+        samples.set(key, { volumeL: await rollups.sampledVolumeL(this.db.kysely, ippId, day.start, day.start + 86_400_000) });
+      return samples.get(key)!;
+    };
     if (req.format === 'csv') {
       const lines = async function* () {
         yield '\uFEFF' + CSV_COLUMNS.join(',') + '\n';
@@ -103,7 +120,15 @@ export class ExportService {
           while (added - sent > WINDOW && !out.destroyed) await new Promise<void>((resolve) => (wake = resolve));
           wake = null;
         }
-        tsv.push(ecotaxaLine(row, name, await stationOf(row.ipp_id), await emailOf(row.labelled_by)));
+        tsv.push(
+          ecotaxaLine(
+            row,
+            name,
+            await stationOf(row.ipp_id),
+            await sampleOf(row.ipp_id, Number(row.roi_time)),
+            await emailOf(row.labelled_by),
+          ),
+        );
       }
       zip.addBuffer(Buffer.from(tsv.join('\n') + '\n', 'utf8'), ECOTAXA_TSV);
       zip.end();
