@@ -5,7 +5,10 @@ import path from 'node:path';
 import type { TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
+import sharp from 'sharp';
 import { importFolder, captureTimeOf, ImportError } from '../src/modules/transfer/import-folder.ts';
+import { importRoisService } from '../src/modules/transfer/import-rois.ts';
+import { blobStoreOf } from '../src/storage/s3-blobs.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
@@ -121,6 +124,38 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
     const again = await run();
     expect(again.conflicts.map((c) => c.file)).toEqual([path.join('141Dinophysis', 'same-as-a.png')]);
     expect(again.imported).toBe(0);
+  });
+
+  it("npm run import measures each image as the server does: features and the object's area, not the frame", async () => {
+    // An object of known size: a 20 × 10 bright rectangle on a dark 64 × 48 frame.
+    const frame = Buffer.alloc(64 * 48, 8);
+    for (let y = 19; y < 29; y++) for (let x = 22; x < 42; x++) frame[y * 64 + x] = 220;
+    fs.writeFileSync(
+      path.join(dir, '140Noctiluca', 'rect.png'),
+      await sharp(frame, { raw: { width: 64, height: 48, channels: 1 } })
+        .png()
+        .toBuffer(),
+    );
+    const { rois, close } = importRoisService(env.db, () => env.clock.now, blobStoreOf(env.config), {
+      statsUtcOffset: env.config.STATS_UTC_OFFSET,
+      featureWorkers: 1,
+    });
+    try {
+      const report = await importFolder(env.db, rois, () => env.clock.now, { dir, devId: 'A1', as: 'hi' });
+      expect(report.failed).toHaveLength(1); // broken.png
+      const stored = await env.db.kysely
+        .selectFrom('rois as r')
+        .leftJoin('roi_features as f', 'f.roi_id', 'r.id')
+        .select(['r.id', 'r.size_px', 'r.width', 'r.height', 'f.roi_id as measured'])
+        .execute();
+      expect(stored).toHaveLength(report.imported);
+      for (const row of stored) expect(row.measured, `ROI ${row.id} has its features`).toBe(row.id);
+      const rect = stored.find((r) => r.width === 64 && r.height === 48)!;
+      expect(rect.size_px).toBeGreaterThanOrEqual(180);
+      expect(rect.size_px).toBeLessThanOrEqual(220);
+    } finally {
+      await close();
+    }
   });
 
   it('reads capture times from file names', () => {

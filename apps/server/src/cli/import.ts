@@ -4,9 +4,9 @@ import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { RoisService } from '../modules/rois/rois.service.ts';
 import { ensureDayRollups } from '../modules/stats/rollups.repository.ts';
 import { ImportError, importFolder, type ImportAs } from '../modules/transfer/import-folder.ts';
+import { importRoisService } from '../modules/transfer/import-rois.ts';
 import { blobStoreOf } from '../storage/s3-blobs.ts';
 
 const USAGE = `usage: npm run import -- <dir> --station <dev_id> [--as hi|reference]
@@ -58,10 +58,13 @@ async function main(): Promise<number> {
     throw error;
   }
   const db = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const { rois, close } = importRoisService(db, systemClock, blobStoreOf(config), {
+    statsUtcOffset: config.STATS_UTC_OFFSET,
+    featureWorkers: config.FEATURE_WORKERS,
+  });
   try {
     await migrateToLatest(db);
     await ensureDayRollups(db.kysely, db.dialect, config.STATS_UTC_OFFSET);
-    const rois = new RoisService(db, systemClock, blobStoreOf(config), config.STATS_UTC_OFFSET);
     const started = Date.now();
     const report = await importFolder(db, rois, systemClock, {
       dir: path.resolve(dir),
@@ -87,6 +90,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
+    await close();
     await db.close();
   }
 }

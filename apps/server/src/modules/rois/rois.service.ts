@@ -14,7 +14,11 @@ export interface RoiIngest {
   capturedAt: number;
   labelIndex: number;
   confidence: number | null;
-  sizePx: number;
+  /**
+   * The object's area in pixels as the instrument measured it; null: the segmented object's area from the image's
+   * own measures (imports: a labelled image set carries no segmentation), or its frame without a recognizer.
+   */
+  sizePx: number | null;
   data: Buffer;
   isDemo?: boolean;
   /** A human label (imports of labelled sets): the ROI is stored as HI in this class. */
@@ -98,7 +102,7 @@ export class RoisService {
         bytes: input.data.length,
         width: image.width,
         height: image.height,
-        size_px: input.sizePx,
+        size_px: input.sizePx ?? Math.round(analysis?.features.measures.area_px ?? image.width * image.height),
         roi_labelindex: labelIndex,
         confidence: ai ? ai.confidence : input.confidence,
         class_id: classId,

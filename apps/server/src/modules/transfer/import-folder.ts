@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CATEGORY, CLASS_NAME_PATTERN } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -94,13 +93,13 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
       const full = path.join(opts.dir, entry.folder, file);
       try {
         const [data, stat] = await Promise.all([fs.readFile(full), fs.stat(full)]);
-        const meta = await sharp(data).metadata();
         const result = await rois.ingest({
           ippId: station.id,
           capturedAt: captureTimeOf(file, stat.mtimeMs),
           labelIndex: 0,
           confidence: null,
-          sizePx: (meta.width ?? 0) * (meta.height ?? 0),
+          // The segmented object's area, measured at ingest (not the frame).
+          sizePx: null,
           data,
           hiClassId: cls.id,
         });
