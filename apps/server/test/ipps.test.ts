@@ -4,6 +4,7 @@ import { hashToken } from '../src/modules/auth/password.ts';
 import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { dialects } from './helpers/dialects.ts';
+import { pngOf, uploadRoi } from './helpers/device.ts';
 
 const form = (groupId: number, over: Record<string, unknown> = {}) => ({
   dev_id: '21005',
@@ -61,6 +62,32 @@ describe.each(dialects)('instrument registry on %s', (dialect) => {
     expect(rotated.device_key).not.toBe(created.device_key);
     const after = await env.db.kysely.selectFrom('ipps').select('device_key_hash').executeTakeFirstOrThrow();
     expect(after.device_key_hash).toBe(hashToken(rotated.device_key));
+  });
+
+  it('keeps a pixel size per station (µm per pixel): set, kept on an edit that leaves it out, cleared, bounded', async () => {
+    const created = await register('ownAdmin', form(w.teamA, { pixel_size_um: 2.5 }));
+    expect(created.ipp).toMatchObject({ pixel_size_um: 2.5 });
+    const id = created.ipp.id;
+    // An edit from an older client (no field) keeps it; null clears it.
+    expect(body(await save('ownAdmin', form(w.teamA, { id, site_name: 'Renamed' }))).data).toMatchObject({
+      ipp: { pixel_size_um: 2.5 },
+    });
+    expect(body(await save('ownAdmin', form(w.teamA, { id, pixel_size_um: null }))).data).toMatchObject({
+      ipp: { pixel_size_um: null },
+    });
+    for (const bad of [0, -1, 1001, 'x']) {
+      const res = body(await save('ownAdmin', form(w.teamA, { id, pixel_size_um: bad }), 'zh'));
+      expect(res, String(bad)).toMatchObject({ code: 1002, model: { field: 'pixel_size_um' } });
+      expect(res.msg).toMatch(/pixel_size_um/);
+    }
+    expect((await env.db.kysely.selectFrom('ipps').select('pixel_size_um').executeTakeFirstOrThrow()).pixel_size_um).toBeNull();
+    // The detail viewer's insight carries it, to show an ROI's measures in µm.
+    await env.db.kysely.updateTable('ipps').set({ pixel_size_um: 4 }).where('id', '=', id).execute();
+    const key = body(await call(env, w.tokens.ownAdmin, 'POST', '/api/ipp/rotate-key', { id })).data as { device_key: string };
+    const upload = await uploadRoi(env, key.device_key, { captured_at: env.clock.now - 1000, size_px: 10 }, await pngOf(5));
+    const roiId = (body(upload).data as { roi_id: number }).roi_id;
+    const insight = body(await call(env, w.tokens.user, 'GET', `/api/ai/roi?roi_id=${roiId}`)).data as { pixel_size_um: unknown };
+    expect(insight.pixel_size_um).toBe(4);
   });
 
   it('enforces every configuration limit at the server, naming the field', async () => {

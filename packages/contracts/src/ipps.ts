@@ -76,6 +76,11 @@ export const IppSaveBodySchema = z.object({
   latitude: z.number().min(-90).max(90).nullable(),
   group_id: z.number().int().positive().max(MAX_ID),
   serial_number: z.string().trim().max(64),
+  /**
+   * Micrometres of the scene per image pixel, 0.01–1000; null = unknown (sizes stay in pixels). Absent
+   * on an edit: unchanged.
+   */
+  pixel_size_um: z.number().min(0.01).max(1000).nullable().optional(),
   config: IppConfigSchema,
 });
 export type IppSaveBody = z.infer<typeof IppSaveBodySchema>;
@@ -91,6 +96,8 @@ export const IppSchema = z.object({
   group_id: z.number().int(),
   group_name: z.string().nullable(),
   serial_number: z.string(),
+  /** Micrometres per image pixel; null = not set. */
+  pixel_size_um: z.number().nullable(),
   online: z.boolean(),
   last_online_at: z.number().int().nullable(),
   wiper_status: z.string().nullable(),

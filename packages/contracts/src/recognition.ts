@@ -73,6 +73,8 @@ export const RoiInsightSchema = z.object({
   roi_id: z.number().int(),
   ai: AiLabelSchema.nullable(),
   measures: MeasuresSchema.nullable(),
+  /** The station's micrometres per pixel, to show the measures in physical units; null = not set. */
+  pixel_size_um: z.number().nullable(),
 });
 export type RoiInsight = z.infer<typeof RoiInsightSchema>;
 

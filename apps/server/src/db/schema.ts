@@ -69,6 +69,8 @@ export interface IppsTable {
   latitude: number | null;
   group_id: number;
   serial_number: string;
+  /** Micrometres per image pixel (migration 0013); null = unknown. */
+  pixel_size_um: number | null;
   /** JSON of the desired configuration (IppConfig). */
   config: string;
   /** sha256 of the device key; the key itself is shown once and never stored. */

@@ -12,6 +12,7 @@ export function ippFixture(overrides: Partial<Ipp> = {}): Ipp {
     group_id: 4,
     group_name: 'North',
     serial_number: 'SN-0001',
+    pixel_size_um: null,
     online: false,
     last_online_at: null,
     wiper_status: null,

@@ -17,6 +17,7 @@ const COLUMNS = [
   'i.group_id',
   't.name as group_name',
   'i.serial_number',
+  'i.pixel_size_um',
   'i.config',
   'i.last_online_at',
   'i.wiper_status',

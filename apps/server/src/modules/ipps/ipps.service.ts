@@ -117,6 +117,7 @@ export class IppsService {
         latitude: body.latitude,
         group_id: body.group_id,
         serial_number: body.serial_number,
+        pixel_size_um: body.pixel_size_um === undefined ? (before?.pixel_size_um ?? null) : body.pixel_size_um,
         config: configText,
         updated_at: now,
       };
@@ -183,6 +184,7 @@ export class IppsService {
         group_id: row.group_id,
         group_name: row.group_name ?? null,
         serial_number: row.serial_number,
+        pixel_size_um: row.pixel_size_um,
         online: isOnline(row, now, offlineMs),
         last_online_at: row.last_online_at,
         wiper_status: row.wiper_status,

@@ -20,7 +20,7 @@ import { blobUrl, originalName, type BlobStore } from '../../storage/blobs.ts';
 import * as foldersRepo from '../identify/folders.repository.ts';
 import { canWriteFolder, visibleFolder } from '../identify/scope.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
-import { findRoisCore, summaries } from '../rois/rois.repository.ts';
+import { findRoisCore, pixelSizeOfRoi, summaries } from '../rois/rois.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
@@ -113,6 +113,7 @@ export class RecognitionService {
     return {
       roi_id: roiId,
       measures: await loadMeasures(this.db.kysely, roiId),
+      pixel_size_um: await pixelSizeOfRoi(this.db.kysely, roiId),
       ai: label && {
         model_id: label.model_id,
         model_version: label.version,

@@ -186,3 +186,14 @@ export async function existingHashes(db: Kysely<Database>, hashes: readonly stri
     .execute();
   return new Set(rows.map((r) => r.sha256));
 }
+
+/** The micrometres per pixel of the station an ROI belongs to (null: not set, or no such ROI). */
+export async function pixelSizeOfRoi(db: Kysely<Database>, roiId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('rois as r')
+    .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
+    .select('i.pixel_size_um')
+    .where('r.id', '=', roiId)
+    .executeTakeFirst();
+  return row?.pixel_size_um ?? null;
+}

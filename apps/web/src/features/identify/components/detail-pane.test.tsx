@@ -42,6 +42,7 @@ const INSIGHT: RoiInsight = {
     labelled_at: 1,
   },
   measures: MEASURES,
+  pixel_size_um: 2,
 };
 
 function server(extra: Record<string, Handler> = {}) {
@@ -99,10 +100,25 @@ describe('detail pane: AI recognition', () => {
     expect(screen.getByTestId('ai-measure-equivalent_diameter_px').textContent).toBe('39.6 px');
     expect(screen.getByTestId('ai-measure-circularity').textContent).toBe('0.788');
     expect(screen.getByTestId('ai-measure-biovolume_px3').textContent).toBe('1.99e+7 px³');
+    // The station's pixel size (2 µm/px) gives the physical units beside the pixels.
+    expect(screen.getByTestId('ai-measure-area_px-physical').textContent).toBe('4938 µm²');
+    expect(screen.getByTestId('ai-measure-equivalent_diameter_px-physical').textContent).toBe('79.3 µm');
+    expect(screen.getByTestId('ai-measure-biovolume_px3-physical').textContent).toBe('0.159 mm³');
+    expect(screen.queryByTestId('ai-measure-circularity-physical')).toBeNull();
+    expect(screen.queryByTestId('ai-measures-no-pixel-size')).toBeNull();
+  });
+
+  it('says the sizes are in pixels when the station has no pixel size', async () => {
+    server({ '/api/ai/roi': () => okEnvelope({ ...INSIGHT, pixel_size_um: null }) });
+    renderPane();
+    expect((await screen.findByTestId('ai-measures-no-pixel-size')).textContent).toBe('尺寸以像素计：站点未设置像素尺寸');
+    fireEvent.click(screen.getByText('形态测量'));
+    expect((await screen.findByTestId('ai-measure-area_px')).textContent).toBe('1234 px²');
+    expect(screen.queryByTestId('ai-measure-area_px-physical')).toBeNull();
   });
 
   it('says when there is no AI label and no features yet, and has no low-confidence tag for a confident label', async () => {
-    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null }) });
+    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null, pixel_size_um: null }) });
     renderPane();
     // The image is AI-typed but no model labelled it: the instrument did, and the pane says so (issue 20).
     expect((await screen.findByTestId('ai-none')).textContent).toBe('无模型标签：此图像由仪器标注');
@@ -123,7 +139,7 @@ describe('detail pane: who labelled the image', () => {
   });
 
   it('names the instrument for a device label, with the time it arrived and the confidence it sent', async () => {
-    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null }) });
+    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null, pixel_size_um: null }) });
     const roi = roiFixture({ id: 101 });
     renderPane(vi.fn(), roi);
     await waitFor(() => expect(field('labelled-by')).toBe('仪器'));
@@ -132,7 +148,7 @@ describe('detail pane: who labelled the image', () => {
   });
 
   it('shows no confidence for an unclassified image (whatever the instrument sent) nor for a hand label', async () => {
-    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null }) });
+    server({ '/api/ai/roi': () => okEnvelope({ roi_id: 101, ai: null, measures: null, pixel_size_um: null }) });
     renderPane(vi.fn(), roiFixture({ id: 101, type: 'ui', class_id: null, class_name: null, roi_labelindex: 0, confidence: 0 }));
     await waitFor(() => expect(field('labelled-by')).toBe('无（未识别）'));
     expect(field('confidence')).toBeNull();

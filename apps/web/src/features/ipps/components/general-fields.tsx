@@ -1,7 +1,15 @@
 import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCountries } from '@/hooks/use-countries';
-import { DEV_ID_MAX, isValidDevId, LATITUDE, LONGITUDE, SERIAL_NUMBER_MAX, SITE_NAME_MAX } from '../utils/ipp-form-values';
+import {
+  DEV_ID_MAX,
+  isValidDevId,
+  LATITUDE,
+  LONGITUDE,
+  PIXEL_SIZE_UM,
+  SERIAL_NUMBER_MAX,
+  SITE_NAME_MAX,
+} from '../utils/ipp-form-values';
 
 export interface TeamChoice {
   value: number;
@@ -110,6 +118,23 @@ export function GeneralFields({ teams, teamsLoading, teamFixed }: GeneralFieldsP
             placeholder={t('ipps.teamPlaceholder')}
             options={[...teams]}
             data-testid="ipp-team"
+          />
+        </Form.Item>
+      </Col>
+      <Col {...COL}>
+        <Form.Item
+          name="pixel_size_um"
+          label={t('ipps.pixelSize')}
+          tooltip={t('ipps.pixelSizeHelp', PIXEL_SIZE_UM)}
+          rules={[coordinateRule('ipps.pixelSize', PIXEL_SIZE_UM)]}
+        >
+          <InputNumber<number>
+            step={0.1}
+            min={0}
+            suffix={t('ipps.pixelSizeUnit')}
+            placeholder={t('ipps.pixelSizeUnset')}
+            style={{ width: '100%' }}
+            data-testid="ipp-pixel_size_um"
           />
         </Form.Item>
       </Col>

@@ -158,6 +158,7 @@ describe('instrument form: creating', () => {
     await pickOption('ipp-country', '中国');
     await setNumber(user, 'ipp-longitude', '121.5');
     await setNumber(user, 'ipp-latitude', '36.1');
+    await setNumber(user, 'ipp-pixel_size_um', '1.7');
     await pickOption('ipp-team', 'North');
     await user.click(screen.getByTestId('ipp-submit'));
 
@@ -173,6 +174,7 @@ describe('instrument form: creating', () => {
       latitude: 36.1,
       group_id: 4,
       serial_number: 'SN-0001',
+      pixel_size_um: 1.7,
       config: DEFAULT_IPP_CONFIG,
     });
 

@@ -9,6 +9,7 @@ export interface IppFormValues {
   latitude: number | null;
   group_id: number | null;
   serial_number: string;
+  pixel_size_um: number | null;
   config: Record<IppConfigKey, number | null>;
 }
 
@@ -19,6 +20,8 @@ export const SITE_NAME_MAX = shape.site_name.maxLength ?? 64;
 export const SERIAL_NUMBER_MAX = shape.serial_number.maxLength ?? 64;
 export const LONGITUDE = { min: shape.longitude.unwrap().minValue ?? -180, max: shape.longitude.unwrap().maxValue ?? 180 };
 export const LATITUDE = { min: shape.latitude.unwrap().minValue ?? -90, max: shape.latitude.unwrap().maxValue ?? 90 };
+const pixelSize = shape.pixel_size_um.unwrap().unwrap();
+export const PIXEL_SIZE_UM = { min: pixelSize.minValue ?? 0.01, max: pixelSize.maxValue ?? 1000 };
 export const isValidDevId = (value: string) => shape.dev_id.safeParse(value).success;
 
 /** Names the server may put in a 1002's model.field, as the form's (dotted) field names. */
@@ -30,6 +33,7 @@ export const FORM_FIELDS: readonly string[] = [
   'latitude',
   'group_id',
   'serial_number',
+  'pixel_size_um',
   ...CONFIG_FIELDS.map(({ key }) => `config.${key}`),
 ];
 
@@ -43,6 +47,7 @@ export function formValuesOf(ipp: Ipp | undefined, defaultTeam: number | null): 
     latitude: ipp?.latitude ?? null,
     group_id: ipp?.group_id ?? defaultTeam,
     serial_number: ipp?.serial_number ?? '',
+    pixel_size_um: ipp?.pixel_size_um ?? null,
     config: { ...(ipp?.config ?? DEFAULT_IPP_CONFIG) },
   };
 }
@@ -57,6 +62,7 @@ export function saveBodyOf(values: IppFormValues, id: number | undefined): IppSa
     latitude: values.latitude ?? null,
     group_id: values.group_id ?? 0,
     serial_number: values.serial_number.trim(),
+    pixel_size_um: values.pixel_size_um ?? null,
     config: configOf(values.config),
   };
 }

@@ -22,7 +22,7 @@ export function AiInsight({ roiId, byDevice = false }: { roiId: number; byDevice
       </Flex>
     );
   }
-  const { ai, measures } = insight.data;
+  const { ai, measures, pixel_size_um: pixelSizeUm } = insight.data;
   const aiClass = ai ? (ai.top.find((each) => each.class_id === ai.class_id)?.class_name ?? `#${ai.class_id}`) : null;
 
   return (
@@ -72,7 +72,7 @@ export function AiInsight({ roiId, byDevice = false }: { roiId: number; byDevice
         </Typography.Text>
       )}
       {measures ? (
-        <MeasuresList measures={measures} />
+        <MeasuresList measures={measures} pixelSizeUm={pixelSizeUm ?? null} />
       ) : (
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="ai-no-measures">
           {t('identify.ai.noMeasures')}

@@ -1,5 +1,5 @@
 import type { Measures } from '@ipp/contracts';
-import { Collapse, Descriptions } from 'antd';
+import { Collapse, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 type Unit = 'px' | 'px2' | 'px3' | '';
@@ -29,8 +29,34 @@ export function formatMeasure(value: number, digits: number, unit: Unit): string
   return `${text}${UNITS[unit]}`;
 }
 
-/** The morphology of the segmented organism, folded away until asked for. */
-export function MeasuresList({ measures }: { measures: Measures }) {
+const PHYSICAL: Record<Exclude<Unit, ''>, { power: number; scale: number; unit: string }> = {
+  px: { power: 1, scale: 1, unit: ' µm' },
+  px2: { power: 2, scale: 1, unit: ' µm²' },
+  // µm³ → mm³
+  px3: { power: 3, scale: 1e-9, unit: ' mm³' },
+};
+
+/** A pixel measure in physical units, for a station of `pixelSizeUm` micrometres per pixel. */
+export function formatPhysical(value: number, unit: Exclude<Unit, ''>, pixelSizeUm: number): string {
+  const { power, scale, unit: label } = PHYSICAL[unit];
+  const physical = value * pixelSizeUm ** power * scale;
+  const text =
+    physical === 0
+      ? '0'
+      : Math.abs(physical) >= 1e6 || Math.abs(physical) < 1e-3
+        ? physical.toExponential(2)
+        : unit === 'px3'
+          ? String(Number(physical.toPrecision(3)))
+          : physical.toFixed(unit === 'px' ? 1 : 0);
+  return `${text}${label}`;
+}
+
+/**
+ * The morphology of the segmented organism, folded away until asked for. With the station's pixel size
+ * (`pixelSizeUm`) lengths, areas and the biovolume are shown in µm, µm² and mm³ beside the pixels; null says the
+ * station has none; undefined (an image of no station) shows pixels only.
+ */
+export function MeasuresList({ measures, pixelSizeUm }: { measures: Measures; pixelSizeUm?: number | null }) {
   const { t } = useTranslation();
   return (
     <Collapse
@@ -48,10 +74,26 @@ export function MeasuresList({ measures }: { measures: Measures }) {
               items={ROWS.map(([key, unit, digits]) => ({
                 key,
                 label: t(`identify.ai.measure.${key}`),
-                children: <span data-testid={`ai-measure-${key}`}>{formatMeasure(measures[key], digits, unit)}</span>,
+                children: (
+                  <>
+                    {unit !== '' && typeof pixelSizeUm === 'number' && (
+                      <>
+                        <span data-testid={`ai-measure-${key}-physical`}>{formatPhysical(measures[key], unit, pixelSizeUm)}</span>
+                        <Typography.Text type="secondary"> · </Typography.Text>
+                      </>
+                    )}
+                    <span data-testid={`ai-measure-${key}`}>{formatMeasure(measures[key], digits, unit)}</span>
+                  </>
+                ),
               }))}
             />
           ),
+          extra:
+            pixelSizeUm === null ? (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="ai-measures-no-pixel-size">
+                {t('identify.ai.noPixelSize')}
+              </Typography.Text>
+            ) : undefined,
         },
       ]}
       data-testid="ai-measures"
