@@ -68,6 +68,12 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     const token = (await page.evaluate(() => localStorage.getItem('token')))!;
     const cls = await seed(server.url, token, devId, siteName, lang);
 
+    // The station's pixel size, on its instrument form: sizes are then shown in µm and mm³ as well.
+    await page.goto(`/manage/ipp_edit?id=${cls.ippId}`);
+    await page.getByTestId('ipp-pixel_size_um').fill('2.5');
+    await page.getByTestId('ipp-submit').click();
+    await page.locator('.ant-message-success').waitFor();
+
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
     await choose(page, 'identify-team', 'Demo Team');
@@ -155,6 +161,13 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     // The model's confidence is a calibrated probability, in %, never certainty.
     const confidence = (await page.getByTestId('ai-confidence').textContent()) ?? '';
     expect(confidence).toMatch(/^(\d{1,2}\.\d|> 99\.9) %$/);
+    // Its measures in physical units, from the pixel size set above (2.5 µm per pixel).
+    await page.getByTestId('ai-measures').locator('.ant-collapse-header').click();
+    const esdPx = Number.parseFloat((await page.getByTestId('ai-measure-equivalent_diameter_px').textContent()) ?? '');
+    const esdUm = (await page.getByTestId('ai-measure-equivalent_diameter_px-physical').textContent()) ?? '';
+    expect(esdUm).toMatch(/^\d+\.\d µm$/);
+    expect(Number.parseFloat(esdUm)).toBeCloseTo(esdPx * 2.5, 0);
+    expect(await page.getByTestId('ai-measure-biovolume_px3-physical').textContent()).toMatch(/ mm³$/);
     await page.getByTestId('identify-similar').click();
     await page.getByTestId('similar-grid').waitFor();
     const items = page.locator('[data-testid^="similar-"][data-distance]');

@@ -72,5 +72,6 @@ export async function seed(baseUrl: string, token: string, devId: string, siteNa
     copepod: classes.find((c) => c.label_index === 1)!.id,
     diatoms: classes.find((c) => c.label_index === 2)!.id,
     deviceKey: saved.device_key,
+    ippId: saved.ipp.id,
   };
 }
