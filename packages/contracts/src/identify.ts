@@ -81,21 +81,23 @@ export interface TreeNode {
   kind: 'group' | 'folder' | 'class';
   children: TreeNode[];
 }
-export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
-  z.object({
-    code: z.string(),
-    title: z.string(),
-    count: z.number().int(),
-    roi_index_id: z.number().int().nullable(),
-    class_id: z.number().int().nullable(),
-    attention: z.boolean(),
-    toolbar: z.boolean(),
-    system: z.boolean(),
-    hidden: z.boolean().optional(),
-    kind: z.enum(['group', 'folder', 'class']),
-    children: z.array(TreeNodeSchema),
-  }),
-).meta({ id: 'TreeNode' }); // a recursive schema is a named component in the OpenAPI document
+export const TreeNodeSchema: z.ZodType<TreeNode> = z
+  .lazy(() =>
+    z.object({
+      code: z.string(),
+      title: z.string(),
+      count: z.number().int(),
+      roi_index_id: z.number().int().nullable(),
+      class_id: z.number().int().nullable(),
+      attention: z.boolean(),
+      toolbar: z.boolean(),
+      system: z.boolean(),
+      hidden: z.boolean().optional(),
+      kind: z.enum(['group', 'folder', 'class']),
+      children: z.array(TreeNodeSchema),
+    }),
+  )
+  .meta({ id: 'TreeNode' }); // a recursive schema is a named component in the OpenAPI document
 
 export const TreeQuerySchema = z.object({
   category_id: CategoryIdQuery,
