@@ -59,44 +59,48 @@ export function formatPhysical(value: number, unit: Exclude<Unit, ''>, pixelSize
 export function MeasuresList({ measures, pixelSizeUm }: { measures: Measures; pixelSizeUm?: number | null }) {
   const { t } = useTranslation();
   return (
-    <Collapse
-      size="small"
-      ghost
-      items={[
-        {
-          key: 'measures',
-          label: t('identify.ai.measures'),
-          children: (
-            <Descriptions
-              size="small"
-              column={1}
-              bordered
-              items={ROWS.map(([key, unit, digits]) => ({
-                key,
-                label: t(`identify.ai.measure.${key}`),
-                children: (
-                  <>
-                    {unit !== '' && typeof pixelSizeUm === 'number' && (
+    <>
+      <Collapse
+        size="small"
+        ghost
+        items={[
+          {
+            key: 'measures',
+            label: t('identify.ai.measures'),
+            children: (
+              <Descriptions
+                size="small"
+                column={1}
+                bordered
+                items={ROWS.map(([key, unit, digits]) => ({
+                  key,
+                  label: t(`identify.ai.measure.${key}`),
+                  children:
+                    unit !== '' && typeof pixelSizeUm === 'number' ? (
+                      // Physical first; the pixels under it, smaller (the pane is narrow).
                       <>
-                        <span data-testid={`ai-measure-${key}-physical`}>{formatPhysical(measures[key], unit, pixelSizeUm)}</span>
-                        <Typography.Text type="secondary"> · </Typography.Text>
+                        <div style={{ whiteSpace: 'nowrap' }} data-testid={`ai-measure-${key}-physical`}>
+                          {formatPhysical(measures[key], unit, pixelSizeUm)}
+                        </div>
+                        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`ai-measure-${key}`}>
+                          {formatMeasure(measures[key], digits, unit)}
+                        </Typography.Text>
                       </>
-                    )}
-                    <span data-testid={`ai-measure-${key}`}>{formatMeasure(measures[key], digits, unit)}</span>
-                  </>
-                ),
-              }))}
-            />
-          ),
-          extra:
-            pixelSizeUm === null ? (
-              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="ai-measures-no-pixel-size">
-                {t('identify.ai.noPixelSize')}
-              </Typography.Text>
-            ) : undefined,
-        },
-      ]}
-      data-testid="ai-measures"
-    />
+                    ) : (
+                      <span data-testid={`ai-measure-${key}`}>{formatMeasure(measures[key], digits, unit)}</span>
+                    ),
+                }))}
+              />
+            ),
+          },
+        ]}
+        data-testid="ai-measures"
+      />
+      {pixelSizeUm === null && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="ai-measures-no-pixel-size">
+          {t('identify.ai.noPixelSize')}
+        </Typography.Text>
+      )}
+    </>
   );
 }
