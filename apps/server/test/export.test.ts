@@ -74,8 +74,11 @@ describe.each(dialects)('exports on %s', (dialect) => {
       .trim()
       .split('\n');
     expect(lines[0]).toBe(
-      'roi_id,dev_id,site_name,roi_time_utc,class,type,confidence,size_px,width,height,bytes,latitude,longitude,review,sha256',
+      'roi_id,dev_id,site_name,roi_time_utc,class,type,confidence,size_px,width,height,bytes,latitude,longitude,review,sha256,' +
+        'pixel_size_um,esd_um,area_um2,biovolume_mm3',
     );
+    // A1 has no pixel size: its sizes are in pixels only.
+    expect(lines[1]!.split(',').slice(15)).toEqual(['', '', '', '']);
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 6))).toEqual([
       [String(ids[0]), 'A1', 'Site A1', '2026-11-22T07:00:00.000Z', '001Copepod', 'ai'],
       [String(ids[2]), 'A1', 'Site A1', '2026-11-22T07:02:00.000Z', '002Diatom_chain', 'ai'],
@@ -157,6 +160,8 @@ describe.each(dialects)('exports on %s', (dialect) => {
           expect(res.code, JSON.stringify(res)).toBe(1000);
           made.push((res.data as { roi_id: number }).roi_id);
         }
+    // C1 has a pixel size (2 µm per pixel); A2 has none.
+    await k.updateTable('ipps').set({ pixel_size_um: 2 }).where('dev_id', '=', 'C1').execute();
     // The water C1 sampled on the 19th (its volume counter went from 100 L to 112.5 L); none reported on other days.
     for (const [minute, total] of [
       [0, 100],
@@ -210,6 +215,15 @@ describe.each(dialects)('exports on %s', (dialect) => {
     // The station and UTC day is the sample and the acquisition: six of each, one per station and day.
     expect(new Set(check.rows.map((r) => r.acq_id)).size).toBe(6);
     expect(row(made[5]!).acq_id).toBe(row(made[5]!).sample_id);
+    // Sizes in physical units from the segmented object and the station's pixel size; empty without one.
+    const measures = JSON.parse(
+      (await k.selectFrom('roi_features').select('measures').where('roi_id', '=', made[0]!).executeTakeFirstOrThrow()).measures,
+    ) as { equivalent_diameter_px: number; area_px: number; biovolume_px3: number };
+    expect(Number(row(made[0]!).object_esd_um)).toBeCloseTo(measures.equivalent_diameter_px * 2, 3);
+    expect(Number(row(made[0]!).object_area_um2)).toBeCloseTo(measures.area_px * 4, 1);
+    expect(Number(row(made[0]!).object_biovolume_mm3)).toBeCloseTo(measures.biovolume_px3 * 8e-9, 9);
+    expect(row(made[0]!).acq_pixel_size_um).toBe('2');
+    expect(row(made[12]!)).toMatchObject({ object_esd_um: '', object_area_um2: '', acq_pixel_size_um: '' });
     // The sample carries the water the station sampled that UTC day, so EcoTaxa can compute concentrations.
     expect(row(made[0]!).sample_volume_l).toBe('12.5');
     expect(row(made[4]!).sample_volume_l).toBe('');
@@ -234,7 +248,7 @@ describe.each(dialects)('exports on %s', (dialect) => {
       'ecotaxa_export.tsv: read as Latin-1 (no UTF-8 byte-order mark): non-ASCII text changes',
     ]);
     const text = tsv.toString('utf8');
-    const oneAcq = text.replace(/\t(A2|C1)_(\d{8})\tIPP$/gm, '\t$1\tIPP');
+    const oneAcq = text.replace(/\t(A2|C1)_(\d{8})\tIPP\t/g, '\t$1\tIPP\t');
     broken.set('ecotaxa_export.tsv', Buffer.from(oneAcq));
     expect(checkEcotaxa(broken).errors.filter((e) => e.startsWith("Acquisition 'A2' is already associated"))).toHaveLength(2);
     const noCategory = text.replace(/\tpredicted\t[^\t]+\t/, '\tpredicted\t\t');

@@ -78,3 +78,12 @@ export async function loadMeasures(db: Kysely<Database>, roiId: number): Promise
   const row = await db.selectFrom('roi_features').select('measures').where('roi_id', '=', roiId).executeTakeFirst();
   return row ? (JSON.parse(row.measures) as Measures) : null;
 }
+
+/** The measures of several ROIs, by id (ROIs without features are absent). */
+export async function loadMeasuresOf(db: Kysely<Database>, roiIds: readonly number[]): Promise<Map<number, Measures>> {
+  const out = new Map<number, Measures>();
+  if (roiIds.length === 0) return out;
+  const rows = await db.selectFrom('roi_features').select(['roi_id', 'measures']).where('roi_id', 'in', roiIds).execute();
+  for (const row of rows) out.set(row.roi_id, JSON.parse(row.measures) as Measures);
+  return out;
+}

@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import type { ImageType } from '../../storage/files.ts';
 import type * as browse from '../identify/browse.repository.ts';
+import type { Measures } from '../recognition/features.ts';
+import { cellNumber, physicalOf } from '../recognition/physical.ts';
 
 /**
  * The EcoTaxa export's table (docs/ecotaxa.md): one row per ROI, written the way EcoTaxa's import validation reads it
@@ -35,15 +37,22 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   ['object_area', '[f]'],
   ['object_width', '[f]'],
   ['object_height', '[f]'],
+  // The segmented object in physical units, where the station has a pixel size (empty otherwise).
+  ['object_esd_um', '[f]'],
+  ['object_area_um2', '[f]'],
+  ['object_biovolume_mm3', '[f]'],
   ['sample_id', '[t]'],
   ['sample_volume_l', '[t]'], // EcoTaxa keeps sample fields as text,
   ['acq_id', '[t]'],
   ['acq_instrument', '[t]'],
+  ['acq_pixel_size_um', '[t]'],
 ];
 
 export interface EcotaxaStation {
   latitude: number | null;
   longitude: number | null;
+  /** Micrometres per pixel; null = not set. */
+  pixel_size_um: number | null;
 }
 
 /** What the export knows of a sample (a station on one UTC day). */
@@ -83,7 +92,7 @@ const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).rep
  * name or by e-mail.
  */
 export function ecotaxaLine(
-  r: browse.RoiItemRow,
+  r: browse.RoiItemRow & { measures: Measures | null },
   file: string,
   s: EcotaxaStation,
   sample: EcotaxaSample,
@@ -94,6 +103,7 @@ export function ecotaxaLine(
   const human = status !== '' && r.hi === 1;
   const labelled = human && r.labelled_at !== null ? new Date(Number(r.labelled_at)).toISOString() : null;
   const day = `${r.dev_id}_${ymd(iso)}`;
+  const physical = physicalOf(r.measures, s.pixel_size_um);
   return [
     file,
     `${r.dev_id}_${r.id}`,
@@ -115,10 +125,14 @@ export function ecotaxaLine(
     r.size_px,
     r.width,
     r.height,
+    cellNumber(physical?.esd_um),
+    cellNumber(physical?.area_um2),
+    cellNumber(physical?.biovolume_mm3),
     day,
     sample.volumeL === null ? '' : Number(sample.volumeL.toPrecision(6)),
     day,
     'IPP',
+    s.pixel_size_um,
   ]
     .map(cell)
     .join('\t');

@@ -11,6 +11,9 @@ import { roiTypeOf } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { csvCell } from '../../http/csv-cell.ts';
 import * as usersRepo from '../users/users.repository.ts';
+import type { Measures } from '../recognition/features.ts';
+import { loadMeasuresOf } from '../recognition/features.repository.ts';
+import { cellNumber, physicalOf } from '../recognition/physical.ts';
 import * as rollups from '../stats/rollups.repository.ts';
 import {
   ECOTAXA_TSV,
@@ -26,6 +29,8 @@ const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
 
 type Station = EcotaxaStation;
+/** A row of an export: the ROI's item and its measures (null until its features are computed). */
+export type ExportRow = browse.RoiItemRow & { measures: Measures | null };
 
 export interface ExportRequest {
   format: 'csv' | 'ecotaxa';
@@ -60,10 +65,10 @@ export class ExportService {
       if (!stations.has(id)) {
         const s = await this.db.kysely
           .selectFrom('ipps')
-          .select(['latitude', 'longitude'])
+          .select(['latitude', 'longitude', 'pixel_size_um'])
           .where('id', '=', id)
           .executeTakeFirst();
-        stations.set(id, s ?? { latitude: null, longitude: null });
+        stations.set(id, s ?? { latitude: null, longitude: null, pixel_size_um: null });
       }
       return stations.get(id)!;
     };
@@ -137,11 +142,16 @@ export class ExportService {
     return { filename: `rois-ecotaxa-${stamp}.zip`, type: 'application/zip', stream: out, rows: source.total };
   }
 
-  private async source(
-    actor: UserRow,
-    req: ExportRequest,
-  ): Promise<{ total: number; rows: () => AsyncGenerator<browse.RoiItemRow> }> {
+  private async source(actor: UserRow, req: ExportRequest): Promise<{ total: number; rows: () => AsyncGenerator<ExportRow> }> {
     const k = this.db.kysely;
+    // Each page with its ROIs' measures, in one query.
+    const measured = async function* (page: browse.RoiItemRow[]): AsyncGenerator<ExportRow> {
+      const measures = await loadMeasuresOf(
+        k,
+        page.map((r) => r.id),
+      );
+      for (const row of page) yield { ...row, measures: measures.get(row.id) ?? null };
+    };
     if (req.roi_ids) {
       const ids = [...new Set(req.roi_ids)];
       const core = await roisRepo.findRoisCore(k, ids);
@@ -151,7 +161,7 @@ export class ExportService {
       return {
         total: sorted.length,
         rows: async function* () {
-          for (const part of roisRepo.idChunks(sorted, PAGE)) yield* await browse.findItems(k, part);
+          for (const part of roisRepo.idChunks(sorted, PAGE)) yield* measured(await browse.findItems(k, part));
         },
       };
     }
@@ -167,7 +177,7 @@ export class ExportService {
         let after: browse.Keyset | undefined;
         for (;;) {
           const rows = await browse.page(k, filter, sort, PAGE, { after });
-          yield* rows;
+          yield* measured(rows);
           const last = rows.at(-1);
           if (!last || rows.length < PAGE) return;
           after = [browse.sortValueOf(last, sort.field), last.id];
@@ -193,10 +203,15 @@ const CSV_COLUMNS = [
   'longitude',
   'review',
   'sha256',
+  'pixel_size_um',
+  'esd_um',
+  'area_um2',
+  'biovolume_mm3',
 ];
 const REVIEW = ['', 'pending', 'approved', 'rejected'];
 
-function csvLine(r: browse.RoiItemRow, s: Station) {
+function csvLine(r: ExportRow, s: Station) {
+  const physical = physicalOf(r.measures, s.pixel_size_um);
   return [
     r.id,
     r.dev_id,
@@ -213,6 +228,10 @@ function csvLine(r: browse.RoiItemRow, s: Station) {
     s.longitude,
     REVIEW[r.review_status] ?? '',
     r.sha256,
+    s.pixel_size_um,
+    cellNumber(physical?.esd_um),
+    cellNumber(physical?.area_um2),
+    cellNumber(physical?.biovolume_mm3),
   ]
     .map(csvCell)
     .join(',');
