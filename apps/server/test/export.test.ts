@@ -127,6 +127,17 @@ describe.each(dialects)('exports on %s', (dialect) => {
     for (const [i, id] of ids.entries()) expect(files.get(`images/${id}.png`)?.equals(images[i]!)).toBe(true);
   });
 
+  it('two callers export the same selection as EcoTaxa at once: the same valid table for both', async () => {
+    const [one, two] = await Promise.all([
+      exportCall(w.tokens.user, { format: 'ecotaxa', roi_ids: ids }),
+      exportCall(w.tokens.ownAdmin, { format: 'ecotaxa', roi_ids: ids }),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([200, 200]);
+    const [a, b] = await Promise.all([unzip(one.rawPayload), unzip(two.rawPayload)]);
+    expect(a.get('ecotaxa_export.tsv')!.equals(b.get('ecotaxa_export.tsv')!)).toBe(true);
+    for (const files of [a, b]) expect(checkEcotaxa(files)).toMatchObject({ errors: [], silent: [] });
+  });
+
   it('exports stations × days × label states as EcoTaxa accepts them, and the checker refuses what EcoTaxa refuses', async () => {
     const k = env.db.kysely;
     const a2 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A2', { latitude: -12.5, longitude: -150.25 });

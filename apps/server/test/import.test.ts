@@ -221,6 +221,32 @@ describe.each(dialects)('zip import from the console on %s', (dialect) => {
     ]);
   });
 
+  it('two administrators import the same set at once: each image stored once, one new class, no conflict', async () => {
+    const zip = await zipOf({
+      'Noctiluca/a.png': await pngOf(31),
+      'Noctiluca/b.png': await pngOf(32),
+      'Copepod/c.png': await pngOf(33),
+    });
+    const [one, two] = await Promise.all([
+      upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', zip),
+      upload(w.tokens.superadmin, 'dev_id=A1&as=hi', zip),
+    ]);
+    const reports = [body(one), body(two)].map((res) => {
+      expect(res.code, JSON.stringify(res)).toBe(1000);
+      return res.data as { imported: number; duplicates: number; conflicts: unknown[]; failed: unknown[] };
+    });
+    expect(reports[0]!.imported + reports[1]!.imported).toBe(3);
+    expect(reports[0]!.duplicates + reports[1]!.duplicates).toBe(3);
+    for (const r of reports) expect([r.conflicts, r.failed]).toEqual([[], []]);
+    const k = env.db.kysely;
+    expect((await k.selectFrom('rois').select('id').execute()).length).toBe(3);
+    expect((await k.selectFrom('classes').select('name').where('name', 'like', '%Noctiluca').execute()).length).toBe(1);
+    const a1 = (await k.selectFrom('ipps').select('id').where('dev_id', '=', 'A1').executeTakeFirstOrThrow()).id;
+    const tree = body(await call(env, w.tokens.user, 'GET', `/api/roi-index/index?category_id=-100&ipp_id=${a1}`))
+      .data as TreeNode[];
+    expect(tree.find((n) => n.code === 't:hi')?.count).toBe(3);
+  });
+
   it('refuses users, other teams, non-zips and entries that would escape the folder, importing nothing', async () => {
     const zip = await zipOf({ 'AA/x.png': await pngOf(21) });
     expect(body(await upload(w.tokens.user, 'dev_id=A1', zip)).code).toBe(1011);

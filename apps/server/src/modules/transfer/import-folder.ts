@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CATEGORY, CLASS_NAME_PATTERN } from '@ipp/contracts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -49,6 +49,9 @@ export class ImportError extends Error {
   }
 }
 
+/** The PostgreSQL advisory lock held while an import finds or creates a class. */
+const CLASS_CREATION_LOCK = 0x1c1a55;
+
 /** The file names imported as images. */
 export const IMAGE = /\.(png|jpe?g|tiff?|bmp|webp|gif)$/i;
 /** Capture time in file names of the common plankton cameras: SPC-<camera>-<unix seconds>-... */
@@ -87,7 +90,9 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
   };
   let done = 0;
   for (const entry of plan) {
-    const cls = await k.transaction().execute((trx) => classForFolder(trx, entry.folder, clock(), station.group_id));
+    const cls = await k
+      .transaction()
+      .execute((trx) => classForFolder(trx, entry.folder, clock(), station.group_id, db.dialect === 'postgres'));
     const ids: number[] = [];
     for (const file of entry.files) {
       const full = path.join(opts.dir, entry.folder, file);
@@ -164,7 +169,10 @@ async function planOf(dir: string): Promise<{ folder: string; files: string[] }[
  * next free label index from 100 up. A new class belongs to the station's team, within its class limit
  * (docs/decisions.md "Class ownership").
  */
-export async function classForFolder(trx: Kysely<Database>, folder: string, now: number, team: number) {
+export async function classForFolder(trx: Kysely<Database>, folder: string, now: number, team: number, postgres = false) {
+  // Class names and label indexes are unique system-wide: two imports creating classes at once take turns, and the
+  // second then finds the first one's class (PostgreSQL; SQLite writes one transaction at a time).
+  if (postgres) await sql`select pg_advisory_xact_lock(${CLASS_CREATION_LOCK})`.execute(trx);
   const classes = await trx.selectFrom('classes').select(['id', 'name', 'label_index', 'group_id']).execute();
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
