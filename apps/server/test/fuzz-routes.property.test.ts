@@ -1,3 +1,4 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +21,9 @@ import { hashPassword } from '../src/modules/auth/password.ts';
 /**
  * The route fuzzer (issue 8, ASVS V5): requests generated from the OpenAPI description of every route, mostly as the
  * superadmin so they get past access control to validation and the handlers. Every answer must be the envelope, no
- * 5xx, no stack trace, a 1002 must name its field, a Chinese caller gets Chinese; and a refused request must leave the
- * database and the data directory exactly as they were. FUZZ_RUNS sets the requests per route (default below).
+ * 5xx, no stack trace, a 1002 must name its field, a Chinese caller gets Chinese, every answer validates against the
+ * schema the OpenAPI document declares for its status; and a refused request must leave the database and the data
+ * directory exactly as they were. FUZZ_RUNS sets the requests per route (default below).
  */
 const RUNS: Record<string, number> = { sqlite: 120, postgres: 40 };
 const runsFor = (dialect: string) => Number(process.env.FUZZ_RUNS ?? RUNS[dialect] ?? 40);
@@ -43,6 +45,7 @@ describe.each(dialects)('the route fuzzer on %s', (dialect) => {
   let creds: Credentials;
   let deviceCounter = 0;
   let lastError: Error | null = null;
+  let answerSchemas: (op: Operation, status: number) => ValidateFunction | undefined;
   const serverError = () => (lastError ? `\nserver error: ${lastError.stack ?? String(lastError)}` : '');
 
   const actors = [
@@ -110,6 +113,25 @@ describe.each(dialects)('the route fuzzer on %s', (dialect) => {
     });
     world = await buildWorld(env);
     ops = operationsOf(env.app.swagger());
+    // The declared answer of each operation and status, compiled once from the document itself (its $refs, the
+    // recursive class tree included, resolve within it).
+    const doc = env.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+    };
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema(structuredClone(doc), 'openapi');
+    const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const compiled = new Map<string, ValidateFunction | undefined>();
+    answerSchemas = (op, status) => {
+      const key = `${op.method} ${op.path} ${status}`;
+      if (!compiled.has(key)) {
+        const method = op.method.toLowerCase();
+        const declared = doc.paths[op.path]?.[method]?.responses[String(status)]?.content?.['application/json'];
+        const ref = `openapi#/${pointer('paths', op.path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
+        compiled.set(key, declared ? ajv.getSchema(ref) : undefined);
+      }
+      return compiled.get(key);
+    };
     const ipp = await registerIpp(env, world.tokens.superadmin, world.teamA, 'FUZZ-0');
     creds = {
       tokens: [world.tokens.superadmin!, world.tokens.ownAdmin!, world.tokens.user!, world.tokens.otherAdmin!],
@@ -159,6 +181,10 @@ describe.each(dialects)('the route fuzzer on %s', (dialect) => {
                 return;
               }
               const b = res.json() as { code: ResultCode; msg?: string; data: unknown; model: { field?: string } | null };
+              // The answer is what the document says this route answers with this status.
+              const declared = answerSchemas(op, res.statusCode);
+              expect(declared, `no schema declared for ${res.statusCode}:\n${where}`).toBeDefined();
+              expect(declared!(b), `${JSON.stringify(declared!.errors)}\n${where}`).toBe(true);
               tally.byCode.set(b.code, (tally.byCode.get(b.code) ?? 0) + 1);
               expect(Object.keys(b).sort(), where).toEqual(
                 b.code === 1000

@@ -50,12 +50,14 @@ function formOf(form: MultipartForm) {
 
 /**
  * The error answers a route can give, by HTTP status (docs/reliability.md, http/envelope.ts HTTP_STATUS_OF): every
- * route may answer 400, 422, 500 and 503 (its deadline passed); a route behind a credential 401, and 403 where it
- * also names roles (or refuses demo accounts' writes); expensive routes and the sign-in 429; uploads 408, 413, 415.
+ * route may answer 400, 404, 422, 500 and 503 (its deadline passed); a route behind a credential 401, and 403 where it
+ * also names roles (or refuses demo accounts' writes); every route a person calls 429 (throttled attempts, password
+ * checks, expensive calls in flight); routes with a body 408, 413 and 415.
  */
 export function errorAnswersOf(route: RouteInfo, method: string, multipart: boolean): Record<number, ReturnType<typeof failure>> {
   const out: Record<number, ReturnType<typeof failure>> = {
     400: failure('1002: a parameter is missing or invalid (model.field names it), or the body is malformed.'),
+    404: failure('1004: nothing at this path, or no file stored under this name.'),
     422: failure('1001: the operation was refused (the message says why).'),
     500: failure('1500: an internal error (model.requestId identifies it in the log).'),
     503: failure('1500: the request passed its deadline, or the server is shutting down.'),
@@ -71,11 +73,21 @@ export function errorAnswersOf(route: RouteInfo, method: string, multipart: bool
       `1011: the caller's role may not make this call${method === 'GET' ? '' : ', or a demo account tried to change something'}.`,
     );
   }
-  if (route.expensive || access === 'public') out[429] = failure('1003: too many attempts or calls in flight; try again later.');
-  if (multipart) {
+  if (access !== 'device') {
+    out[429] = failure(
+      route.expensive
+        ? '1003: the caller already has as many expensive calls in flight as allowed; try again later.'
+        : '1003: too many attempts (sign-in, password) or password checks at once; try again later.',
+    );
+  }
+  if (multipart || method !== 'GET') {
     out[408] = failure('1002: the body arrived too slowly.');
-    out[413] = failure('1002: the upload is larger than the route accepts.');
-    out[415] = failure('1002: the file is not an image or archive of an accepted type.');
+    out[413] = failure(multipart ? '1002: the upload is larger than the route accepts.' : '1002: the body is too large.');
+    out[415] = failure(
+      multipart
+        ? '1002: the file is not an image or archive of an accepted type, or the body is not multipart.'
+        : '1002: the body is not JSON.',
+    );
   }
   return out;
 }
