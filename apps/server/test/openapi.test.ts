@@ -49,7 +49,8 @@ describe('the OpenAPI document', () => {
       const op = doc.paths[path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.url}`).toBeDefined();
       const failure = (status: string) => JSON.stringify(op!.responses[status]?.content?.['application/json']?.schema);
-      for (const status of ['400', '404', '422', '500', '503']) expect(failure(status), `${route.url} ${status}`).toContain('Failure');
+      for (const status of ['400', '404', '422', '500', '503'])
+        expect(failure(status), `${route.url} ${status}`).toContain('Failure');
       if (route.access === 'public') {
         expect(op!.security, route.url).toEqual([]);
         expect(op!.responses['401'], route.url).toBeUndefined();
