@@ -8,9 +8,9 @@ import * as browse from '../identify/browse.repository.ts';
 import type { IdentifyService } from '../identify/identify.service.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import { roiTypeOf } from '../rois/rois.service.ts';
-import type { UserRow } from '../users/users.repository.ts';
 import { csvCell } from '../../http/csv-cell.ts';
 import * as usersRepo from '../users/users.repository.ts';
+import type { UserRow } from '../users/users.repository.ts';
 import type { Measures } from '../recognition/features.ts';
 import { loadMeasuresOf } from '../recognition/features.repository.ts';
 import { cellNumber, physicalOf } from '../recognition/physical.ts';
@@ -47,8 +47,9 @@ export interface ExportFile {
 
 /**
  * Exports of a selection or of a whole list query: CSV, or an EcoTaxa zip (ecotaxa.ts: the TSV EcoTaxa's import
- * validation accepts, and the images in formats it reads). Rows are read a page at a time by keyset and streamed, so a 100,000-ROI export never sits in
- * memory. The selection is checked like a bulk action: one ROI the caller may not see fails the whole export.
+ * validation accepts, and the images in formats it reads). Rows are read a page at a time by keyset, each page with its
+ * measures, and streamed, so a 100,000-ROI export never holds its images in memory. The selection is checked like a
+ * bulk action: one ROI the caller may not see fails the whole export.
  */
 export class ExportService {
   constructor(
