@@ -13,6 +13,11 @@ export function findUserById(db: Kysely<Database>, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Holds the user's row until the transaction ends (PostgreSQL): writes to one account's settings take turns. */
+export async function lockUser(db: Kysely<Database>, id: number) {
+  await db.selectFrom('users').select('id').where('id', '=', id).forUpdate().execute();
+}
+
 export async function insertUser(db: Kysely<Database>, user: Insertable<UsersTable>): Promise<number> {
   const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
   return row.id;
