@@ -122,4 +122,61 @@ describe('migrations on a database in service (SQLite, with planner statistics)'
       labelled_at from rois`.execute(k);
     expect(rows.rows).toEqual([{ hi: 1, labelled_by: null, labelled_at: null }]);
   });
+
+  it("0014 rolls the live ROIs up by size class, each row taking its features' biovolume", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-migrate-'));
+    db = openDatabase({ dataDir: dir });
+    const k = db.kysely;
+    await migrateTo(db, '0013-ipp-pixel-size');
+    await sql`insert into teams (name, created_at) values ('T', 0)`.execute(k);
+    await sql`insert into ipps (dev_id, site_name, country, longitude, latitude, group_id, serial_number, config,
+               device_key_hash, created_at, updated_at)
+             values ('S1', 'S1', 'CN', 120, 36, 1, '', '{}', ${'1'.padStart(64, '0')}, 0, 0)`.execute(k);
+    await sql`insert into rollup_meta (key, value) values ('day_offset_hours', '8')`.execute(k);
+    const hour = 3_600_000;
+    // Three measured ROIs in one hour (two share size class 10, one in 3), one unmeasured, one recycled.
+    for (const [i, time, deleted] of [
+      [1, 5 * hour + 1, null],
+      [2, 5 * hour + 2, null],
+      [3, 5 * hour + 3, null],
+      [4, 5 * hour + 4, null],
+      [5, 5 * hour + 5, 1],
+    ] as const) {
+      await sql`insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, class_id, deleted_at)
+               values (1, ${time}, 0, ${String(i).padStart(64, '0')}, 'image/png', 1, 1, 1, 1, null, ${deleted})`.execute(k);
+    }
+    for (const [id, bv] of [
+      [1, 1024],
+      [2, 1500],
+      [3, 9],
+      [5, 2000],
+    ] as const) {
+      await sql`insert into roi_features (roi_id, version, vec, sim, measures, biovolume)
+               values (${id}, 2, ${Buffer.alloc(4)}, ${Buffer.alloc(1)}, '{}', ${bv})`.execute(k);
+    }
+    await migrateToLatest(db);
+    const rois = await sql<{ id: number; biovolume_px3: number | null }>`select id, biovolume_px3 from rois order by id`.execute(
+      k,
+    );
+    expect(rois.rows).toEqual([
+      { id: 1, biovolume_px3: 1024 },
+      { id: 2, biovolume_px3: 1500 },
+      { id: 3, biovolume_px3: 9 },
+      { id: 4, biovolume_px3: null },
+      { id: 5, biovolume_px3: 2000 },
+    ]);
+    const hours = await sql`select hour, class_key, size_class, n, bv_px3 from roi_size_hour order by size_class`.execute(k);
+    expect(hours.rows).toEqual([
+      { hour: 5 * hour, class_key: 0, size_class: -1, n: 1, bv_px3: 0 },
+      { hour: 5 * hour, class_key: 0, size_class: 3, n: 1, bv_px3: 9 },
+      { hour: 5 * hour, class_key: 0, size_class: 10, n: 2, bv_px3: 2524 },
+    ]);
+    const days = await sql`select day, size_class, n, bv_px3 from roi_size_day order by size_class`.execute(k);
+    // Statistics days start at 16:00 UTC (UTC+8): 05:00 UTC belongs to the day that started at 16:00 the day before.
+    expect(days.rows).toEqual([
+      { day: -8 * hour, size_class: -1, n: 1, bv_px3: 0 },
+      { day: -8 * hour, size_class: 3, n: 1, bv_px3: 9 },
+      { day: -8 * hour, size_class: 10, n: 2, bv_px3: 2524 },
+    ]);
+  });
 });

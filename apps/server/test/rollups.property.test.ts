@@ -7,6 +7,10 @@ import { classCounts, classCountsBetween } from '../src/modules/stats/stats.repo
 import { buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp } from './helpers/device.ts';
+import { sizeClassOf } from '@ipp/contracts';
+import { loadFeatures, saveFeatures } from '../src/modules/recognition/features.repository.ts';
+import { VECTOR_VERSION } from '../src/modules/recognition/vector.ts';
+import { findRoisCore } from '../src/modules/rois/rois.repository.ts';
 
 const HOUR = 3_600_000;
 
@@ -14,7 +18,9 @@ type Op =
   | { kind: 'ingest'; station: number; label: number; hourOffset: number; minute: number }
   | { kind: 'reclassify'; pick: number; label: number }
   | { kind: 'move'; pick: number; station: number }
-  | { kind: 'remove'; pick: number };
+  | { kind: 'remove'; pick: number }
+  | { kind: 'remeasure'; pick: number; biovolume: number }
+  | { kind: 'recycle'; pick: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -30,6 +36,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reclassify' as const), pick: fc.nat(), label: fc.nat(9) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), station: fc.nat(2) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('remeasure' as const),
+      pick: fc.nat(),
+      // 0 (nothing segmented), within one size class of another, and across classes.
+      biovolume: fc.oneof(fc.constant(0), fc.double({ min: 0.5, max: 1e9, noNaN: true })),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('recycle' as const), pick: fc.nat() }) },
 );
 
 /**
@@ -55,7 +71,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
       ? null
       : (await env.db.kysely.selectFrom('classes').select('id').where('label_index', '=', label).executeTakeFirstOrThrow()).id;
 
-  const applied: Record<Op['kind'], number> = { ingest: 0, reclassify: 0, move: 0, remove: 0 };
+  const applied: Record<Op['kind'], number> = { ingest: 0, reclassify: 0, move: 0, remove: 0, remeasure: 0, recycle: 0 };
 
   async function apply(op: Op) {
     const ids = (await env.db.kysely.selectFrom('rois').select('id').orderBy('id').execute()).map((r) => r.id);
@@ -81,6 +97,85 @@ describe.each(dialects)('rollups on %s', (dialect) => {
       case 'remove':
         if (picked !== undefined) await env.app.rois.remove(picked);
         break;
+      case 'remeasure':
+        // As a training run or re-identification stores features computed again.
+        if (picked !== undefined) {
+          await env.db.kysely.transaction().execute(async (trx) => {
+            const stored = await loadFeatures(trx, [picked], VECTOR_VERSION);
+            const f = stored.get(picked);
+            if (!f) return;
+            await saveFeatures(
+              trx,
+              [{ ...f, measures: { ...f.measures, biovolume_px3: op.biovolume } }],
+              env.db.dialect === 'postgres',
+            );
+          });
+        }
+        break;
+      case 'recycle':
+        // Recycled ROIs count in no statistic; every third one is restored again.
+        if (picked !== undefined) {
+          await env.db.kysely.transaction().execute(async (trx) => {
+            const rows = await findRoisCore(trx, [picked], env.db.dialect === 'postgres');
+            if (rows[0]?.deleted_at === null) await env.app.rois.recycle(trx, rows, 1);
+            else if (picked % 3 === 0) await env.app.rois.restore(trx, rows);
+          });
+        }
+        break;
+    }
+  }
+
+  /** Size rollups against the live ROIs, grouped here with the same size classes the server uses. */
+  async function expectSizeRollupsMatchRows() {
+    const k = env.db.kysely;
+    const live = await k
+      .selectFrom('rois')
+      .select(['ipp_id', 'roi_time', 'class_id', 'biovolume_px3'])
+      .where('deleted_at', 'is', null)
+      .execute();
+    const features = new Map(
+      (await k.selectFrom('roi_features').select(['roi_id', 'biovolume']).execute()).map((f) => [f.roi_id, f.biovolume]),
+    );
+    const withIds = await k.selectFrom('rois').select(['id', 'biovolume_px3']).execute();
+    // Each row carries its features' biovolume.
+    for (const r of withIds) expect(r.biovolume_px3 ?? null, `roi ${r.id}`).toBe(features.get(r.id) ?? null);
+    for (const [table, time, keyOf] of [
+      ['roi_size_hour', 'hour', (t: number) => Math.floor(t / HOUR) * HOUR],
+      ['roi_size_day', 'day', (t: number) => Math.floor((t + 8 * HOUR) / (24 * HOUR)) * 24 * HOUR - 8 * HOUR],
+    ] as const) {
+      const raw = new Map<string, { n: number; bv: number }>();
+      for (const r of live) {
+        const key = `${r.ipp_id}/${keyOf(Number(r.roi_time))}/${r.class_id ?? 0}/${sizeClassOf(r.biovolume_px3)}`;
+        const sum = raw.get(key) ?? { n: 0, bv: 0 };
+        sum.n += 1;
+        sum.bv += r.biovolume_px3 !== null && r.biovolume_px3 > 0 ? r.biovolume_px3 : 0;
+        raw.set(key, sum);
+      }
+      const rolled = (
+        await sql<{
+          ipp_id: number;
+          t: number | string;
+          class_key: number;
+          size_class: number;
+          n: number | string;
+          bv_px3: number | string;
+        }>`
+        select ipp_id, ${sql.ref(time)} as t, class_key, size_class, n, bv_px3 from ${sql.table(table)} where n <> 0 or bv_px3 <> 0`.execute(
+          k,
+        )
+      ).rows;
+      const got = new Map(
+        rolled.map((r) => [
+          `${r.ipp_id}/${Number(r.t)}/${r.class_key}/${r.size_class}`,
+          { n: Number(r.n), bv: Number(r.bv_px3) },
+        ]),
+      );
+      expect([...got.keys()].sort(), table).toEqual([...raw.keys()].sort());
+      for (const [key, want] of raw) {
+        const have = got.get(key)!;
+        expect(have.n, `${table} ${key}`).toBe(want.n);
+        expect(Math.abs(have.bv - want.bv), `${table} ${key} biovolume`).toBeLessThanOrEqual(1e-9 * Math.max(1, want.bv));
+      }
     }
   }
 
@@ -89,6 +184,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     const hourExpr = sql<number>`(roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}`;
     const raw = await k
       .selectFrom('rois')
+      .where('deleted_at', 'is', null)
       .select((eb) => [
         'ipp_id',
         hourExpr.as('hour'),
@@ -103,6 +199,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     expect(norm(rollup)).toEqual(norm(raw as never));
     const rawTotals = await k
       .selectFrom('rois')
+      .where('deleted_at', 'is', null)
       .select((eb) => ['ipp_id', eb.fn.coalesce('class_id', eb.lit(0)).as('class_key'), eb.fn.countAll().as('n')])
       .groupBy(['ipp_id', (eb) => eb.fn.coalesce('class_id', eb.lit(0))])
       .execute();
@@ -115,6 +212,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     // Class-less hour counts.
     const rawHours = await k
       .selectFrom('rois')
+      .where('deleted_at', 'is', null)
       .select((eb) => ['ipp_id', hourExpr.as('hour'), eb.lit(0).as('class_key'), eb.fn.countAll().as('n')])
       .groupBy(['ipp_id', hourExpr])
       .execute();
@@ -129,6 +227,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     const dayExpr = sql<number>`((roi_time + ${sql.lit(offset)}) / ${sql.lit(24 * HOUR)}) * ${sql.lit(24 * HOUR)} - ${sql.lit(offset)}`;
     const rawDays = await k
       .selectFrom('rois')
+      .where('deleted_at', 'is', null)
       .select((eb) => [
         'ipp_id',
         dayExpr.as('hour'),
@@ -143,6 +242,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
       .where('n', '<>', 0)
       .execute();
     expect(norm(days)).toEqual(norm(rawDays as never));
+    await expectSizeRollupsMatchRows();
   }
 
   it('stay equal to a GROUP BY over the ROIs after random ingest, reclassify, move and delete sequences', async () => {
@@ -165,7 +265,9 @@ describe.each(dialects)('rollups on %s', (dialect) => {
       { numRuns: 12 },
     );
     // Every kind of operation really changed rows along the way.
-    for (const kind of ['ingest', 'reclassify', 'move', 'remove'] as const) expect(applied[kind], kind).toBeGreaterThan(0);
+    for (const kind of ['ingest', 'reclassify', 'move', 'remove', 'remeasure', 'recycle'] as const) {
+      expect(applied[kind], kind).toBeGreaterThan(0);
+    }
   });
 
   // On PostgreSQL the operations really overlap (a pool of connections, as with several requests or server processes):
@@ -182,10 +284,14 @@ describe.each(dialects)('rollups on %s', (dialect) => {
 
   it('rebuilds the day rollups from the hour rollups when the statistics offset changes', async () => {
     const k = env.db.kysely;
-    const snapshot = async () =>
-      (await k.selectFrom('roi_rollup_day').selectAll().where('n', '<>', 0).execute())
+    const snapshot = async () => [
+      ...(await k.selectFrom('roi_rollup_day').selectAll().where('n', '<>', 0).execute())
         .map((r) => `${r.ipp_id}/${Number(r.day)}/${r.class_key}=${r.n}`)
-        .sort();
+        .sort(),
+      ...(await k.selectFrom('roi_size_day').selectAll().where('n', '<>', 0).execute())
+        .map((r) => `${r.ipp_id}/${Number(r.day)}/${r.class_key}/${r.size_class}=${r.n}:${Number(r.bv_px3).toPrecision(9)}`)
+        .sort(),
+    ];
     const incremental = await snapshot();
     expect(incremental.length).toBeGreaterThan(0);
     expect(await ensureDayRollups(k, env.db.dialect, 8)).toBe(false);

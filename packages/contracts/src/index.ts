@@ -14,3 +14,5 @@ export * from './views.ts';
 export * from './identify.ts';
 export * from './recognition.ts';
 export * from './ids.ts';
+export * from './physical.ts';
+export * from './ecology.ts';

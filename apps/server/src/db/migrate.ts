@@ -13,6 +13,7 @@ import { userPrefsMigration } from './migrations/0010-user-prefs.ts';
 import { classOwnersMigration } from './migrations/0011-class-owners.ts';
 import { roiLabelledByMigration } from './migrations/0012-roi-labelled-by.ts';
 import { ippPixelSizeMigration } from './migrations/0013-ipp-pixel-size.ts';
+import { sizeRollupsMigration } from './migrations/0014-size-rollups.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0011-class-owners': classOwnersMigration,
     '0012-roi-labelled-by': roiLabelledByMigration,
     '0013-ipp-pixel-size': ippPixelSizeMigration,
+    '0014-size-rollups': sizeRollupsMigration(db.dialect),
   };
 }
 

@@ -181,6 +181,8 @@ export interface RoisTable {
   /** Who gave the HI label (user id) and when (ms); null for AI/unidentified ROIs and HI labels of unknown origin. */
   labelled_by: number | null;
   labelled_at: number | null;
+  /** The measured object's biovolume (its features' `biovolume`), px³; null until measured. */
+  biovolume_px3: number | null;
 }
 
 /** A folder (roi-index): a class of a gallery, a temporary class or an ordinary folder. */
@@ -342,6 +344,19 @@ export interface TelemetryRollupHourTable {
   volume_l: number;
 }
 
+/** Live ROIs and their summed biovolume per station, hour, class and size class (an octave of px³; -1 unmeasured). */
+export interface RoiSizeHourTable {
+  ipp_id: number;
+  hour: number;
+  class_key: number;
+  size_class: number;
+  n: number;
+  bv_px3: number;
+}
+
+/** The same per statistics day. */
+export type RoiSizeDayTable = Omit<RoiSizeHourTable, 'hour'> & { day: number };
+
 /** The same sums per statistics day (start of the day at STATS_UTC_OFFSET). */
 export type TelemetryRollupDayTable = Omit<TelemetryRollupHourTable, 'hour'> & { day: number };
 
@@ -364,6 +379,8 @@ export interface Database {
   roi_rollup_day: RoiRollupDayTable;
   roi_count_hour: RoiCountHourTable;
   telemetry_rollup_day: TelemetryRollupDayTable;
+  roi_size_hour: RoiSizeHourTable;
+  roi_size_day: RoiSizeDayTable;
   rollup_meta: { key: string; value: string };
   roi_folders: RoiFoldersTable;
   folder_rois: FolderRoisTable;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { idChunks } from '../rois/rois.repository.ts';
+import { remeasured } from '../rois/rois.service.ts';
 import type { Measures } from './features.ts';
 
 /** One ROI's stored features: the vector, the similarity descriptor and the morphology. */
@@ -23,10 +24,13 @@ export function decodeFloats(bytes: Uint8Array): Float32Array {
 }
 export const decodeInt8 = (bytes: Uint8Array) => new Int8Array(Uint8Array.from(bytes).buffer);
 
-/** Inserts or replaces ROIs' features (computing them again replaces them). */
-export async function saveFeatures(db: Kysely<Database>, rows: readonly Omit<StoredFeatures, never>[]) {
+/**
+ * Inserts or replaces ROIs' features (computing them again replaces them), in the caller's transaction; an ROI whose
+ * biovolume changed moves in the size rollups (`lock`: PostgreSQL, see `remeasured`).
+ */
+export async function saveFeatures(trx: Kysely<Database>, rows: readonly Omit<StoredFeatures, never>[], lock: boolean) {
   for (const part of idChunks(rows, 200)) {
-    await db
+    await trx
       .insertInto('roi_features')
       .values(
         part.map((f) => ({
@@ -49,6 +53,7 @@ export async function saveFeatures(db: Kysely<Database>, rows: readonly Omit<Sto
       )
       .execute();
   }
+  await remeasured(trx, new Map(rows.map((f) => [f.roi_id, f.measures.biovolume_px3])), lock);
 }
 
 /** The stored features of these ROIs at this feature version (older versions count as missing). */

@@ -94,7 +94,7 @@ export class RecognitionService {
       computed.push({ roi_id: r.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures });
     }
     if (actor.is_demo !== 1) {
-      await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, computed));
+      await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, computed, this.db.dialect === 'postgres'));
       for (const c of computed) this.similarity.update(seen.get(c.roi_id)!.group_id, c.roi_id, c.sim);
     }
     const byId = new Map(computed.map((c) => [c.roi_id, c]));
@@ -340,7 +340,7 @@ export class RecognitionService {
     const { threshold, groupId } = await stationOf(this.db.kysely, r.ipp_id);
     const f = await vectorOfImage(blob.data, { threshold });
     const item = { roi_id: roiId, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
-    await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, [item]));
+    await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, [item], this.db.dialect === 'postgres'));
     this.similarity.update(groupId, roiId, item.sim);
     return item;
   }

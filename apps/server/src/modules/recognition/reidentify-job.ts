@@ -83,7 +83,7 @@ export class ReidentifyJob {
         const rows = (await findRoisCore(trx, [...labels.keys()], this.db.dialect === 'postgres')).filter(
           (r) => r.hi === 0 && r.deleted_at === null,
         );
-        await saveFeatures(trx, computed);
+        await saveFeatures(trx, computed, this.db.dialect === 'postgres');
         const changedHere = await this.rois.relabel(trx, rows, (r) => {
           const l = labels.get(r.id)!;
           return { classId: l.class_id, labelIndex: l.label_index, hi: 0 };

@@ -114,7 +114,7 @@ export class TrainJob {
         out.set(r.id, item);
       }
       await k.transaction().execute(async (trx) => {
-        await saveFeatures(trx, computed);
+        await saveFeatures(trx, computed, this.db.dialect === 'postgres');
         await ctx.step(trx, { done: 20 + Math.round((280 * (i + part.length)) / missing.length) });
       });
     }

@@ -30,11 +30,21 @@ const CORE = [
   'r.deleted_at',
   'r.is_demo_image',
   'r.favorite_at',
+  'r.biovolume_px3',
 ] as const;
 /** What every state change needs of an ROI, with its station's team. */
 export type RoiCore = Pick<
   Selectable<RoisTable>,
-  'id' | 'ipp_id' | 'class_id' | 'roi_time' | 'hi' | 'roi_labelindex' | 'deleted_at' | 'is_demo_image' | 'favorite_at'
+  | 'id'
+  | 'ipp_id'
+  | 'class_id'
+  | 'roi_time'
+  | 'hi'
+  | 'roi_labelindex'
+  | 'deleted_at'
+  | 'is_demo_image'
+  | 'favorite_at'
+  | 'biovolume_px3'
 > & { group_id: number };
 
 /** SQL parameter lists stay well under SQLite's and PostgreSQL's limits. */
@@ -108,6 +118,19 @@ export async function setRoisClass(
     await db
       .updateTable('rois')
       .set({ class_id: classId, roi_labelindex: labelIndex, hi, labelled_by: labelled.by, labelled_at: labelled.at })
+      .where('id', 'in', part)
+      .execute();
+  }
+}
+
+/** The ROIs' rows take their features' biovolume (written in the same transaction just before). */
+export async function copyBiovolumeFromFeatures(db: Kysely<Database>, ids: readonly number[]) {
+  for (const part of idChunks(ids)) {
+    await db
+      .updateTable('rois')
+      .set((eb) => ({
+        biovolume_px3: eb.selectFrom('roi_features as f').select('f.biovolume').whereRef('f.roi_id', '=', 'rois.id'),
+      }))
       .where('id', 'in', part)
       .execute();
   }

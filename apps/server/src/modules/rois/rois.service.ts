@@ -3,7 +3,14 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { blobUrl, originalName, sha256Of, thumbName, type BlobStore } from '../../storage/blobs.ts';
-import { applyRoiDeltas, bumpRoiRollups, classKeyOf, kindOf, type RoiDelta } from '../stats/rollups.repository.ts';
+import {
+  applyRoiDeltas,
+  bumpRoiRollups,
+  classKeyOf,
+  dayOffsetOfRollups,
+  kindOf,
+  type RoiDelta,
+} from '../stats/rollups.repository.ts';
 import { inspectImage } from './images.ts';
 import * as repo from './rois.repository.ts';
 import type { Kysely } from 'kysely';
@@ -103,6 +110,7 @@ export class RoisService {
         width: image.width,
         height: image.height,
         size_px: input.sizePx ?? Math.round(analysis?.features.measures.area_px ?? image.width * image.height),
+        biovolume_px3: analysis?.features.measures.biovolume_px3 ?? null,
         roi_labelindex: labelIndex,
         confidence: ai ? ai.confidence : input.confidence,
         class_id: classId,
@@ -124,6 +132,7 @@ export class RoisService {
         input.capturedAt,
         1,
         kindOf(hi, labelIndex),
+        analysis?.features.measures.biovolume_px3 ?? null,
       );
       await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
       if (analysis) await this.recognizer!.record(trx, roiId, analysis);
@@ -246,12 +255,39 @@ export class RoisService {
   }
 }
 
-const delta = (roi: Pick<repo.RoiCore, 'ipp_id' | 'class_id' | 'roi_time' | 'hi' | 'roi_labelindex'>, n: number): RoiDelta => ({
+/**
+ * After ROIs were measured (again) in `trx`, their features already written: each row whose biovolume changed takes
+ * the new one and its count moves between size classes, under the row lock every other change of an ROI takes
+ * (`lock`: PostgreSQL), so a relabel at the same time reads the biovolume its deltas must carry.
+ */
+export async function remeasured(trx: Kysely<Database>, biovolumes: ReadonlyMap<number, number>, lock: boolean) {
+  if (biovolumes.size === 0) return;
+  const rows = await repo.findRoisCore(trx, [...biovolumes.keys()], lock);
+  const changed = rows.filter((r) => r.biovolume_px3 !== biovolumes.get(r.id));
+  if (changed.length === 0) return;
+  await repo.copyBiovolumeFromFeatures(
+    trx,
+    changed.map((r) => r.id),
+  );
+  const live = changed.filter((r) => r.deleted_at === null);
+  if (live.length === 0) return;
+  await applyRoiDeltas(
+    trx,
+    await dayOffsetOfRollups(trx),
+    live.flatMap((r) => [delta(r, -1), delta({ ...r, biovolume_px3: biovolumes.get(r.id)! }, 1)]),
+  );
+}
+
+const delta = (
+  roi: Pick<repo.RoiCore, 'ipp_id' | 'class_id' | 'roi_time' | 'hi' | 'roi_labelindex' | 'biovolume_px3'>,
+  n: number,
+): RoiDelta => ({
   ippId: roi.ipp_id,
   classKey: classKeyOf(roi.class_id),
   kind: kindOf(roi.hi, roi.roi_labelindex),
   roiTime: roi.roi_time,
   delta: n,
+  bvPx3: roi.biovolume_px3,
 });
 
 /** Folder counts follow their live members. */

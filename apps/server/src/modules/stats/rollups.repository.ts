@@ -1,3 +1,4 @@
+import { sizeClassOf } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -22,6 +23,8 @@ export interface RoiDelta {
   kind: number;
   roiTime: number;
   delta: number;
+  /** The measured object's biovolume, px³ (null: not measured), for the size rollups. */
+  bvPx3: number | null;
 }
 
 /**
@@ -36,8 +39,9 @@ export async function bumpRoiRollups(
   roiTime: number,
   delta: number,
   kind: number,
+  bvPx3: number | null,
 ) {
-  await applyRoiDeltas(trx, dayOffsetHours, [{ ippId, classKey, roiTime, delta, kind }]);
+  await applyRoiDeltas(trx, dayOffsetHours, [{ ippId, classKey, roiTime, delta, kind, bvPx3 }]);
 }
 
 const CHUNK = 200;
@@ -56,6 +60,14 @@ export async function applyRoiDeltas(trx: Kysely<Database>, dayOffsetHours: numb
     totals: new Map<string, number>(),
     kinds: new Map<string, number>(),
   };
+  const sizes = { hour: new Map<string, SizeSum>(), day: new Map<string, SizeSum>() };
+  const addSize = (map: Map<string, SizeSum>, key: number[], n: number, bv: number) => {
+    const k = key.join(':');
+    const sum = map.get(k) ?? { key, n: 0, bv: 0 };
+    sum.n += n;
+    sum.bv += bv;
+    map.set(k, sum);
+  };
   const add = (map: Map<string, number>, key: (number | string)[], delta: number) => {
     const k = key.join(':');
     map.set(k, (map.get(k) ?? 0) + delta);
@@ -67,6 +79,10 @@ export async function applyRoiDeltas(trx: Kysely<Database>, dayOffsetHours: numb
     add(sums.day, [d.ippId, dayOf(d.roiTime, dayOffsetHours), d.classKey], d.delta);
     add(sums.totals, [d.ippId, d.classKey], d.delta);
     add(sums.kinds, [d.ippId, d.kind, d.classKey], d.delta);
+    const sizeClass = sizeClassOf(d.bvPx3);
+    const bv = sizeClass === -1 ? 0 : d.bvPx3! * d.delta;
+    addSize(sizes.hour, [d.ippId, hourOf(d.roiTime), d.classKey, sizeClass], d.delta, bv);
+    addSize(sizes.day, [d.ippId, dayOf(d.roiTime, dayOffsetHours), d.classKey, sizeClass], d.delta, bv);
   }
   // In key order: concurrent transactions (PostgreSQL, several connections or processes) then update the same rollup
   // rows in the same order and wait for each other instead of deadlocking.
@@ -108,6 +124,50 @@ export async function applyRoiDeltas(trx: Kysely<Database>, dayOffsetHours: numb
       .insertInto('roi_class_counts')
       .values(part.map(({ key: [ipp_id, kind, class_key], n }) => ({ ipp_id: ipp_id!, kind: kind!, class_key: class_key!, n })))
       .onConflict((oc) => oc.columns(['ipp_id', 'kind', 'class_key']).doUpdateSet({ n: sql`roi_class_counts.n + excluded.n` }))
+      .execute();
+  }
+  await applySizeSums(trx, 'roi_size_hour', 'hour', sizes.hour);
+  await applySizeSums(trx, 'roi_size_day', 'day', sizes.day);
+}
+
+interface SizeSum {
+  key: number[];
+  n: number;
+  bv: number;
+}
+
+/**
+ * Count and biovolume deltas into a size rollup, in key order. A key whose count nets to zero still changes when its
+ * biovolume does (an ROI measured again within the same size class).
+ */
+async function applySizeSums(
+  trx: Kysely<Database>,
+  table: 'roi_size_hour' | 'roi_size_day',
+  time: 'hour' | 'day',
+  sums: Map<string, SizeSum>,
+) {
+  const t = sql.raw(table);
+  const changed = [...sums.values()].filter((s) => s.n !== 0 || s.bv !== 0).sort((a, b) => compareKeys(a.key, b.key));
+  for (const part of chunks(changed)) {
+    await (trx as unknown as Kysely<Pick<Database, 'roi_size_hour'>>)
+      .insertInto(table as 'roi_size_hour')
+      .values(
+        part.map(({ key: [ipp_id, at, class_key, size_class], n, bv }) => ({
+          ipp_id: ipp_id!,
+          [time as 'hour']: at!,
+          class_key: class_key!,
+          size_class: size_class!,
+          n,
+          bv_px3: bv,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['ipp_id', time as 'hour', 'class_key', 'size_class']).doUpdateSet({
+          n: sql`${t}.n + excluded.n`,
+          // The last ROI leaving a key leaves exactly nothing, not a rounding residue.
+          bv_px3: sql`case when ${t}.n + excluded.n = 0 then 0 else ${t}.bv_px3 + excluded.bv_px3 end`,
+        }),
+      )
       .execute();
   }
 }
@@ -187,7 +247,8 @@ export async function ensureDayRollups(
   offsetHours: number,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres') await sql`lock table roi_rollup_day, telemetry_rollup_day in exclusive mode`.execute(trx);
+    if (dialect === 'postgres')
+      await sql`lock table roi_rollup_day, roi_size_day, telemetry_rollup_day in exclusive mode`.execute(trx);
     const row = await trx.selectFrom('rollup_meta').select('value').where('key', '=', 'day_offset_hours').executeTakeFirst();
     if (row && Number(row.value) === offsetHours) return false;
     const offset = offsetHours * HOUR_MS;
@@ -201,6 +262,24 @@ export async function ensureDayRollups(
           .selectFrom('roi_rollup_hour')
           .select(['ipp_id', day.as('day'), 'class_key', sql<number>`sum(n)`.as('n')])
           .groupBy(['ipp_id', day, 'class_key']),
+      )
+      .execute();
+    await trx.deleteFrom('roi_size_day').execute();
+    await trx
+      .insertInto('roi_size_day')
+      .columns(['ipp_id', 'day', 'class_key', 'size_class', 'n', 'bv_px3'])
+      .expression((eb) =>
+        eb
+          .selectFrom('roi_size_hour')
+          .select([
+            'ipp_id',
+            day.as('day'),
+            'class_key',
+            'size_class',
+            sql<number>`sum(n)`.as('n'),
+            sql<number>`sum(bv_px3)`.as('bv_px3'),
+          ])
+          .groupBy(['ipp_id', day, 'class_key', 'size_class']),
       )
       .execute();
     await trx.deleteFrom('telemetry_rollup_day').execute();
@@ -232,6 +311,12 @@ export async function ensureDayRollups(
       .execute();
     return true;
   });
+}
+
+/** The statistics-day offset the day rollups were built with (0 before the first build; the next start rebuilds). */
+export async function dayOffsetOfRollups(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('rollup_meta').select('value').where('key', '=', 'day_offset_hours').executeTakeFirst();
+  return row ? Number(row.value) : 0;
 }
 
 /** Litres of water a station sampled in [from, to) (hours of the telemetry rollups; null when it reported none). */
