@@ -46,6 +46,8 @@ import { MqttBridge } from './modules/mqtt/mqtt-bridge.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
+import { ecologyRoutes } from './modules/ecology/ecology.routes.ts';
+import { EcologyService } from './modules/ecology/ecology.service.ts';
 import { ViewsService } from './modules/views/views.service.ts';
 import { identifyRoutes } from './modules/identify/identify.routes.ts';
 import { IdentifyService } from './modules/identify/identify.service.ts';
@@ -226,6 +228,7 @@ export async function buildApp({
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
+      await api.register(ecologyRoutes(new EcologyService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(identifyRoutes(identify));
       await api.register(
         transferRoutes(

@@ -312,6 +312,22 @@ const CASES: Case[] = [
     missing: 'NOPE404',
     user: 'allow',
   },
+  {
+    route: 'GET /api/ecology/get-site-ecology',
+    object: 'instrument',
+    request: (id) => get(`/api/ecology/get-site-ecology?dev_id=${id}&period=7d`),
+    target: (o) => o.a1.devId,
+    missing: 'NOPE404',
+    user: 'allow',
+  },
+  {
+    route: 'GET /api/ecology/export-site-ecology',
+    object: 'export',
+    request: (id) => get(`/api/ecology/export-site-ecology?dev_id=${id}&period=7d&table=nbss`),
+    target: (o) => o.a1.devId,
+    missing: 'NOPE404',
+    user: 'allow',
+  },
   // No model trained: reaching the station answers "train one first", which differs from an unknown station.
   {
     route: 'POST /api/roi/re-identify',

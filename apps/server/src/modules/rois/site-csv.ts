@@ -2,7 +2,7 @@ import { csvCell as cell } from '../../http/csv-cell.ts';
 import type { SiteRoiFull } from '../views/views.service.ts';
 
 /** ISO time in the viewer's zone, e.g. 2026-11-22T08:00:00+08:00. */
-function localIso(time: number, tz: number) {
+export function localIso(time: number, tz: number) {
   const shifted = new Date(time + tz * 60_000).toISOString().slice(0, 19);
   const sign = tz >= 0 ? '+' : '-';
   const abs = Math.abs(tz);

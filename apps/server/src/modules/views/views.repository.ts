@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { summaries } from '../rois/rois.repository.ts';
 
-const STATION_COLUMNS = ['id', 'dev_id', 'site_name', 'group_id', 'last_online_at', 'reported_offline_at'] as const;
+const STATION_COLUMNS = [
+  'id',
+  'dev_id',
+  'site_name',
+  'group_id',
+  'last_online_at',
+  'reported_offline_at',
+  'pixel_size_um',
+] as const;
 
 export function stationsOf(db: Kysely<Database>, groupId: number | undefined) {
   let query = db.selectFrom('ipps').select(STATION_COLUMNS);
