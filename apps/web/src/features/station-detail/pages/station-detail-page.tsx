@@ -12,11 +12,15 @@ import { useSiteRoi } from '../api/get-site-roi';
 import { DownloadButton } from '../components/download-button';
 import { PeriodPicker } from '../components/period-picker';
 import { CorrectedCountsCard } from '../components/corrected-counts-card';
+import { EcologyCard } from '../components/ecology-card';
 import { SiteCharts } from '../components/site-charts';
 import { SiteSummary } from '../components/site-summary';
 import type { Period } from '../utils/periods';
 
-/** Data detail (spec §2): one station over a chosen period — histogram, top classes, concentration, download. */
+/**
+ * Data detail (spec §2): one station over a chosen period — histogram, top classes, concentration, download; the
+ * ecology products (concentration and biovolume per litre, NBSS) and the corrected abundance.
+ */
 export function StationDetailPage({ meta }: PageProps) {
   const { t } = useTranslation();
   const { ipps, stations, station, selectedId, select } = useStationParam(meta.path);
@@ -41,6 +45,7 @@ export function StationDetailPage({ meta }: PageProps) {
         ) : (
           <>
             <SiteCharts data={site.data} asOf={site.dataUpdatedAt} />
+            <EcologyCard devId={site.data.dev_id} period={period} />
             <CorrectedCountsCard devId={site.data.dev_id} start={site.data.start} end={site.data.end} />
           </>
         )}

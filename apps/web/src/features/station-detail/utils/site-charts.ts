@@ -17,7 +17,11 @@ export function siteBucketLabels(data: Pick<SiteRoi, 'buckets' | 'bucket_ms'>, f
  * The histogram's axis: the period ends with the current bucket (hour or local day), read until `asOf` (when the
  * answer arrived) and marked partial.
  */
-export function siteBucketAxis(data: Pick<SiteRoi, 'buckets' | 'bucket_ms'>, formats: TimeFormats, asOf?: number): BucketAxis {
+export function siteBucketAxis(
+  data: { buckets: readonly { start: number }[]; bucket_ms: number },
+  formats: TimeFormats,
+  asOf?: number,
+): BucketAxis {
   return bucketAxis(
     data.buckets.map((bucket) => bucket.start),
     data.bucket_ms,
