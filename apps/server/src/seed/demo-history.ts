@@ -14,7 +14,10 @@ import { DEMO_TEAM } from './demo.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The demo stations: three with 30 days of history, one registered but never heard from. */
+/**
+ * The demo stations: three with 30 days of history, one registered but never heard from. Two have a pixel size
+ * (sizes in µm and the ecology views); Daya Bay has none, to show what the console says then.
+ */
 export const DEMO_STATIONS = [
   {
     dev_id: '21001',
@@ -23,6 +26,7 @@ export const DEMO_STATIONS = [
     latitude: 35.98,
     longitude: 120.62,
     serial: 'IPP-2024-001',
+    pixel_size_um: 5,
   },
   {
     dev_id: '21002',
@@ -31,6 +35,7 @@ export const DEMO_STATIONS = [
     latitude: 36.12,
     longitude: 120.27,
     serial: 'IPP-2024-002',
+    pixel_size_um: 5,
   },
   { dev_id: '21003', site_name: 'Daya Bay 大亚湾', country: 'CN', latitude: 22.6, longitude: 114.6, serial: 'IPP-2024-003' },
   {
@@ -88,6 +93,7 @@ export async function seedDemoHistory(
         longitude: s.longitude,
         group_id: team.id,
         serial_number: s.serial,
+        pixel_size_um: 'pixel_size_um' in s ? s.pixel_size_um : null,
         config: JSON.stringify(DEFAULT_IPP_CONFIG),
         // A key nobody knows; "Rotate key" in the console issues a usable one.
         device_key_hash: hashToken(crypto.randomBytes(32).toString('hex')),
