@@ -1,3 +1,4 @@
+import { toPhysical } from '@ipp/contracts';
 import type { Measures } from './features.ts';
 
 export interface PhysicalMeasures {
@@ -14,11 +15,10 @@ export interface PhysicalMeasures {
  */
 export function physicalOf(measures: Measures | null | undefined, pixelSizeUm: number | null): PhysicalMeasures | null {
   if (!measures || pixelSizeUm === null) return null;
-  const s = pixelSizeUm;
   return {
-    esd_um: measures.equivalent_diameter_px * s,
-    area_um2: measures.area_px * s * s,
-    biovolume_mm3: measures.biovolume_px3 * s ** 3 * 1e-9,
+    esd_um: toPhysical(measures.equivalent_diameter_px, 1, pixelSizeUm),
+    area_um2: toPhysical(measures.area_px, 2, pixelSizeUm),
+    biovolume_mm3: toPhysical(measures.biovolume_px3, 3, pixelSizeUm),
   };
 }
 

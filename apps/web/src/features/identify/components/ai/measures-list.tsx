@@ -1,4 +1,4 @@
-import type { Measures } from '@ipp/contracts';
+import { toPhysical, type Measures, type PixelPower } from '@ipp/contracts';
 import { Collapse, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -29,17 +29,16 @@ export function formatMeasure(value: number, digits: number, unit: Unit): string
   return `${text}${UNITS[unit]}`;
 }
 
-const PHYSICAL: Record<Exclude<Unit, ''>, { power: number; scale: number; unit: string }> = {
-  px: { power: 1, scale: 1, unit: ' µm' },
-  px2: { power: 2, scale: 1, unit: ' µm²' },
-  // µm³ → mm³
-  px3: { power: 3, scale: 1e-9, unit: ' mm³' },
+const PHYSICAL: Record<Exclude<Unit, ''>, { power: PixelPower; unit: string }> = {
+  px: { power: 1, unit: ' µm' },
+  px2: { power: 2, unit: ' µm²' },
+  px3: { power: 3, unit: ' mm³' },
 };
 
 /** A pixel measure in physical units, for a station of `pixelSizeUm` micrometres per pixel. */
 export function formatPhysical(value: number, unit: Exclude<Unit, ''>, pixelSizeUm: number): string {
-  const { power, scale, unit: label } = PHYSICAL[unit];
-  const physical = value * pixelSizeUm ** power * scale;
+  const { power, unit: label } = PHYSICAL[unit];
+  const physical = toPhysical(value, power, pixelSizeUm);
   const text =
     physical === 0
       ? '0'
