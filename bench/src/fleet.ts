@@ -67,5 +67,17 @@ export async function buildRoiRollups(k: Kysely<Database>) {
   await sql`insert into roi_class_counts (ipp_id, kind, class_key, n)
     select ipp_id, case when hi = 1 then 2 when roi_labelindex = 0 then 0 else 1 end, coalesce(class_id, 0), count(*)
     from rois where deleted_at is null group by 1, 2, 3`.execute(k);
+  // Size rollups (ecology views): size class = octave of biovolume, -1 unmeasured (the ROIs' biovolume_px3).
+  const sizeClass = sql`case when biovolume_px3 is null or biovolume_px3 <= 0 then -1
+    when biovolume_px3 < 1 then 0
+    else cast(floor(ln(biovolume_px3) / ln(2)) as integer) end`;
+  const bv = sql`coalesce(case when biovolume_px3 > 0 then biovolume_px3 end, 0)`;
+  await sql`insert into roi_size_hour (ipp_id, hour, class_key, size_class, n, bv_px3)
+    select ipp_id, (roi_time / ${sql.lit(HOUR)}) * ${sql.lit(HOUR)}, coalesce(class_id, 0), ${sizeClass}, count(*), sum(${bv})
+    from rois where deleted_at is null group by 1, 2, 3, 4`.execute(k);
+  await sql`insert into roi_size_day (ipp_id, day, class_key, size_class, n, bv_px3)
+    select ipp_id, day, class_key, size_class, sum(n), sum(bv_px3) from (
+      select ipp_id, ((hour + ${sql.lit(8 * HOUR)}) / ${sql.lit(DAY)}) * ${sql.lit(DAY)} - ${sql.lit(8 * HOUR)} as day, class_key,
+             size_class, n, bv_px3 from roi_size_hour) d group by 1, 2, 3, 4`.execute(k);
   await k.insertInto('rollup_meta').values({ key: 'day_offset_hours', value: '8' }).execute();
 }

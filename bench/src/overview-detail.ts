@@ -52,6 +52,10 @@ const QUERIES: { name: string; url: (devId: string) => string }[] = [
   { name: 'detail: get-site-roi 1m', url: (d) => `/api/roi/get-site-roi?dev_id=${d}&period=1m&tz=480` },
   { name: 'detail: get-site-roi 1y', url: (d) => `/api/roi/get-site-roi?dev_id=${d}&period=1y&tz=480` },
   { name: 'detail: get-site-roi all', url: (d) => `/api/roi/get-site-roi?dev_id=${d}&period=all&tz=480` },
+  { name: 'ecology: 24h, every class', url: (d) => `/api/ecology/get-site-ecology?dev_id=${d}&period=24h&tz=480` },
+  { name: 'ecology: 1m, every class', url: (d) => `/api/ecology/get-site-ecology?dev_id=${d}&period=1m&tz=480` },
+  { name: 'ecology: 1y, every class', url: (d) => `/api/ecology/get-site-ecology?dev_id=${d}&period=1y&tz=480` },
+  { name: 'ecology: 1y, two classes', url: (d) => `/api/ecology/get-site-ecology?dev_id=${d}&period=1y&tz=480&classes=1,2` },
 ];
 
 async function load(db: Db, rois: number) {
@@ -63,13 +67,15 @@ async function load(db: Db, rois: number) {
   const hash = (mult: number) => sql`((x * ${sql.lit(mult)}) % 4294967296)`;
   await sql`
     with recursive seq(x) as (select 1 union all select x + 1 from seq where x < ${sql.lit(rois)})
-    insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex, confidence, class_id, favorite_at)
+    insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex, confidence, class_id, favorite_at,
+                      biovolume_px3)
     select 1 + (${hash(3266489917)} / 65536) % ${sql.lit(STATIONS)},
            ${sql.lit(start)} + cast(${hash(2654435761)} * ${sql.raw(String((SPAN_DAYS * DAY) / 2 ** 32))} as integer),
            ${sql.lit(NOW)},
            printf('%064x', x), 'image/png', 9000, 120, 90, 2400,
            1 + (${hash(2246822519)} / 65536) % 8, 0.9, 1 + (${hash(2246822519)} / 65536) % 8,
-           case when x % ${sql.lit(Math.max(1, Math.floor(rois / 300)))} = 0 then ${sql.lit(NOW)} - x else null end
+           case when x % ${sql.lit(Math.max(1, Math.floor(rois / 300)))} = 0 then ${sql.lit(NOW)} - x else null end,
+           exp((4 + 20.0 * ${hash(668265263)} / 4294967296.0) * 0.6931471805599453)
     from seq`.execute(k);
   // Rollups as ingest would have left them (the rollup property test proves ingest keeps them equal to this).
   await buildRoiRollups(k);

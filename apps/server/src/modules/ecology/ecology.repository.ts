@@ -8,39 +8,17 @@ const timeOf = (range: BucketRange) => sql.ref<number>(range.grain === 'day' ? '
 // Literals, not parameters: PostgreSQL matches GROUP BY expressions to SELECT expressions textually.
 const bucketOf = (range: BucketRange) =>
   sql<number>`(${sql.ref(range.grain === 'day' ? 'day' : 'hour')} - ${sql.lit(Math.trunc(range.start))}) / ${sql.lit(Math.trunc(range.width))}`;
-const measuredN = sql<number | string>`sum(case when size_class >= 0 then n else 0 end)`;
 
-/** Per time bucket and class: live ROIs, those measured, and their biovolume (px³), from the size rollups. */
-export async function sizesByBucketAndClass(db: Kysely<Database>, ippId: number, range: BucketRange) {
+/**
+ * Live ROIs and their biovolume (px³) per time bucket, class and size class over the range, from the size rollups:
+ * one read answers both the series (summed over size classes) and the NBSS (summed over buckets).
+ */
+export async function sizesByBucket(db: Kysely<Database>, ippId: number, range: BucketRange) {
   const bucket = bucketOf(range);
   const rows = await db
     .selectFrom(sizeTable(range))
     .select((eb) => [
       bucket.as('bucket'),
-      'class_key',
-      eb.fn.sum<number | string>('n').as('n'),
-      measuredN.as('measured'),
-      eb.fn.sum<number | string>('bv_px3').as('bv'),
-    ])
-    .where('ipp_id', '=', ippId)
-    .where(timeOf(range), '>=', range.start)
-    .where(timeOf(range), '<', range.end)
-    .groupBy([bucket, 'class_key'])
-    .execute();
-  return rows.map((r) => ({
-    bucket: Number(r.bucket),
-    class_key: r.class_key,
-    n: Number(r.n),
-    measured: Number(r.measured),
-    bv_px3: Number(r.bv),
-  }));
-}
-
-/** Per class and size class over the whole range: live ROIs and their biovolume (px³). */
-export async function sizesByClassAndSizeClass(db: Kysely<Database>, ippId: number, range: BucketRange) {
-  const rows = await db
-    .selectFrom(sizeTable(range))
-    .select((eb) => [
       'class_key',
       'size_class',
       eb.fn.sum<number | string>('n').as('n'),
@@ -49,10 +27,16 @@ export async function sizesByClassAndSizeClass(db: Kysely<Database>, ippId: numb
     .where('ipp_id', '=', ippId)
     .where(timeOf(range), '>=', range.start)
     .where(timeOf(range), '<', range.end)
-    .groupBy(['class_key', 'size_class'])
+    .groupBy([bucket, 'class_key', 'size_class'])
     .execute();
   return rows
-    .map((r) => ({ class_key: r.class_key, size_class: r.size_class, n: Number(r.n), bv_px3: Number(r.bv) }))
+    .map((r) => ({
+      bucket: Number(r.bucket),
+      class_key: r.class_key,
+      size_class: r.size_class,
+      n: Number(r.n),
+      bv_px3: Number(r.bv),
+    }))
     .filter((r) => r.n > 0);
 }
 

@@ -8,6 +8,19 @@ import { visibleStationByDevId } from '../views/views.service.ts';
 import * as repo from './ecology.repository.ts';
 import { nbssPoints, nbssSlope, sig, type SizeRow } from './nbss.ts';
 
+/** The rows summed over the time buckets: one per class and size class. */
+function sumByClassAndSize(rows: readonly (SizeRow & { class_key: number })[]) {
+  const sums = new Map<string, SizeRow & { class_key: number }>();
+  for (const r of rows) {
+    const key = `${r.class_key}:${r.size_class}`;
+    const sum = sums.get(key) ?? { class_key: r.class_key, size_class: r.size_class, n: 0, bv_px3: 0 };
+    sum.n += r.n;
+    sum.bv_px3 += r.bv_px3;
+    sums.set(key, sum);
+  }
+  return [...sums.values()];
+}
+
 /** The answer and the range it covers (the CSV writes each bucket's end). */
 export interface SiteEcologyFull extends SiteEcology {
   range: Buckets;
@@ -35,11 +48,11 @@ export class EcologyService {
     const ipp = await visibleStationByDevId(k, actor, query.dev_id);
     const first = query.period === 'all' ? await stats.firstDataHour(k, ipp.id) : null;
     const range = periodBuckets(query.period, query.points, this.clock(), query.tz, first, this.dayOffsetHours);
-    const [perBucket, perSize, telemetry] = await Promise.all([
-      repo.sizesByBucketAndClass(k, ipp.id, range),
-      repo.sizesByClassAndSizeClass(k, ipp.id, range),
+    const [rows, telemetry] = await Promise.all([
+      repo.sizesByBucket(k, ipp.id, range),
       stats.telemetryByBucket(k, [ipp.id], range),
     ]);
+    const perSize = sumByClassAndSize(rows);
     const s = ipp.pixel_size_um;
     const mm3 = (px3: number) => (s === null ? null : sig(toPhysical(px3, 3, s)));
     const selected = query.classes ?? [];
@@ -51,7 +64,7 @@ export class EcologyService {
     const volumeL = volumes.reduce((a, b) => a + b, 0);
 
     const sums = volumes.map(() => ({ n: 0, bv: 0 }));
-    for (const r of perBucket) {
+    for (const r of rows) {
       if (r.bucket < 0 || r.bucket >= range.count || !inSelection(r.class_key)) continue;
       sums[r.bucket]!.n += r.n;
       sums[r.bucket]!.bv += r.bv_px3;
