@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shapePng } from '../apps/server/test/helpers/shapes.ts';
+import { choose, setLanguage } from './support/antd.ts';
+import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
+import { signIn } from './support/console.ts';
+import { call } from './support/recognition-seed.ts';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+
+const T = {
+  en: { title: 'Concentration, biovolume and size spectrum', noPixel: 'This station has no pixel size', perLitre: 'ind/L' },
+  zh: { title: '浓度、生物体积与粒径谱', noPixel: '此站点未设置像素尺寸', perLitre: '个/L' },
+} as const;
+
+/** A station of the demo team, 2 L of water sampled, and 6 discs (label 1) and 4 rods (label 2) from its instrument. */
+async function seedStation(baseUrl: string, token: string, devId: string, pixelSizeUm: number | null) {
+  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
+  const team = teams.find((each) => each.name.startsWith('Demo Team'))!;
+  const saved = await call<{ ipp: { id: number }; device_key: string }>(baseUrl, token, '/ipp/save', {
+    dev_id: devId,
+    site_name: `E2E ecology ${devId}`,
+    country: 'CN',
+    longitude: 120.3,
+    latitude: 36.1,
+    group_id: team.id,
+    serial_number: `SN-${devId}`,
+    config: DEFAULT_IPP_CONFIG,
+    ...(pixelSizeUm === null ? {} : { pixel_size_um: pixelSizeUm }),
+  });
+  const device = { 'x-device-key': saved.device_key };
+  const now = Date.now();
+  for (const [at, total] of [
+    [now - 20 * 60_000, 10],
+    [now - 60_000, 12],
+  ] as const) {
+    const res = await fetch(`${baseUrl}/api/device/telemetry`, {
+      method: 'POST',
+      headers: { ...device, 'content-type': 'application/json' },
+      body: JSON.stringify({ at, volume_total_l: total }),
+    });
+    expect(((await res.json()) as { code: number }).code).toBe(1000);
+  }
+  const seedBase = Number(devId) * 10;
+  for (let i = 0; i < 10; i++) {
+    const upload = new FormData();
+    upload.set('captured_at', String(now - (i + 2) * 60_000));
+    upload.set('label_index', i < 6 ? '1' : '2');
+    upload.set('confidence', '0.9');
+    upload.set('size_px', '400');
+    const png = await shapePng(i < 6 ? 'disc' : 'rod', seedBase + i);
+    upload.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'roi.png');
+    const res = await fetch(`${baseUrl}/api/device/rois`, { method: 'POST', headers: device, body: upload });
+    expect(((await res.json()) as { code: number }).code).toBe(1000);
+  }
+  return saved.ipp.id;
+}
+
+async function download(page: Page, testId: string, file: string) {
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId(testId).click();
+  await (await downloading).saveAs(file);
+  return fs
+    .readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
+}
+
+/**
+ * Ecology products end to end, in Chromium against the real server: a station with a pixel size shows its
+ * concentration, biovolume and NBSS on the data detail page, narrows them to one class and downloads both CSVs; a
+ * station without one says so instead of showing biovolumes.
+ */
+describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology products in Chromium (%s)', (lang) => {
+  let server: RunningServer;
+  let browser: Browser;
+  const t = T[lang];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows concentration, biovolume and the NBSS, per class, and downloads them', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await setLanguage(page, lang);
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+    const base = lang === 'en' ? 71000 : 72000;
+    const measured = await seedStation(server.url, token, String(base + 1), 2);
+    const unknown = await seedStation(server.url, token, String(base + 2), null);
+
+    await page.goto(`/ipp/ipp-view-detail?id=${measured}`);
+    const card = page.getByTestId('ecology-card');
+    await card.getByText(t.title).waitFor();
+    // 10 ROIs in 2 L of water.
+    await expect.poll(() => card.getByTestId('ecology-concentration').textContent()).toBe(`5 ${t.perLitre}`);
+    await expect.poll(() => card.getByTestId('ecology-biovolume').textContent()).toMatch(/mm³$/);
+    expect(Number((await card.getByTestId('ecology-biovolume').textContent())!.replace(' mm³', ''))).toBeGreaterThan(0);
+    await card.getByTestId('ecology-series').waitFor();
+    await card.getByTestId('ecology-nbss').waitFor();
+    expect(Number(await card.getByTestId('ecology-nbss').getAttribute('data-points'))).toBeGreaterThan(0);
+
+    // One class: the six discs.
+    const classes = await call<{ id: number; name: string; label_index: number | null }[]>(server.url, token, '/tool/sys-init');
+    const copepod = classes.find((c) => c.label_index === 1)!;
+    await choose(page, 'ecology-classes', copepod.name);
+    await expect.poll(() => card.getByTestId('ecology-concentration').textContent()).toBe(`3 ${t.perLitre}`);
+
+    const series = await download(page, 'ecology-csv-series', path.join(server.dataDir, `ecology-series-${lang}.csv`));
+    expect(series[0]).toBe(
+      'station,classes,bucket_start,bucket_end,volume_l,rois,concentration_per_l,pixel_size_um,biovolume_mm3,biovolume_mm3_per_l',
+    );
+    expect(series.slice(1).reduce((sum, line) => sum + Number(line.split(',')[5]), 0)).toBe(6);
+    const nbss = await download(page, 'ecology-csv-nbss', path.join(server.dataDir, `ecology-nbss-${lang}.csv`));
+    expect(nbss[0]).toMatch(/^station,series,period_start,period_end,volume_l,pixel_size_um,size_class,/);
+    const totalRows = nbss.slice(1).filter((line) => line.split(',')[1]!.startsWith('total'));
+    expect(totalRows.reduce((sum, line) => sum + Number(line.split(',')[10]), 0)).toBe(6);
+
+    // Without a pixel size: counts and concentrations, and a clear word instead of biovolumes.
+    await page.goto(`/ipp/ipp-view-detail?id=${unknown}`);
+    await page.getByTestId('ecology-no-pixel-size').getByText(t.noPixel).waitFor();
+    await expect.poll(() => page.getByTestId('ecology-concentration').textContent()).toBe(`5 ${t.perLitre}`);
+    expect(await page.getByTestId('ecology-biovolume').textContent()).toBe('—');
+    await context.close();
+  }, 240_000);
+});
