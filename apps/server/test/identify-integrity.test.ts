@@ -5,6 +5,7 @@ import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
+import { addMembers } from '../src/modules/identify/folders.repository.ts';
 
 const MIN = 60_000;
 type Token = string | undefined;
@@ -480,5 +481,56 @@ describe.each(dialects)('identify integrity on %s', (dialect) => {
     // A missing class is still a missing class.
     const cls = await fail(w.tokens.ownAdmin, 'POST', '/api/roi-index/rename', { class_id: 999_999, title: '401Gone' });
     expect(cls.msg).toBe('The class does not exist');
+  });
+
+  describe('demo images in the team gallery support no operation, by the class either (spec §6)', () => {
+    it('refuses every class operation on a folder holding one, marks it in the tree, and lets other folders be', async () => {
+      await env.db.kysely.updateTable('rois').set({ is_demo_image: 1 }).where('id', '=', aRois[0]!).execute();
+      const made = async (title: string) =>
+        (
+          await okData<{ roi_index_id: number }>(w.tokens.ownAdmin, 'POST', '/api/roi-index/save', {
+            title,
+            category_id: CATEGORY.TEAM,
+          })
+        ).roi_index_id;
+      const demo = await made('301Demo');
+      const plain = await made('302Plain');
+      // Filled as the team gallery's image actions fill it (their refusals for demo images are bulk.service's).
+      await env.db.kysely.transaction().execute(async (trx) => {
+        await addMembers(trx, demo, [aRois[0]!, aRois[1]!], new Set([aRois[0]!, aRois[1]!]), env.clock.now);
+        await addMembers(trx, plain, [aRois[2]!], new Set([aRois[2]!]), env.clock.now);
+      });
+      const nodes = await tree(w.tokens.ownAdmin, `category_id=${CATEGORY.TEAM}`);
+      expect(nodes.map((n) => [n.title, n.demo_images ?? false])).toEqual([
+        ['301Demo', true],
+        ['302Plain', false],
+      ]);
+      const before = [await roisState(), await folderState()];
+      const refusals = [
+        ['/api/folder/operate-folder', { type: 'copy', roi_index_id: demo, category_id: CATEGORY.TEMPORARY }],
+        ['/api/folder/operate-folder', { type: 'move', roi_index_id: demo, category_id: CATEGORY.TEMPORARY }],
+        ['/api/folder/operate-folder', { type: 'to_hi', roi_index_id: demo }],
+        ['/api/folder/operate-folder', { type: 'remove', roi_index_id: demo }],
+        ['/api/roi-index/delete-folder', { roi_index_id: demo }],
+        ['/api/roi-index/batch-delete', { ids: [plain, demo] }],
+      ] as const;
+      for (const [url, payload] of refusals) {
+        const refused = await fail(w.tokens.ownAdmin, 'POST', url, payload);
+        expect([refused.code, refused.msg], `${url} ${JSON.stringify(payload)}`).toEqual([
+          1011,
+          'Operation not supported for demo images',
+        ]);
+      }
+      const zh = await fail(w.tokens.ownAdmin, 'POST', '/api/folder/operate-folder', { type: 'to_hi', roi_index_id: demo }, 'zh');
+      expect(zh.msg).toBe('演示图像不支持此操作');
+      expect([await roisState(), await folderState()]).toEqual(before);
+      // A folder without demo images is operated as before.
+      const copied = await okData<{ affected: number }>(w.tokens.ownAdmin, 'POST', '/api/folder/operate-folder', {
+        type: 'copy',
+        roi_index_id: plain,
+        category_id: CATEGORY.TEMPORARY,
+      });
+      expect(copied.affected).toBe(1);
+    });
   });
 });

@@ -77,6 +77,8 @@ export interface TreeNode {
   system: boolean;
   /** A class the team hides from its plain users; only administrators get such nodes (docs/decisions.md). */
   hidden?: boolean;
+  /** A team-gallery folder holding demo images: no class operation applies (spec §6). */
+  demo_images?: boolean;
   /** Kind of node: a group of nodes (AI/HI/UI, a station), a stored folder, or a class. */
   kind: 'group' | 'folder' | 'class';
   children: TreeNode[];
@@ -93,6 +95,8 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z
       toolbar: z.boolean(),
       system: z.boolean(),
       hidden: z.boolean().optional(),
+      /** A team-gallery folder holding demo images: no class operation applies (spec §6). */
+      demo_images: z.boolean().optional(),
       kind: z.enum(['group', 'folder', 'class']),
       children: z.array(TreeNodeSchema),
     }),

@@ -153,6 +153,21 @@ export async function memberIds(db: Kysely<Database>, folderId: number): Promise
   return (await db.selectFrom('folder_rois').select('roi_id').where('folder_id', '=', folderId).execute()).map((r) => r.roi_id);
 }
 
+/** Which of these folders hold a live demo image (spec §6: demo images support no operation). */
+export async function foldersWithDemoImages(db: Kysely<Database>, folderIds: readonly number[]): Promise<Set<number>> {
+  if (folderIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('folder_rois as fr')
+    .innerJoin('rois as r', 'r.id', 'fr.roi_id')
+    .select('fr.folder_id')
+    .distinct()
+    .where('fr.folder_id', 'in', folderIds)
+    .where('r.is_demo_image', '=', 1)
+    .where('r.deleted_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.folder_id));
+}
+
 async function bumpCount(db: Kysely<Database>, folderId: number, delta: number) {
   await db
     .updateTable('roi_folders')

@@ -30,6 +30,7 @@ type Trx = Kysely<Database>;
 const forbidden = () => new AppError(ResultCode.FORBIDDEN, 'forbidden');
 const notSupported = () => new AppError(ResultCode.FORBIDDEN, 'notSupported');
 const exampleReadOnly = () => new AppError(ResultCode.FORBIDDEN, 'exampleReadOnly');
+const demoImages = () => new AppError(ResultCode.FORBIDDEN, 'demoImages');
 const classNotFound = (field = 'class_id') => new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, field);
 const oneOf = () =>
   new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'roi_index_id', reasonKey: 'reason.required' }, 'roi_index_id');
@@ -106,7 +107,10 @@ export class FoldersService {
   async remove(actor: UserRow, body: { roi_index_id?: number; class_id?: number }): Promise<void> {
     if (body.roi_index_id !== undefined) {
       const folder = await this.writableFolder(actor, body.roi_index_id);
-      await this.db.kysely.transaction().execute((trx) => folders.deleteFolders(trx, [folder.id]));
+      await this.db.kysely.transaction().execute(async (trx) => {
+        await refuseDemoFolders(trx, [folder]);
+        await folders.deleteFolders(trx, [folder.id]);
+      });
       return;
     }
     if (body.class_id === undefined) throw oneOf();
@@ -127,8 +131,12 @@ export class FoldersService {
   /** POST /roi-index/batch-delete: several folders, all or none. */
   async batchDelete(actor: UserRow, ids: readonly number[]): Promise<number> {
     const unique = [...new Set(ids)];
-    for (const id of unique) await this.writableFolder(actor, id, 'ids');
-    await this.db.kysely.transaction().execute((trx) => folders.deleteFolders(trx, unique));
+    const writable: { id: number; category_id: number }[] = [];
+    for (const id of unique) writable.push(await this.writableFolder(actor, id, 'ids'));
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await refuseDemoFolders(trx, writable);
+      await folders.deleteFolders(trx, unique);
+    });
     return unique.length;
   }
 
@@ -230,6 +238,10 @@ export class FoldersService {
       const ids = await folders.memberIds(trx, source.id);
       const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
       const live = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
+      // Spec §6: demo images in the team gallery support no operation, by the class as by the image (bulk.service).
+      if (source.category_id === CATEGORY.TEAM && rows.some((r) => r.is_demo_image === 1 && r.deleted_at === null)) {
+        throw demoImages();
+      }
       const now = this.clock();
       if (body.type === 'to_hi') {
         const cls = await trx.selectFrom('classes').select('id').where('name', '=', source.title).executeTakeFirst();
@@ -551,4 +563,10 @@ async function assertClassFree(trx: Trx, title: string, labelIndex: number | nul
       'title',
     );
   }
+}
+
+/** Team-gallery folders holding demo images are not removed (spec §6: demo images support no operation). */
+async function refuseDemoFolders(trx: Kysely<Database>, list: readonly { id: number; category_id: number }[]) {
+  const team = list.filter((f) => f.category_id === CATEGORY.TEAM).map((f) => f.id);
+  if ((await folders.foldersWithDemoImages(trx, team)).size > 0) throw demoImages();
 }

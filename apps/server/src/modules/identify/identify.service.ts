@@ -145,10 +145,15 @@ export class IdentifyService {
       toolbar: new Set(toolbar.filter((t) => t.category_id === q.category_id).map((t) => t.code)),
     };
     if (isFolderCategory(category)) {
-      return buildTree({
-        ...input,
-        folders: await categoryFolders(k, actor, category, { ippId: q.ipp_id, groupId: q.group_id }),
-      });
+      const list = await categoryFolders(k, actor, category, { ippId: q.ipp_id, groupId: q.group_id });
+      const demoFolders =
+        category === CATEGORY.TEAM
+          ? await folders.foldersWithDemoImages(
+              k,
+              list.map((f) => f.id),
+            )
+          : undefined;
+      return buildTree({ ...input, folders: list, demoFolders });
     }
     const ids = await this.teamStations(actor, q.group_id);
     switch (category) {

@@ -20,6 +20,8 @@ export interface TreeInput {
   /** Codes the caller has toolbar shortcuts for in this category. */
   toolbar: ReadonlySet<string>;
   folders?: readonly FolderRow[];
+  /** Folders holding demo images (team gallery): marked, since no class operation applies to them. */
+  demoFolders?: ReadonlySet<number>;
   groupCounts?: readonly ClassCountRow[];
   stations?: readonly { id: number; dev_id: string; site_name: string }[];
   stationCounts?: readonly { ipp_id: number; class_key: number; n: number }[];
@@ -85,6 +87,7 @@ export function buildTree(input: TreeInput): TreeNode[] {
         class_id: null,
         attention: f.attention === 1,
         system: false,
+        ...(input.demoFolders?.has(f.id) ? { demo_images: true } : {}),
         kind: 'folder',
       }),
     );

@@ -45,6 +45,11 @@ describe('tree node menu', () => {
     expect(nodeMenuKeys(node({ kind: 'class', code: 't:ai:c:1', roi_index_id: null, class_id: 1 }), example)).toEqual([]);
   });
 
+  it('offers no operation on the images of a team-gallery folder holding demo images (spec §6), only its name and marks', () => {
+    expect(nodeMenuKeys(node({ demo_images: true }), admin)).toEqual(['toolbar-add', 'attention-add', 'rename']);
+    expect(nodeMenuKeys(node({ demo_images: true }), { ...admin, canWrite: false })).toEqual(['toolbar-add']);
+  });
+
   it('offers nothing to the read-only demo account', () => {
     expect(nodeMenuKeys(node({}), { ...admin, demo: true })).toEqual([]);
   });

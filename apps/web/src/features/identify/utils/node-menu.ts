@@ -33,8 +33,11 @@ export function nodeMenuKeys(node: TreeNode, ctx: NodeMenuContext): NodeMenuKey[
   const keys: NodeMenuKey[] = [node.toolbar ? 'toolbar-remove' : 'toolbar-add'];
   const attention: NodeMenuKey = node.attention ? 'attention-remove' : 'attention-add';
   if (node.kind === 'folder' && node.roi_index_id !== null) {
-    // Copying a class out only needs to see it; everything else needs to write here.
-    if (ctx.canWrite) keys.push(attention, 'rename', 'copy-class', 'move-class', 'to-hi', 'delete');
+    // Copying a class out only needs to see it; everything else needs to write here. A team-gallery folder holding
+    // demo images keeps its name and marks, but nothing acts on its images (spec §6).
+    if (node.demo_images) {
+      if (ctx.canWrite) keys.push(attention, 'rename');
+    } else if (ctx.canWrite) keys.push(attention, 'rename', 'copy-class', 'move-class', 'to-hi', 'delete');
     else keys.push('copy-class');
   } else if (node.kind === 'class' && node.class_id !== null && ctx.isAdmin) {
     keys.push(attention);
