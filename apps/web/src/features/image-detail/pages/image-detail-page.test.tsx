@@ -97,16 +97,22 @@ describe('image detail', () => {
     input.remove();
   });
 
-  it('marks and unmarks the image as a favourite', async () => {
+  it('marks and unmarks the image as a favorite, each after a confirmation (spec §8)', async () => {
     const fetchMock = server();
     await openImage(101);
     const button = screen.getByTestId('image-favorite');
     expect(button.getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(button);
+    // Nothing is sent until the confirmation is accepted.
+    expect((await screen.findAllByText('将此图像加入收藏？')).length).toBeGreaterThan(0);
+    expect(callsTo(fetchMock, '/api/roi/set-favorite')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('confirm-ok'));
     await waitFor(() => expect(screen.getByTestId('image-favorite').getAttribute('aria-pressed')).toBe('true'));
     expect(lastBody(fetchMock, '/api/roi/set-favorite')).toEqual({ roi_id: 101, favorite: true });
     expect(text('image-favorite')).toContain('取消收藏');
     fireEvent.click(screen.getByTestId('image-favorite'));
+    expect((await screen.findAllByText('将此图像移出收藏？')).length).toBeGreaterThan(0);
+    fireEvent.click((await screen.findAllByTestId('confirm-ok')).at(-1)!);
     await waitFor(() => expect(screen.getByTestId('image-favorite').getAttribute('aria-pressed')).toBe('false'));
     expect(lastBody(fetchMock, '/api/roi/set-favorite')).toEqual({ roi_id: 101, favorite: false });
   });

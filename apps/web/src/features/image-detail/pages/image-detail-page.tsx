@@ -1,7 +1,7 @@
 import { LeftOutlined, RightOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { ResultCode } from '@ipp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Flex, Row, Skeleton, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Col, Empty, Flex, Row, Skeleton, Tooltip, Typography, type ButtonProps } from 'antd';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -40,6 +40,7 @@ export function ImageDetailPage() {
   const id = parseIdParam(params.get('id'));
   const details = useRoiDetails(id);
   const favorite = useSetFavorite();
+  const { modal } = App.useApp();
   const data = details.data;
   const previousId = data?.previous_id ?? null;
   const nextId = data?.next_id ?? null;
@@ -88,7 +89,16 @@ export function ImageDetailPage() {
               icon={isFavorite ? <StarFilled style={{ color: '#d48806' }} /> : <StarOutlined />}
               aria-pressed={isFavorite}
               loading={favorite.isPending}
-              onClick={() => favorite.mutate({ roi_id: roi.id, favorite: !isFavorite })}
+              onClick={() =>
+                // Spec §8: adding to (or taking out of) the favorite gallery asks first, as it does in /identify.
+                modal.confirm({
+                  title: isFavorite ? t('image.unfavoriteConfirm') : t('image.favoriteConfirm'),
+                  okText: t('common.ok'),
+                  cancelText: t('common.cancel'),
+                  okButtonProps: { 'data-testid': 'confirm-ok' } as ButtonProps,
+                  onOk: () => favorite.mutate({ roi_id: roi.id, favorite: !isFavorite }),
+                })
+              }
               data-testid="image-favorite"
             >
               {isFavorite ? t('image.unfavorite') : t('image.favorite')}
