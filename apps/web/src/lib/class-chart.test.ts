@@ -1,7 +1,7 @@
 import type { ClassCount } from '@ipp/contracts';
 import { describe, expect, it } from 'vitest';
 import { OTHERS_COLOR } from './chart-option';
-import { classPieOption, classSlices } from './class-chart';
+import { classPieOption, classSlices, pieLabelName } from './class-chart';
 
 const NAMES = { unclassified: 'Unclassified', others: 'Others' };
 const cls = (id: number | null, count: number): ClassCount => ({
@@ -51,5 +51,21 @@ describe('class pie', () => {
     ]);
     expect(series?.data[1]?.itemStyle.color).toBe(OTHERS_COLOR);
     expect(series?.data[0]?.itemStyle.color).not.toBe(OTHERS_COLOR);
+  });
+});
+
+describe('pie labels', () => {
+  it('wrap a class name after its code, never inside a word', () => {
+    expect(pieLabelName('004Appendicularian')).toBe('004 Appendicularian');
+    expect(pieLabelName('002Diatom_chain')).toBe('002 Diatom_chain');
+    expect(pieLabelName('101 Copepod')).toBe('101 Copepod');
+    expect(pieLabelName('Others')).toBe('Others');
+    expect(pieLabelName('12345')).toBe('12345');
+    const label = (
+      classPieOption([{ name: '003Dinoflagellate', count: 1, others: false }], 'ROIs').series as {
+        label: { formatter: (p: { name: string; percent: number }) => string };
+      }[]
+    )[0]!.label;
+    expect(label.formatter({ name: '003Dinoflagellate', percent: 12.5 })).toBe('003 Dinoflagellate\n12.5%');
   });
 });

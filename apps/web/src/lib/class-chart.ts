@@ -35,6 +35,9 @@ export function classSlices(
   return slices;
 }
 
+/** "004Appendicularian" → "004 Appendicularian": the break after the code is where a label may wrap. */
+export const pieLabelName = (name: string) => name.replace(/^(\d{3})(?=[^\s\d])/, '$1 ');
+
 /** A pie of the slices, "Others" in grey, each slice labelled with its share. */
 export function classPieOption(slices: readonly ClassSlice[], seriesName: string): ChartOption {
   let color = 0;
@@ -45,11 +48,22 @@ export function classPieOption(slices: readonly ClassSlice[], seriesName: string
       {
         type: 'pie',
         name: seriesName,
-        radius: ['30%', '55%'],
+        // A smaller ring leaves the labels room for a whole word ("Appendicularian") at the card's width at 1440 px.
+        radius: ['26%', '47%'],
         center: ['50%', '45%'],
         // Labels at the card's edges, each on its own lines, wrapping rather than cutting to "00…" (issue 20);
         // overlapping ones are hidden (the legend and tooltip still name every slice).
-        label: { formatter: '{b}\n{d}%', alignTo: 'edge', edgeDistance: 8, minMargin: 4, lineHeight: 14, overflow: 'break' },
+        // A class name's three-digit code is its own word, so a long name wraps after it, not inside a word
+        // ("004Appendiculari / an").
+        label: {
+          formatter: (params: { name: string; percent?: number }) => `${pieLabelName(params.name)}\n${params.percent ?? 0}%`,
+          alignTo: 'edge',
+          edgeDistance: 8,
+          minMargin: 4,
+          fontSize: 11,
+          lineHeight: 13,
+          overflow: 'break',
+        },
         labelLine: { length: 8, length2: 0, maxSurfaceAngle: 80 },
         labelLayout: { hideOverlap: true },
         data: slices.map((slice) => ({

@@ -127,7 +127,9 @@ export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
           value={filters.sort}
           onChange={(sort) => set({ sort })}
           aria-label={t('identify.filters.sort')}
-          style={{ width: 120 }}
+          // Wide enough for the longest field name in either language ("Capture time" was cut, issue 20).
+          popupMatchSelectWidth={false}
+          style={{ width: 150 }}
           options={SORT_FIELDS.map((field) => ({ value: field, label: t(`identify.filters.sortFields.${field}`) }))}
           data-testid="identify-sort"
         />

@@ -53,38 +53,54 @@ export function IppsPage() {
     if (ipps.data?.items.length === 1 && page > 1) setPage(page - 1);
   };
 
+  // Fixed widths with ellipsis (full text on hover): long names, serial numbers and "Last known" wiper states stay
+  // inside 1440 px instead of pushing columns under the fixed actions (issue 20). The site name takes what is left.
   const columns: TableColumnsType<Ipp> = [
-    { title: t('ipps.status'), key: 'status', render: (_, ipp) => <IppStatusBadge ipp={ipp} /> },
+    { title: t('ipps.status'), key: 'status', width: 88, render: (_, ipp) => <IppStatusBadge ipp={ipp} /> },
     {
       title: t('ipps.location'),
       key: 'location',
+      width: 196,
       render: (_, ipp) => (
         <Flex vertical>
-          <span>{countries.name(ipp.country)}</span>
-          <Typography.Text type="secondary">
+          <Typography.Text ellipsis={{ tooltip: countries.name(ipp.country) }}>{countries.name(ipp.country)}</Typography.Text>
+          <Typography.Text type="secondary" ellipsis>
             {formatCoordinates(ipp.longitude, ipp.latitude) ?? t('ipps.noCoordinates')}
           </Typography.Text>
         </Flex>
       ),
     },
-    { title: t('ipps.site'), dataIndex: 'site_name', render: (value: string) => value || NONE },
-    { title: t('ipps.devId'), dataIndex: 'dev_id' },
-    { title: t('ipps.serialNumber'), dataIndex: 'serial_number', render: (value: string) => value || NONE },
+    { title: t('ipps.site'), dataIndex: 'site_name', ellipsis: true, render: (value: string) => value || NONE },
+    { title: t('ipps.devId'), dataIndex: 'dev_id', width: 84, ellipsis: true },
+    {
+      title: t('ipps.serialNumber'),
+      dataIndex: 'serial_number',
+      width: 140,
+      ellipsis: true,
+      render: (value: string) => value || NONE,
+    },
   ];
   if (isSuperadmin) {
-    columns.push({ title: t('ipps.team'), dataIndex: 'group_name', render: (value: string | null) => value ?? NONE });
+    columns.push({
+      title: t('ipps.team'),
+      dataIndex: 'group_name',
+      width: 130,
+      ellipsis: true,
+      render: (value: string | null) => value ?? NONE,
+    });
   }
   columns.push(
     {
       title: t('ipps.wiperStatus'),
       dataIndex: 'wiper_status',
+      width: 170,
       render: (value: string | null, ipp) => {
         const state = value && (WIPER_STATES as readonly string[]).includes(value) ? t(`measured.wiper.${value}`) : value;
         if (!state) return NONE;
         // An offline station's wiper is not known now: its last report, said as such, with its time (issue 20).
         if (!ipp.online) {
           return (
-            <Typography.Text type="secondary" data-testid={`ipp-wiper-${ipp.id}`}>
+            <Typography.Text type="secondary" data-testid={`ipp-wiper-${ipp.id}`} style={{ wordBreak: 'normal' }}>
               {t('ipps.wiperLastKnown', { state, time: formatTime(ipp.last_online_at) })}
             </Typography.Text>
           );
@@ -96,6 +112,7 @@ export function IppsPage() {
       title: t('common.actions'),
       key: 'actions',
       fixed: 'right',
+      width: 116,
       render: (_, ipp) => (
         <Space size={4}>
           {/* Icons with their names as tooltips and labels: the list then fits 1440 px with every column (issue 20). */}
@@ -182,7 +199,8 @@ export function IppsPage() {
             columns={columns}
             dataSource={ipps.data?.items}
             loading={ipps.isFetching}
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
+            scroll={{ x: isSuperadmin ? 1040 : 900 }}
             onRow={(ipp) => ({ 'data-testid': `ipp-row-${ipp.dev_id}` }) as HTMLAttributes<HTMLElement>}
             locale={{
               // While the first page loads the spinner says enough.

@@ -40,20 +40,36 @@ export function TeamsPage() {
     if (teams.data?.items.length === 1 && page > 1) setPage(page - 1);
   };
 
+  // Fixed widths with ellipsis (full text on hover) and the actions fixed on the right: a 64-character team name no
+  // longer pushes the counts and Delete off the page at 1440 px (issue 20).
   const columns: TableColumnsType<Team> = [
-    { title: t('teams.id'), dataIndex: 'id', width: 90 },
-    { title: t('teams.name'), dataIndex: 'name' },
-    { title: t('teams.adminAccount'), dataIndex: 'admin_account', render: (value: string | null) => value ?? '—' },
-    { title: t('teams.adminName'), dataIndex: 'admin_name', render: (value: string | null) => value ?? '—' },
-    { title: t('teams.superadminCount'), dataIndex: 'superadmin_count', align: 'right' },
-    { title: t('teams.adminCount'), dataIndex: 'admin_count', align: 'right' },
-    { title: t('teams.userCount'), dataIndex: 'user_count', align: 'right' },
-    { title: t('common.createdAt'), dataIndex: 'created_at', render: (value: number) => formatTime(value) },
+    { title: t('teams.id'), dataIndex: 'id', width: 80 },
+    { title: t('teams.name'), dataIndex: 'name', ellipsis: true },
+    {
+      title: t('teams.adminAccount'),
+      dataIndex: 'admin_account',
+      width: 130,
+      ellipsis: true,
+      render: (value: string | null) => value ?? '—',
+    },
+    {
+      title: t('teams.adminName'),
+      dataIndex: 'admin_name',
+      width: 130,
+      ellipsis: true,
+      render: (value: string | null) => value ?? '—',
+    },
+    { title: t('teams.superadminCount'), dataIndex: 'superadmin_count', align: 'right', width: 132 },
+    { title: t('teams.adminCount'), dataIndex: 'admin_count', align: 'right', width: 100 },
+    { title: t('teams.userCount'), dataIndex: 'user_count', align: 'right', width: 84 },
+    { title: t('common.createdAt'), dataIndex: 'created_at', width: 170, render: (value: number) => formatTime(value) },
   ];
   if (canManage) {
     columns.push({
       title: t('common.actions'),
       key: 'actions',
+      fixed: 'right',
+      width: 96,
       render: (_, team) => (
         <Space size={4}>
           {/* Icons with their names as tooltips and labels: the list fits 1440 px, Delete included (issue 20). */}
@@ -110,7 +126,8 @@ export function TeamsPage() {
             columns={columns}
             dataSource={teams.data?.items}
             loading={teams.isFetching}
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
+            scroll={{ x: 1050 }}
             onRow={(team) => ({ 'data-testid': `team-row-${team.name}` }) as HTMLAttributes<HTMLElement>}
             pagination={{
               current: page,
