@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage, toast } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser } from './support/browser.ts';
+import { watchAnswers } from './support/answers.ts';
 import { signIn } from './support/console.ts';
 import { call } from './support/recognition-seed.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
@@ -41,6 +42,7 @@ async function seedStations(baseUrl: string): Promise<void> {
 async function open1440(browser: Browser, baseURL: string, lang: 'zh' | 'en'): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
+  watchAnswers(page, baseURL);
   await page.goto('/login');
   await setLanguage(page, lang);
   return page;
@@ -86,6 +88,7 @@ describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', ()
     await page.getByText('System Overview').first().waitFor();
     const fresh = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
     const other = await fresh.newPage();
+    watchAnswers(other, server.url);
     await signIn(other, 'demo_user', DEMO_PASSWORD);
     await other.goto('/home');
     await other.getByTestId('home-select-ipp').getByText('Select IPP').waitFor();

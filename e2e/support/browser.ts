@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { watchAnswers } from './answers.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);
@@ -29,5 +30,7 @@ export function launchBrowser(): Promise<Browser> {
 export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 800 } });
   const page = await context.newPage();
+  // Every JSON answer of the API is checked against its declared schema (support/answers.ts).
+  watchAnswers(page, baseURL);
   return { context, page };
 }
