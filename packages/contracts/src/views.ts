@@ -20,7 +20,10 @@ export const RoiSummarySchema = z.object({
   confidence: z.number().nullable(),
   hi: z.number().int(),
   type: RoiTypeSchema,
+  /** Area of the segmented object (or, for images from before measuring, of the frame), px². */
   size_px: z.number().int(),
+  /** The station's µm per pixel (null: unknown), to show sizes in µm. */
+  pixel_size_um: z.number().nullable(),
   bytes: z.number().int(),
   width: z.number().int(),
   height: z.number().int(),

@@ -22,6 +22,7 @@ export function roiFixture(overrides: Partial<RoiSummary> = {}): RoiSummary {
     hi: 0,
     type: 'ai',
     size_px: 2345,
+    pixel_size_um: null,
     bytes: 48_128,
     width: 320,
     height: 240,

@@ -170,6 +170,7 @@ export function summaries(db: Kysely<Database>) {
       'i.dev_id',
       'i.site_name',
       'i.group_id',
+      'i.pixel_size_um',
       'r.roi_time',
       'r.received_at',
       'r.class_id',

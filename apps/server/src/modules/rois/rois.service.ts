@@ -49,6 +49,7 @@ export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
     hi: row.hi,
     type: roiTypeOf(row.hi, row.roi_labelindex),
     size_px: row.size_px,
+    pixel_size_um: row.pixel_size_um,
     bytes: row.bytes,
     width: row.width,
     height: row.height,

@@ -16,6 +16,7 @@ import { labelProvenance, type Provenance } from '../utils/provenance';
 import { AiInsight } from './ai/ai-insight';
 import { ReferenceButton } from './ai/reference-button';
 import { SimilarDrawer } from './ai/similar-drawer';
+import { sizeText } from '@/lib/roi-size';
 
 /** An ROI of the loaded pages carries the workspace fields; one reached by previous/next may only have the summary. */
 export type DetailRoi = RoiSummary & Partial<RoiItem>;
@@ -217,7 +218,7 @@ export function DetailPane(props: DetailPaneProps) {
             : []),
           item('captured', t('image.captured'), formatTime(roi.roi_time)),
           item('file-size', t('image.fileSize'), formatFileSize(roi.bytes)),
-          item('size', t('image.sizePx'), `${roi.size_px} px`),
+          item('size', t('image.sizePx'), sizeText(roi, t)),
           item('dimensions', t('image.dimensions'), `${roi.width} × ${roi.height} px`),
           item(
             'invalid',

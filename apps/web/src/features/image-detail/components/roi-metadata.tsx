@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { formatFileSize, formatTime } from '@/lib/format';
 import { stationPreviewPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
+import { sizeText } from '@/lib/roi-size';
 
 const TYPE_COLORS = { ai: 'blue', hi: 'green', ui: 'default' } as const;
 
@@ -30,7 +31,7 @@ export function RoiMetadata({ roi }: { roi: RoiSummary }) {
         item('type', t('image.type'), <Tag color={TYPE_COLORS[roi.type]}>{t(`image.types.${roi.type}`)}</Tag>),
         item('confidence', t('image.confidence'), roi.confidence === null ? '—' : `${(roi.confidence * 100).toFixed(1)} %`),
         item('label-index', t('image.labelIndex'), String(roi.roi_labelindex)),
-        item('size', t('image.sizePx'), `${roi.size_px} px`),
+        item('size', t('image.sizePx'), sizeText(roi, t)),
         item('dimensions', t('image.dimensions'), `${roi.width} × ${roi.height} px`),
         item('file-size', t('image.fileSize'), formatFileSize(roi.bytes)),
         item('id', t('image.id'), String(roi.id)),

@@ -56,7 +56,7 @@ describe('image detail', () => {
     expect(text('image-meta-type')).toBe('AI（机器识别）');
     expect(text('image-meta-confidence')).toBe('87.5 %');
     expect(text('image-meta-label-index')).toBe('1');
-    expect(text('image-meta-size')).toBe('2345 px');
+    expect(text('image-meta-size')).toBe('2345 px²');
     expect(text('image-meta-dimensions')).toBe('320 × 240 px');
     expect(text('image-meta-file-size')).toBe('47.00 KB');
 
