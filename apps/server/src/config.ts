@@ -109,7 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...EnvSchema.parse({}),
-    SCRYPT_LOG_N: 14,
+    // The lowest cost the config allows: hashing is a cost of each test world, not what a test checks (hardening.test
+    // sets its own).
+    SCRYPT_LOG_N: 10,
     LOG_LEVEL: 'silent',
     JOB_WORKER: 'off',
     // Features on the test's own thread; feature-pool.test.ts and the e2e servers run the worker threads.
