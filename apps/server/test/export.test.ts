@@ -1,35 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, telemetry, uploadRoi } from './helpers/device.ts';
 import { checkEcotaxa, ecotaxaDecode, imageFormatOf } from './helpers/ecotaxa-rules.ts';
 import sharp from 'sharp';
-
-/** The entries of a zip, by name. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('no zip'));
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
+import { unzip } from './helpers/zip.ts';
 
 describe.each(dialects)('exports on %s', (dialect) => {
   let env: TestEnv;

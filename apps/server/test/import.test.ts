@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import sharp from 'sharp';
 import { importFolder, captureTimeOf, ImportError } from '../src/modules/transfer/import-folder.ts';
 import { importRoisService } from '../src/modules/transfer/import-rois.ts';
@@ -13,6 +12,7 @@ import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, roiMultipart } from './helpers/device.ts';
+import { zipOf } from './helpers/zip.ts';
 
 /** Real labelled plankton images (MIT), read in place: never copied into the repository. */
 const PWSSC = path.resolve(import.meta.dirname, '../../../../shared/data/pwssc-spc');
@@ -165,18 +165,6 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
 });
 
 /** A zip made in memory: entries name → bytes. */
-function zipOf(entries: Record<string, Buffer>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(data, name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
-
 describe.each(dialects)('zip import from the console on %s', (dialect) => {
   let env: TestEnv;
   let w: World;

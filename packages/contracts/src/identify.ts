@@ -497,10 +497,19 @@ export const ExportBodySchema = z.object({
 });
 export type ExportBody = z.input<typeof ExportBodySchema>;
 
-/** POST /roi/import?dev_id&as (multipart "file": a zip of one folder of images per class); administrators. */
+/**
+ * POST /roi/import?dev_id&as&format (multipart "file"); administrators. folders: a zip of one folder of images per
+ * class; ecotaxa: an EcoTaxa export (its *.tsv and the images it names; docs/ecotaxa.md "Import").
+ */
 export const ImportQuerySchema = z.object({
   dev_id: z.string().trim().min(1).max(32),
   as: z.enum(['hi', 'reference']).default('hi'),
+  format: z.enum(['folders', 'ecotaxa']).default('folders'),
+  /** A name the caller chose for this import, to follow its progress by (GET /roi/import-progress). */
+  progress_id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{8,64}$/)
+    .optional(),
 });
 export const ImportReportSchema = z.object({
   station: z.string(),
@@ -510,5 +519,16 @@ export const ImportReportSchema = z.object({
   /** Duplicates filed under another class than the stored ROI's: the ROI keeps `kept`, the file's folder said `class`. */
   conflicts: z.array(z.object({ file: z.string(), class: z.string(), kept: z.string(), roi_id: z.number().int() })),
   failed: z.array(z.object({ file: z.string(), reason: z.string() })),
+  /** EcoTaxa imports: the objects by annotation status, and annotators no user of the station's team matched. */
+  ecotaxa: z
+    .object({
+      rows: z.number().int(),
+      validated: z.number().int(),
+      predicted: z.number().int(),
+      dubious: z.number().int(),
+      unclassified: z.number().int(),
+      people_unmatched: z.array(z.string()),
+    })
+    .optional(),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

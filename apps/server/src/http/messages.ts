@@ -149,6 +149,10 @@ const MESSAGES = {
     zh: '压缩包中没有可导入的图像（应为每个类别一个文件夹，文件夹中放该类别的图像）',
     en: 'The zip holds no images to import (expected one folder of images per class)',
   },
+  zipNoEcotaxaTable: {
+    zh: '压缩包中没有含对象的 EcoTaxa 表格（*.tsv 及其引用的图像）',
+    en: 'The zip holds no EcoTaxa table with objects (a *.tsv and the images it names)',
+  },
   noImagesInRange: { zh: '该时间范围内没有图像', en: 'No images in that time range' },
   noModel: {
     zh: '本团队还没有可用的识别模型，请先训练模型',

@@ -30,6 +30,18 @@ export interface RoiIngest {
   isDemo?: boolean;
   /** A human label (imports of labelled sets): the ROI is stored as HI in this class. */
   hiClassId?: number;
+  /**
+   * Imports that carry every label (an EcoTaxa export): the label given is kept as it is, and the model only
+   * measures the image (no AI label for an unidentified one).
+   */
+  keepLabel?: boolean;
+  /** The class of a machine label the import carries (with `labelIndex` its label index and `confidence` its score). */
+  aiClassId?: number;
+  /** Who gave the hand label and when (imports that say so); the review state (1 waiting, 2 approved, 3 rejected). */
+  labelledBy?: number | null;
+  labelledAt?: number | null;
+  reviewStatus?: 0 | 1 | 2 | 3;
+  reviewedAt?: number | null;
 }
 
 export const roiTypeOf = (hi: number, labelIndex: number): RoiType => (hi === 1 ? 'hi' : labelIndex === 0 ? 'ui' : 'ai');
@@ -88,7 +100,7 @@ export class RoisService {
     const image = await inspectImage(input.data);
     await this.blobs.put(originalName(sha256, image.mime), input.data);
     await this.blobs.put(thumbName(sha256), image.thumb);
-    const unlabelled = input.labelIndex === 0 && input.hiClassId === undefined;
+    const unlabelled = input.labelIndex === 0 && input.hiClassId === undefined && !input.keepLabel;
     const analysis = await this.recognizer?.analyse(input.data, input.ippId, unlabelled);
     const ai = analysis?.label ?? null;
     const labelIndex = ai ? ai.label_index : input.labelIndex;
@@ -98,6 +110,7 @@ export class RoisService {
     const classId =
       input.hiClassId ??
       ai?.class_id ??
+      input.aiClassId ??
       (labelIndex === 0 ? null : ((await repo.classIdForLabel(this.db.kysely, labelIndex))?.id ?? null));
     const receivedAt = this.clock();
     const result = await this.db.kysely.transaction().execute(async (trx) => {
@@ -119,6 +132,8 @@ export class RoisService {
         is_demo_image: input.isDemo ? 1 : 0,
         // An AI label below its class's confidence threshold goes to the review queue.
         ...(ai?.low ? { review_status: 1 } : {}),
+        ...(input.reviewStatus ? { review_status: input.reviewStatus, reviewed_at: input.reviewedAt ?? null } : {}),
+        ...(hi === 1 && input.labelledAt != null ? { labelled_by: input.labelledBy ?? null, labelled_at: input.labelledAt } : {}),
       });
       if (roiId === undefined) {
         // A concurrent retry won the race: answer its row.

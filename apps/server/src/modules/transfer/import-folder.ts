@@ -40,10 +40,10 @@ export class ImportError extends Error {
   constructor(
     message: string,
     /**
-     * noImages: nothing to import; classLimit: the station's team owns as many classes as a team may (the console
+     * noImages: nothing to import; noTable: an EcoTaxa export without its table; classLimit: the station's team owns as many classes as a team may (the console
      * says either in the user's language, without the folder's path).
      */
-    readonly kind?: 'noImages' | 'classLimit',
+    readonly kind?: 'noImages' | 'classLimit' | 'noTable',
   ) {
     super(message);
   }
@@ -136,7 +136,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
 }
 
 /** The class an ROI carries now (its name; '' when it has none). */
-async function classOfRoi(k: Kysely<Database>, roiId: number): Promise<{ id: number | null; name: string }> {
+export async function classOfRoi(k: Kysely<Database>, roiId: number): Promise<{ id: number | null; name: string }> {
   const row = await k
     .selectFrom('rois as r')
     .leftJoin('classes as c', 'c.id', 'r.class_id')
@@ -213,7 +213,7 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   return create(`${String(label).padStart(3, '0')}${bare}`, label);
 }
 
-async function fileInTeamLibrary(db: Kysely<Database>, groupId: number, title: string, roiIds: number[], now: number) {
+export async function fileInTeamLibrary(db: Kysely<Database>, groupId: number, title: string, roiIds: number[], now: number) {
   await db.transaction().execute(async (trx) => {
     const folder = await folders.ensureFolder(
       trx,

@@ -13,7 +13,11 @@ import { saveUpload } from '../../http/upload.ts';
 import { CLASS_LIMIT_PER_TEAM } from '../identify/classes.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { importEcotaxa } from './import-ecotaxa.ts';
 import { IMAGE, ImportError, importFolder, type ImportAs } from './import-folder.ts';
+
+/** What an import unpacks: images, and for an EcoTaxa export its tables. */
+const ECOTAXA_ENTRY = /\.(png|jpe?g|tiff?|bmp|webp|gif|tsv)$/i;
 
 const MB = 1024 * 1024;
 export const IMPORT_ZIP_MAX = 512 * MB;
@@ -55,7 +59,11 @@ export class ImportUploadService {
     private readonly workRoot: string,
   ) {}
 
-  async run(actor: UserRow, request: FastifyRequest, query: { dev_id: string; as: ImportAs }): Promise<ImportReport> {
+  async run(
+    actor: UserRow,
+    request: FastifyRequest,
+    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa' },
+  ): Promise<ImportReport> {
     const station = await this.db.kysely
       .selectFrom('ipps')
       .select(['id', 'group_id'])
@@ -81,13 +89,12 @@ export class ImportUploadService {
       const zipPath = path.join(work, 'upload.zip');
       const { bytes } = await saveUpload(request, zipPath, IMPORT_ZIP_MAX, `${IMPORT_ZIP_MAX / MB} MB`);
       await fsp.mkdir(root);
-      await unzipTo(zipPath, root, unpackedLimit(bytes));
+      const ecotaxa = query.format === 'ecotaxa';
+      await unzipTo(zipPath, root, unpackedLimit(bytes), ecotaxa ? ECOTAXA_ENTRY : IMAGE);
       await fsp.rm(zipPath, { force: true });
-      const report = await importFolder(this.db, this.rois, this.clock, {
-        dir: classRoot(root),
-        devId: query.dev_id,
-        as: query.as,
-      });
+      const report = ecotaxa
+        ? await importEcotaxa(this.db, this.rois, this.clock, { dir: root, devId: query.dev_id, as: query.as })
+        : await importFolder(this.db, this.rois, this.clock, { dir: classRoot(root), devId: query.dev_id, as: query.as });
       return {
         ...report,
         conflicts: report.conflicts.map((c) => ({ ...c, file: scrub(c.file) })),
@@ -96,6 +103,7 @@ export class ImportUploadService {
     } catch (error) {
       if (error instanceof ImportError) {
         if (error.kind === 'noImages') throw new AppError(ResultCode.BAD_PARAM, 'zipNoImages', {}, 'file');
+        if (error.kind === 'noTable') throw new AppError(ResultCode.BAD_PARAM, 'zipNoEcotaxaTable', {}, 'file');
         if (error.kind === 'classLimit')
           throw new AppError(ResultCode.BAD_PARAM, 'classLimit', { max: CLASS_LIMIT_PER_TEAM }, 'file');
         throw badZip(scrub(error.message));
@@ -145,6 +153,7 @@ const openZip = (file: string) =>
 async function forEachImage(
   zipPath: string,
   root: string,
+  accept: RegExp,
   visit: (zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, target: string) => Promise<void>,
 ) {
   const zip = await openZip(zipPath);
@@ -161,7 +170,7 @@ async function forEachImage(
           !target.startsWith(root + path.sep)
         )
           return reject(badZip(`unsafe entry name ${name}`));
-        if (name.endsWith('/') || name.startsWith('__MACOSX/') || !IMAGE.test(name)) return zip.readEntry();
+        if (name.endsWith('/') || name.startsWith('__MACOSX/') || !accept.test(name)) return zip.readEntry();
         visit(zip, entry, name, target).then(() => zip.readEntry(), reject);
       });
       zip.once('end', () => resolve());
@@ -185,14 +194,14 @@ const readStreamOf = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
  * added up first, before anything is written; then the bytes inflated are counted as they come, so a zip that lies
  * about its sizes is stopped too (yauzl also refuses an entry that inflates past its declared size).
  */
-async function unzipTo(zipPath: string, root: string, limit: number): Promise<void> {
+async function unzipTo(zipPath: string, root: string, limit: number, accept: RegExp): Promise<void> {
   let declared = 0;
-  await forEachImage(zipPath, root, async (_zip, entry) => {
+  await forEachImage(zipPath, root, accept, async (_zip, entry) => {
     declared += entry.uncompressedSize;
     if (declared > limit) throw unpacksTooLarge(limit);
   });
   let unpacked = 0;
-  await forEachImage(zipPath, root, async (zip, entry, name, target) => {
+  await forEachImage(zipPath, root, accept, async (zip, entry, name, target) => {
     let bytes = 0;
     const count = new Transform({
       transform(chunk: Buffer, _encoding, done) {

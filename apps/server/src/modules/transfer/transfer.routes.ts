@@ -14,11 +14,14 @@ export const transferRoutes = (exports: ExportService, imports: ImportUploadServ
       {
         config: {
           access: ['superadmin', 'administrator'],
-          multipart: { file: 'A zip of one folder of images per class (the folder names the class)' },
+          multipart: {
+            file: 'A zip: one folder of images per class, the folder naming the class (format=folders), or an EcoTaxa export: its *.tsv and the images it names (format=ecotaxa)',
+          },
         },
         schema: {
           tags: ['identify'],
-          summary: 'Import a zip of one folder of images per class as human-identified ROIs of a station',
+          summary:
+            'Import a zip of class folders (as human-identified ROIs) or an EcoTaxa export (labels as it says) into a station',
           consumes: ['multipart/form-data'],
           querystring: ImportQuerySchema,
           response: { 200: envelopeOf(ImportReportSchema) },
