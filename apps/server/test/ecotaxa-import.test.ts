@@ -83,11 +83,11 @@ describe.each(dialects)('EcoTaxa round trip on %s', (dialect) => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     return res.rawPayload;
   };
-  const importZip = (token: string | undefined, devId: string, zip: Buffer, lang = 'en', as = 'hi') => {
+  const importZip = (token: string | undefined, devId: string, zip: Buffer, lang = 'en', extra = '') => {
     const { payload, headers } = roiMultipart({}, zip);
     return env.app.inject({
       method: 'POST',
-      url: `/api/roi/import?dev_id=${devId}&format=ecotaxa&as=${as}`,
+      url: `/api/roi/import?dev_id=${devId}&format=ecotaxa${extra}`,
       payload,
       headers: { ...headers, 'x-lang': lang, 'x-token': token ?? '' },
     });
@@ -294,6 +294,26 @@ describe.each(dialects)('EcoTaxa round trip on %s', (dialect) => {
     expect(reports[0]!.duplicates + reports[1]!.duplicates).toBe(8);
     for (const r of reports) expect([r.conflicts, r.failed]).toEqual([[], []]);
     expect(await stateOf(a2.id)).toEqual(await stateOf(a1.id));
+  });
+
+  it('follows a named import: upload, then objects done of the total, then its report; failures in the reader language', async () => {
+    const zip = await exportZip(made);
+    const progressOf = (token: string | undefined, id: string, lang = 'en') =>
+      call(env, token, 'GET', `/api/roi/import-progress?progress_id=${id}`, undefined, lang);
+    const report = reportOf(await importZip(w.tokens.ownAdmin, 'A2', zip, 'en', '&progress_id=import-one-0001'));
+    const done = body(await progressOf(w.tokens.ownAdmin, 'import-one-0001'));
+    expect(done).toMatchObject({ code: 1000, data: { phase: 'done', done: 8, total: 8, error: null } });
+    expect((done.data as { report: Report }).report).toEqual(report);
+    // Only its own caller sees it; a name is used once.
+    expect(body(await progressOf(w.tokens.superadmin, 'import-one-0001'))).toMatchObject({ code: 1002, msg: 'No such import' });
+    expect(body(await progressOf(w.tokens.user, 'import-one-0001')).code).toBe(1011);
+    expect(body(await importZip(w.tokens.ownAdmin, 'A2', zip, 'en', '&progress_id=import-one-0001')).code).toBe(1002);
+    expect(body(await progressOf(w.tokens.ownAdmin, 'bad id'))).toMatchObject({ code: 1002 });
+    const noTable = await zipOf({ 'images/1.png': await pngOf(1) });
+    expect(body(await importZip(w.tokens.ownAdmin, 'A2', noTable, 'en', '&progress_id=import-two-0002')).code).toBe(1002);
+    expect(body(await progressOf(w.tokens.ownAdmin, 'import-two-0002', 'zh'))).toMatchObject({
+      data: { phase: 'failed', report: null, error: '压缩包中没有含对象的 EcoTaxa 表格（*.tsv 及其引用的图像）' },
+    });
   });
 
   it('refuses users, other teams and a zip without a table, in the caller language, importing nothing', async () => {

@@ -532,3 +532,17 @@ export const ImportReportSchema = z.object({
     .optional(),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;
+
+/** GET /roi/import-progress?progress_id: how far the caller's named import is (its own imports only). */
+export const ImportProgressQuerySchema = z.object({ progress_id: ImportQuerySchema.shape.progress_id.unwrap() });
+export const ImportProgressSchema = z.object({
+  /** upload: bytes received of the request's length; unpack; import: objects done of the total; done; failed. */
+  phase: z.enum(['upload', 'unpack', 'import', 'done', 'failed']),
+  done: z.number().int(),
+  total: z.number().int(),
+  /** The report once done (also when the import's own request was cut). */
+  report: ImportReportSchema.nullable(),
+  /** Why it failed, in the caller's language, once failed. */
+  error: z.string().nullable(),
+});
+export type ImportProgress = z.infer<typeof ImportProgressSchema>;

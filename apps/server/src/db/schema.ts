@@ -102,6 +102,22 @@ export interface UserViewsTable {
   updated_at: number;
 }
 
+/** How far a console import is (migration 0015). */
+export interface ImportProgressTable {
+  id: string;
+  user_id: number;
+  /** upload | unpack | import | done | failed */
+  phase: string;
+  done: number;
+  total: number;
+  /** JSON ImportReport once done. */
+  report: string | null;
+  /** JSON { key, params } of the error once failed. */
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ClassesTable {
   id: Generated<number>;
   name: string;
@@ -370,6 +386,7 @@ export interface Database {
   ipps: IppsTable;
   user_views: UserViewsTable;
   classes: ClassesTable;
+  import_progress: ImportProgressTable;
   class_hidden: ClassHiddenTable;
   telemetry: TelemetryTable;
   rois: RoisTable;

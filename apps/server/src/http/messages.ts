@@ -149,6 +149,7 @@ const MESSAGES = {
     zh: '压缩包中没有可导入的图像（应为每个类别一个文件夹，文件夹中放该类别的图像）',
     en: 'The zip holds no images to import (expected one folder of images per class)',
   },
+  importNotFound: { zh: '没有找到该导入', en: 'No such import' },
   zipNoEcotaxaTable: {
     zh: '压缩包中没有含对象的 EcoTaxa 表格（*.tsv 及其引用的图像）',
     en: 'The zip holds no EcoTaxa table with objects (a *.tsv and the images it names)',

@@ -63,6 +63,8 @@ export async function saveUpload(
   target: string,
   maxBytes: number,
   max: string,
+  /** Told the bytes written so far as they arrive (an import's progress). */
+  onBytes?: (bytes: number) => void,
 ): Promise<{ filename: string; bytes: number }> {
   const file = await filePart(request, maxBytes);
   const raw = request.raw as typeof request.raw & { complete?: boolean };
@@ -73,6 +75,10 @@ export async function saveUpload(
   raw.once('close', onClose);
   const out = fs.createWriteStream(target, { flags: 'wx' });
   try {
+    if (onBytes) {
+      let bytes = 0;
+      file.file.on('data', (chunk: Buffer) => onBytes((bytes += chunk.length)));
+    }
     await pipeline(file.file, out);
   } catch (error) {
     throw multipartFailure(error);

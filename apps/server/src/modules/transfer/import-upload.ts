@@ -3,17 +3,19 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ResultCode, type ImportReport } from '@ipp/contracts';
+import { ResultCode, type ImportProgress, type ImportReport, type Lang } from '@ipp/contracts';
 import type { FastifyRequest } from 'fastify';
 import yauzl from 'yauzl';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
+import { translate, type MessageKey, type MessageParams } from '../../http/messages.ts';
 import { saveUpload } from '../../http/upload.ts';
 import { CLASS_LIMIT_PER_TEAM } from '../identify/classes.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { importEcotaxa } from './import-ecotaxa.ts';
+import * as progressRepo from './import-progress.repository.ts';
 import { IMAGE, ImportError, importFolder, type ImportAs } from './import-folder.ts';
 
 /** What an import unpacks: images, and for an EcoTaxa export its tables. */
@@ -62,7 +64,7 @@ export class ImportUploadService {
   async run(
     actor: UserRow,
     request: FastifyRequest,
-    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa' },
+    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa'; progress_id?: string },
   ): Promise<ImportReport> {
     const station = await this.db.kysely
       .selectFrom('ipps')
@@ -73,6 +75,53 @@ export class ImportUploadService {
       throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'dev_id');
     }
     if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
+    const progress = await this.progressOf(actor, query.progress_id, Number(request.headers['content-length']) || 0);
+    try {
+      const report = await this.unpackAndImport(request, query, progress.set);
+      await progress.set({ phase: 'done', report: JSON.stringify(report) }, true);
+      return report;
+    } catch (error) {
+      const known =
+        error instanceof AppError
+          ? { key: error.key, params: error.params }
+          : { key: 'internal', params: { requestId: request.id } };
+      await progress.set({ phase: 'failed', error: JSON.stringify(known) }, true).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * The progress row of a named import (none when the caller named none). Updates are written one after another, at
+   * most every quarter second; phase changes and the end at once. The end writes the last counts with the outcome.
+   */
+  private async progressOf(actor: UserRow, id: string | undefined, total: number) {
+    type Changes = Parameters<typeof progressRepo.setProgress>[2];
+    if (id === undefined) return { set: async (_changes: Changes, _now?: boolean) => undefined };
+    if (!(await progressRepo.startProgress(this.db.kysely, id, actor.id, total, this.clock())))
+      throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'progress_id', reasonKey: 'reason.taken' }, 'progress_id');
+    const state = { phase: 'upload', done: 0, total };
+    let last = 0;
+    let queue: Promise<unknown> = Promise.resolve();
+    return {
+      set: (changes: Changes, now = false) => {
+        const at = this.clock();
+        const end = changes.phase === 'done' || changes.phase === 'failed';
+        const moved = changes.phase !== undefined && changes.phase !== state.phase;
+        if (!end) Object.assign(state, changes);
+        if (!now && !moved && at - last < 250) return queue.then(() => undefined);
+        last = at;
+        const row = end ? { ...changes, done: state.total > 0 && changes.phase === 'done' ? state.total : state.done } : changes;
+        queue = queue.then(() => progressRepo.setProgress(this.db.kysely, id, row, at)).catch(() => undefined);
+        return queue.then(() => undefined);
+      },
+    };
+  }
+
+  private async unpackAndImport(
+    request: FastifyRequest,
+    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa' },
+    progress: (changes: { phase: string; done?: number; total?: number }, now?: boolean) => Promise<void>,
+  ): Promise<ImportReport> {
     await this.removeStale();
     const work = await fsp.mkdtemp(path.join(this.workRoot, 'import-'));
     // Server paths in a message become paths inside the zip (or an ellipsis): the client never sees where we unpack.
@@ -87,14 +136,23 @@ export class ImportUploadService {
         .join('…');
     try {
       const zipPath = path.join(work, 'upload.zip');
-      const { bytes } = await saveUpload(request, zipPath, IMPORT_ZIP_MAX, `${IMPORT_ZIP_MAX / MB} MB`);
+      // Progress writes are best effort: an import does not fail for want of one.
+      const tell = (changes: { phase: string; done?: number; total?: number }, now?: boolean) => {
+        void progress(changes, now).catch(() => undefined);
+      };
+      const { bytes } = await saveUpload(request, zipPath, IMPORT_ZIP_MAX, `${IMPORT_ZIP_MAX / MB} MB`, (done) =>
+        tell({ phase: 'upload', done }),
+      );
+      await progress({ phase: 'unpack', done: 0, total: bytes }, true);
       await fsp.mkdir(root);
       const ecotaxa = query.format === 'ecotaxa';
       await unzipTo(zipPath, root, unpackedLimit(bytes), ecotaxa ? ECOTAXA_ENTRY : IMAGE);
       await fsp.rm(zipPath, { force: true });
+      const onProgress = (done: number, total: number) => tell({ phase: 'import', done, total }, done === 1);
+      const options = { devId: query.dev_id, as: query.as, onProgress };
       const report = ecotaxa
-        ? await importEcotaxa(this.db, this.rois, this.clock, { dir: root, devId: query.dev_id, as: query.as })
-        : await importFolder(this.db, this.rois, this.clock, { dir: classRoot(root), devId: query.dev_id, as: query.as });
+        ? await importEcotaxa(this.db, this.rois, this.clock, { ...options, dir: root })
+        : await importFolder(this.db, this.rois, this.clock, { ...options, dir: classRoot(root) });
       return {
         ...report,
         conflicts: report.conflicts.map((c) => ({ ...c, file: scrub(c.file) })),
@@ -113,6 +171,20 @@ export class ImportUploadService {
     } finally {
       await fsp.rm(work, { recursive: true, force: true });
     }
+  }
+
+  /** The caller's named import: how far it is, its report once done, its error (in `lang`) once failed. */
+  async progress(actor: UserRow, id: string, lang: Lang): Promise<ImportProgress> {
+    const row = await progressRepo.findProgress(this.db.kysely, id);
+    if (!row || row.user_id !== actor.id) throw new AppError(ResultCode.BAD_PARAM, 'importNotFound', {}, 'progress_id');
+    const error = row.error ? (JSON.parse(row.error) as { key: MessageKey; params: MessageParams }) : null;
+    return {
+      phase: row.phase as ImportProgress['phase'],
+      done: Number(row.done),
+      total: Number(row.total),
+      report: row.report ? (JSON.parse(row.report) as ImportReport) : null,
+      error: error ? translate(error.key, lang, error.params) : null,
+    };
   }
 
   private async removeStale() {

@@ -1,8 +1,16 @@
-import { ExportBodySchema, ImportQuerySchema, ImportReportSchema, envelopeOf } from '@ipp/contracts';
+import {
+  ExportBodySchema,
+  ImportProgressQuerySchema,
+  ImportProgressSchema,
+  ImportQuerySchema,
+  ImportReportSchema,
+  envelopeOf,
+} from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../clock.ts';
 import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
+import { parseLang } from '../../http/messages.ts';
 import type { ExportService } from './export.service.ts';
 import type { ImportUploadService } from './import-upload.ts';
 
@@ -28,6 +36,21 @@ export const transferRoutes = (exports: ExportService, imports: ImportUploadServ
         },
       },
       async (request) => ok(await imports.run(requireAuth(request).user, request, request.query)),
+    );
+
+    app.get(
+      '/roi/import-progress',
+      {
+        config: { access: ['superadmin', 'administrator'] },
+        schema: {
+          tags: ['identify'],
+          summary: "How far the caller's named import is: its phase, items done of the total, its report or error at the end",
+          querystring: ImportProgressQuerySchema,
+          response: { 200: envelopeOf(ImportProgressSchema) },
+        },
+      },
+      async (request) =>
+        ok(await imports.progress(requireAuth(request).user, request.query.progress_id, parseLang(request.headers['x-lang']))),
     );
 
     app.post(
