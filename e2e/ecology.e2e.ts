@@ -6,13 +6,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
 import { choose, setLanguage } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
+import { chooseCategory, signIn } from './support/console.ts';
 import { call } from './support/recognition-seed.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
 const T = {
-  en: { title: 'Concentration, biovolume and size spectrum', noPixel: 'This station has no pixel size', perLitre: 'ind/L' },
-  zh: { title: '浓度、生物体积与粒径谱', noPixel: '此站点未设置像素尺寸', perLitre: '个/L' },
+  en: {
+    title: 'Concentration, biovolume and size spectrum',
+    noPixel: 'This station has no pixel size',
+    perLitre: 'ind/L',
+    site: 'Site images',
+    ecotaxa: 'An EcoTaxa export',
+    objects: 'EcoTaxa objects: 10 rows; 0 validated, 10 predicted, 0 dubious, 0 without a class.',
+  },
+  zh: {
+    title: '浓度、生物体积与粒径谱',
+    noPixel: '此站点未设置像素尺寸',
+    perLitre: '个/L',
+    site: '站点图像',
+    ecotaxa: 'EcoTaxa 导出包',
+    objects: 'EcoTaxa 对象：共 10 行；已验证 0，预测 10，存疑 0，无类别 0。',
+  },
 } as const;
 
 /** A station of the demo team, 2 L of water sampled, and 6 discs (label 1) and 4 rods (label 2) from its instrument. */
@@ -88,7 +102,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
     await server?.stop();
   });
 
-  it('shows concentration, biovolume and the NBSS, per class, and downloads them', async () => {
+  it('shows concentration, biovolume and the NBSS, per class, downloads them, and takes the images to EcoTaxa and back', async () => {
     const { context, page } = await newPage(browser, server.url);
     await page.goto('/login');
     await setLanguage(page, lang);
@@ -130,6 +144,34 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
     await page.getByTestId('ecology-no-pixel-size').getByText(t.noPixel).waitFor();
     await expect.poll(() => page.getByTestId('ecology-concentration').textContent()).toBe(`5 ${t.perLitre}`);
     expect(await page.getByTestId('ecology-biovolume').textContent()).toBe('—');
+
+    // To EcoTaxa and back: the measured station's images leave as an EcoTaxa zip and come into the other station,
+    // with their labels, through the import dialog and its progress.
+    await page.goto('/identify');
+    await page.getByTestId('identify-page').waitFor();
+    await choose(page, 'identify-team', 'Demo Team');
+    await chooseCategory(page, t.site);
+    await choose(page, 'identify-station', `E2E ecology ${base + 1}`);
+    await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('10');
+    const zipPath = path.join(server.dataDir, `ecotaxa-${lang}.zip`);
+    await page.getByTestId('identify-export').click();
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('identify-export-ecotaxa').click();
+    await (await downloading).saveAs(zipPath);
+    await page.getByTestId('identify-import').click();
+    await page.getByTestId('identify-import-format').getByText(t.ecotaxa).click();
+    await choose(page, 'identify-import-station', `E2E ecology ${base + 2}`);
+    await page.locator('.ant-modal input[type=file]').setInputFiles(zipPath);
+    await page.getByTestId('identify-import-ok').click();
+    await expect
+      .poll(() => page.getByTestId('identify-import-report').getAttribute('data-imported'), { timeout: 60_000 })
+      .toBe('10');
+    expect(await page.getByTestId('identify-import-ecotaxa').textContent()).toBe(t.objects);
+    await page.keyboard.press('Escape');
+    // The other station now shows the same ten, machine-labelled as they were.
+    await choose(page, 'identify-station', `E2E ecology ${base + 2}`);
+    await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('20');
+    await expect.poll(() => page.getByTestId('identify-node-count-t:ai').textContent()).toBe('20');
     await context.close();
   }, 240_000);
 });

@@ -6,7 +6,7 @@ import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choose, confirm, setLanguage, toast } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
+import { chooseCategory, signIn } from './support/console.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
 const T = {
@@ -107,27 +107,6 @@ async function classZip(folder: string, seeds: number[], alsoIn?: string): Promi
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-/**
- * Picks a category and waits until the select shows it: right after an action the category list refetches its
- * counts and may re-render under the open dropdown, so a pick that did not take is made again.
- */
-async function chooseCategory(page: Page, name: string) {
-  const option = page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: name })
-    .first();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await page.getByTestId('identify-category').click({ timeout: 5000 });
-      await option.click({ timeout: 5000 });
-      await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 3000 }).toContain(name);
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
 }
 
 const cells = (page: Page) => page.locator('[data-testid^="roi-cell-"]');

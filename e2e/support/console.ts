@@ -24,3 +24,24 @@ export async function expectPath(page: Page, path: string) {
 }
 
 export const storage = (page: Page, key: string) => page.evaluate((k) => window.localStorage.getItem(k), key);
+
+/**
+ * Picks a category and waits until the select shows it: right after an action the category list refetches its
+ * counts and may re-render under the open dropdown, so a pick that did not take is made again.
+ */
+export async function chooseCategory(page: Page, name: string) {
+  const option = page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: name })
+    .first();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.getByTestId('identify-category').click({ timeout: 5000 });
+      await option.click({ timeout: 5000 });
+      await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 3000 }).toContain(name);
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}

@@ -1,10 +1,17 @@
 import { InboxOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportReport } from '@ipp/contracts';
-import { App, Button, Form, Modal, Radio, Select, Typography, Upload, type ButtonProps } from 'antd';
+import { App, Button, Form, Modal, Progress, Radio, Select, Typography, Upload, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFileSize } from '@/lib/format';
-import { IMPORT_ZIP_MAX, useImportZip } from '../api/import-zip';
+import {
+  IMPORT_ZIP_MAX,
+  importPercent,
+  newProgressId,
+  useImportProgress,
+  useImportZip,
+  type ImportFormat,
+} from '../api/import-zip';
 
 interface Station {
   id: number;
@@ -12,16 +19,23 @@ interface Station {
   site_name: string;
 }
 
-/** Administrators: import a zip of one folder of images per class as human-identified images of a station. */
+/**
+ * Administrators: import into a station a zip of one folder of images per class (human-identified images), or an
+ * EcoTaxa export (its labels as it says: validated, predicted, dubious); a progress bar follows the upload and the
+ * import.
+ */
 export function ImportButton({ stations, defaultDevId }: { stations: readonly Station[]; defaultDevId?: string }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const [open, setOpen] = useState(false);
   const [devId, setDevId] = useState<string | undefined>(undefined);
   const [as, setAs] = useState<'hi' | 'reference'>('hi');
+  const [format, setFormat] = useState<ImportFormat>('folders');
+  const [progressId, setProgressId] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const upload = useImportZip();
+  const progress = useImportProgress(progressId, upload.isPending);
   const station = devId ?? defaultDevId;
 
   const close = () => {
@@ -36,6 +50,19 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
       width: 560,
       content: (
         <div data-testid="identify-import-report" data-imported={r.imported}>
+          {r.ecotaxa && (
+            <Typography.Paragraph data-testid="identify-import-ecotaxa">
+              {t('identify.import.ecotaxaSummary', r.ecotaxa)}
+              {r.ecotaxa.people_unmatched.length > 0 && (
+                <>
+                  <br />
+                  <Typography.Text type="warning">
+                    {t('identify.import.peopleUnmatched', { people: r.ecotaxa.people_unmatched.join(', ') })}
+                  </Typography.Text>
+                </>
+              )}
+            </Typography.Paragraph>
+          )}
           <Typography.Paragraph>
             {t('identify.import.summary', {
               imported: r.imported,
@@ -86,8 +113,10 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
       setError(t('identify.import.required'));
       return;
     }
+    const id = newProgressId();
+    setProgressId(id);
     upload.mutate(
-      { file, devId: station, as },
+      { file, devId: station, as, format, progressId: id },
       {
         onSuccess: (r) => {
           close();
@@ -113,8 +142,20 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
         okButtonProps={{ 'data-testid': 'identify-import-ok' } as ButtonProps}
         destroyOnHidden
       >
-        <Typography.Paragraph type="secondary">{t('identify.import.hint')}</Typography.Paragraph>
         <Form layout="vertical">
+          <Form.Item label={t('identify.import.format')}>
+            <Radio.Group
+              value={format}
+              onChange={(e) => setFormat(e.target.value as ImportFormat)}
+              data-testid="identify-import-format"
+            >
+              <Radio value="folders">{t('identify.import.formatFolders')}</Radio>
+              <Radio value="ecotaxa">{t('identify.import.formatEcotaxa')}</Radio>
+            </Radio.Group>
+          </Form.Item>
+          <Typography.Paragraph type="secondary">
+            {t(format === 'ecotaxa' ? 'identify.import.hintEcotaxa' : 'identify.import.hint')}
+          </Typography.Paragraph>
           <Form.Item label={t('identify.import.station')} required>
             <Select
               value={station}
@@ -125,8 +166,10 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
           </Form.Item>
           <Form.Item label={t('identify.import.as')}>
             <Radio.Group value={as} onChange={(e) => setAs(e.target.value as 'hi' | 'reference')}>
-              <Radio value="hi">{t('identify.import.asHi')}</Radio>
-              <Radio value="reference">{t('identify.import.asReference')}</Radio>
+              <Radio value="hi">{t(format === 'ecotaxa' ? 'identify.import.asLabelled' : 'identify.import.asHi')}</Radio>
+              <Radio value="reference">
+                {t(format === 'ecotaxa' ? 'identify.import.asLabelledReference' : 'identify.import.asReference')}
+              </Radio>
             </Radio.Group>
           </Form.Item>
           <Form.Item required validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
@@ -153,7 +196,21 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
             </Upload.Dragger>
           </Form.Item>
         </Form>
-        {upload.isPending && <Typography.Text type="secondary">{t('identify.import.running')}</Typography.Text>}
+        {upload.isPending && (
+          <div data-testid="identify-import-progress" data-phase={progress.data?.phase ?? 'upload'}>
+            <Progress percent={importPercent(progress.data)} status="active" />
+            <Typography.Text type="secondary">
+              {progress.data?.phase === 'import'
+                ? t('identify.import.phaseImport', { done: progress.data.done, total: progress.data.total })
+                : progress.data?.phase === 'unpack'
+                  ? t('identify.import.phaseUnpack')
+                  : t('identify.import.phaseUpload', {
+                      done: formatFileSize(progress.data?.done ?? 0),
+                      total: formatFileSize(progress.data?.total || (file?.size ?? 0)),
+                    })}
+            </Typography.Text>
+          </div>
+        )}
       </Modal>
     </>
   );
