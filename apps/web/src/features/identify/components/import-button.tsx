@@ -64,7 +64,7 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
             </Typography.Paragraph>
           )}
           <Typography.Paragraph>
-            {t('identify.import.summary', {
+            {t(r.ecotaxa ? 'identify.import.summaryEcotaxa' : 'identify.import.summary', {
               imported: r.imported,
               duplicates: r.duplicates,
               failed: r.failed.length,
