@@ -47,6 +47,8 @@ import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
 import { ecologyRoutes } from './modules/ecology/ecology.routes.ts';
+import { taxaRoutes } from './modules/taxa/taxa.routes.ts';
+import { TaxaService } from './modules/taxa/taxa.service.ts';
 import { EcologyService } from './modules/ecology/ecology.service.ts';
 import { ViewsService } from './modules/views/views.service.ts';
 import { identifyRoutes } from './modules/identify/identify.routes.ts';
@@ -229,6 +231,7 @@ export async function buildApp({
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
       await api.register(ecologyRoutes(new EcologyService(db, clock, config.STATS_UTC_OFFSET)));
+      await api.register(taxaRoutes(new TaxaService(db, clock)));
       await api.register(identifyRoutes(identify));
       await api.register(
         transferRoutes(

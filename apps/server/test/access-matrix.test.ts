@@ -579,6 +579,8 @@ const NOT_OBJECT_ROUTES: Record<string, string> = {
     'public by design: the name is the SHA-256 of the image, an unguessable capability that <img> loads without a token',
   'POST /api/ipp/save': 'registers or edits; the id and the team in the body are checked by admin-permissions.test.ts',
   'POST /api/roi/import': 'a zip into a station by dev_id, checked by import.test.ts (another team’s = an unknown one)',
+  'POST /api/taxa/save-class-taxon':
+    'a team’s own mapping: group_id is checked like class visibility (another team’s is 1011), class ids are shared by all teams; taxa.test.ts',
   'GET /api/roi/import-progress':
     'the caller’s own import, by the name it chose; anyone else’s is “no such import” (ecotaxa-import.test.ts)',
   'POST /uploads': 'an upload for classification into the caller’s own team; checked by recognition.test.ts',

@@ -51,10 +51,13 @@ describe.each(dialects)('exports on %s', (dialect) => {
       .split('\n');
     expect(lines[0]).toBe(
       'roi_id,dev_id,site_name,roi_time_utc,class,type,confidence,size_px,width,height,bytes,latitude,longitude,review,sha256,' +
-        'pixel_size_um,esd_um,area_um2,biovolume_mm3',
+        'pixel_size_um,esd_um,area_um2,biovolume_mm3,taxon,aphia_id',
     );
     // A1 has no pixel size: its sizes are in pixels only.
-    expect(lines[1]!.split(',').slice(15)).toEqual(['', '', '', '']);
+    expect(lines[1]!.split(',').slice(15, 19)).toEqual(['', '', '', '']);
+    // Its class's taxon, from the starter list (the team mapped none): Copepoda, WoRMS 1080; Diatom_chain's too.
+    expect(lines[1]!.split(',').slice(19)).toEqual(['Copepoda', '1080']);
+    expect(lines[2]!.split(',').slice(19)).toEqual(['Bacillariophyceae', '148899']);
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 6))).toEqual([
       [String(ids[0]), 'A1', 'Site A1', '2026-11-22T07:00:00.000Z', '001Copepod', 'ai'],
       [String(ids[2]), 'A1', 'Site A1', '2026-11-22T07:02:00.000Z', '002Diatom_chain', 'ai'],
@@ -96,9 +99,9 @@ describe.each(dialects)('exports on %s', (dialect) => {
     expect(tsv[1]!.split('\t').every((t) => t === '[t]' || t === '[f]')).toBe(true);
     const rows = tsv.slice(2).map((l) => l.split('\t'));
     expect(rows.map((r) => [r[0], r[4], r[5], r[6], r[7]])).toEqual([
-      [`images/${ids[0]}.png`, '20261122', '070000', 'predicted', 'Copepod'],
+      [`images/${ids[0]}.png`, '20261122', '070000', 'predicted', 'Copepoda'],
       [`images/${ids[1]}.png`, '20261122', '070100', '', ''],
-      [`images/${ids[2]}.png`, '20261122', '070200', 'predicted', 'Diatom_chain'],
+      [`images/${ids[2]}.png`, '20261122', '070200', 'predicted', 'Bacillariophyceae'],
     ]);
     for (const [i, id] of ids.entries()) expect(files.get(`images/${id}.png`)?.equals(images[i]!)).toBe(true);
   });
@@ -179,7 +182,9 @@ describe.each(dialects)('exports on %s', (dialect) => {
     // The UTF-8 class name arrives as written; a hand label carries its author and time, a machine label its score.
     expect(row(made[0]!)).toMatchObject({
       object_annotation_status: 'validated',
-      object_annotation_category: 'Copepod',
+      object_annotation_category: 'Copepoda',
+      object_aphia_id: '1080',
+      object_console_class: '001Copepod',
       object_annotation_person_name: 'Name of admin_a',
       object_annotation_person_email: 'admin.a@example.org',
       object_annotation_date: '20261125',
@@ -187,7 +192,12 @@ describe.each(dialects)('exports on %s', (dialect) => {
       object_confidence: '',
       object_label_source: 'hi',
     });
-    expect(row(made[2]!)).toMatchObject({ object_annotation_status: 'validated', object_annotation_category: '桡足类' });
+    // A class neither the team nor the starter list maps goes by its name, without an AphiaID.
+    expect(row(made[2]!)).toMatchObject({
+      object_annotation_status: 'validated',
+      object_annotation_category: '桡足类',
+      object_aphia_id: '',
+    });
     expect(row(made[3]!)).toMatchObject({
       object_annotation_status: '',
       object_annotation_category: '',

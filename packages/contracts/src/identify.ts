@@ -1,5 +1,6 @@
 import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
+import { TaxonSchema } from './taxa.ts';
 import { CLASS_NAME_PATTERN } from './classes.ts';
 import { RoiSummarySchema } from './views.ts';
 
@@ -418,6 +419,8 @@ export const ClassItemSchema = z.object({
   owner: z.enum(['system', 'shared', 'team']),
   /** The caller may rename, delete or highlight it (its team's administrators, or the superadmin). */
   editable: z.boolean(),
+  /** Its taxon as the viewer's team maps it (the superadmin's: the team named by group_id); null: none. */
+  taxon: TaxonSchema.nullable(),
 });
 export type ClassItem = z.infer<typeof ClassItemSchema>;
 

@@ -16,3 +16,4 @@ export * from './recognition.ts';
 export * from './ids.ts';
 export * from './physical.ts';
 export * from './ecology.ts';
+export * from './taxa.ts';

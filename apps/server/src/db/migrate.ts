@@ -15,6 +15,7 @@ import { roiLabelledByMigration } from './migrations/0012-roi-labelled-by.ts';
 import { ippPixelSizeMigration } from './migrations/0013-ipp-pixel-size.ts';
 import { sizeRollupsMigration } from './migrations/0014-size-rollups.ts';
 import { importProgressMigration } from './migrations/0015-import-progress.ts';
+import { classTaxaMigration } from './migrations/0016-class-taxa.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -34,6 +35,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0013-ipp-pixel-size': ippPixelSizeMigration,
     '0014-size-rollups': sizeRollupsMigration(db.dialect),
     '0015-import-progress': importProgressMigration,
+    '0016-class-taxa': classTaxaMigration,
   };
 }
 

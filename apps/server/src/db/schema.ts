@@ -102,6 +102,17 @@ export interface UserViewsTable {
   updated_at: number;
 }
 
+/** A team's taxon of a class (migration 0016); an empty name = "no taxon". */
+export interface ClassTaxaTable {
+  group_id: number;
+  class_id: number;
+  taxon_name: string;
+  aphia_id: number | null;
+  name_zh: string | null;
+  updated_by: number | null;
+  updated_at: number;
+}
+
 /** How far a console import is (migration 0015). */
 export interface ImportProgressTable {
   id: string;
@@ -387,6 +398,7 @@ export interface Database {
   user_views: UserViewsTable;
   classes: ClassesTable;
   import_progress: ImportProgressTable;
+  class_taxa: ClassTaxaTable;
   class_hidden: ClassHiddenTable;
   telemetry: TelemetryTable;
   rois: RoisTable;

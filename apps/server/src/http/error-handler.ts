@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, badParam } from './app-error.ts';
 import { sendFailure } from './envelope.ts';
-import { parseLang, type MessageKey, type MessageParams } from './messages.ts';
+import { isMessageKey, parseLang, type MessageKey, type MessageParams } from './messages.ts';
 import { isSpaNavigation } from '../web/static.ts';
 
 interface ValidationIssue {
@@ -42,6 +42,11 @@ export function validationToAppError(issue: ValidationIssue): AppError {
     case 'invalid_value':
       reason = 'reason.enum';
       params.values = Array.isArray(p.values) ? p.values.join(', ') : '';
+      break;
+    case 'custom':
+      // A refinement that names its own reason (a message key such as 'reason.latinName').
+      if (typeof issue.message === 'string' && issue.message.startsWith('reason.') && isMessageKey(issue.message))
+        reason = issue.message;
       break;
     case 'unrecognized_keys': {
       const keys = Array.isArray(p.keys) ? p.keys : [];

@@ -191,6 +191,10 @@ const MESSAGES = {
   'reason.enum': { zh: '取值应为 {values} 之一', en: 'must be one of {values}' },
   'reason.unknownKey': { zh: '是未知字段', en: 'is not a known field' },
   'reason.invalid': { zh: '取值无效', en: 'is invalid' },
+  'reason.latinName': {
+    zh: "应为拉丁学名（以字母开头，只含字母、数字、空格和 . ( ) ' < _ -）",
+    en: "must be a Latin name (a letter first; letters, digits, spaces and . ( ) ' < _ - only)",
+  },
   'reason.adminDataRoute': {
     zh: '该页面的数据仅对管理员开放，不能授予普通用户',
     en: 'shows data the server gives only to administrators; it cannot be granted to users',
@@ -200,6 +204,9 @@ const MESSAGES = {
 
 export type MessageKey = keyof typeof MESSAGES;
 export type MessageParams = Record<string, string | number>;
+
+/** Whether a string is one of the messages' keys. */
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(MESSAGES, key);
 
 export function parseLang(header: unknown): Lang {
   const value = Array.isArray(header) ? header[0] : header;

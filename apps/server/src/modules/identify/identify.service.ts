@@ -21,7 +21,8 @@ import type { UserRow } from '../users/users.repository.ts';
 import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
 import { allowedCodes, describe } from './actions.ts';
 import * as browse from './browse.repository.ts';
-import { classesVisibleTo, mayManageClass, ownerOf } from './classes.ts';
+import { taxaOf } from '../taxa/taxa.service.ts';
+import { classesVisibleTo, mayManageClass, ownerOf, viewerTeam } from './classes.ts';
 import * as counts from './counts.repository.ts';
 import * as folders from './folders.repository.ts';
 import { categoryFolders, isFolderCategory, parseCode, visibleFolder, type Source } from './scope.ts';
@@ -309,6 +310,7 @@ export class IdentifyService {
   async classes(actor: UserRow, q: { sort: 'title' | '-title'; group_id?: number }): Promise<ClassItem[]> {
     const { sort } = q;
     const rows = await classesVisibleTo(this.db.kysely, actor, q.group_id);
+    const taxa = await taxaOf(this.db, await viewerTeam(this.db.kysely, actor, q.group_id), rows);
     const items = rows.map((c) => ({
       id: c.id,
       title: c.name,
@@ -318,6 +320,7 @@ export class IdentifyService {
       attention: c.attention === 1,
       owner: ownerOf(c),
       editable: mayManageClass(actor, c),
+      taxon: taxa.get(c.id) ?? null,
     }));
     items.sort((a, b) => a.title.localeCompare(b.title));
     return sort === '-title' ? items.reverse() : items;

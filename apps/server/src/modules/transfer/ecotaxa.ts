@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { ImageType } from '../../storage/files.ts';
 import type * as browse from '../identify/browse.repository.ts';
+import type { Taxon } from '@ipp/contracts';
 import type { Measures } from '../recognition/features.ts';
 import { cellNumber, physicalOf } from '../recognition/physical.ts';
 
@@ -46,6 +47,9 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   ['acq_id', '[t]'],
   ['acq_instrument', '[t]'],
   ['acq_pixel_size_um', '[t]'],
+  // The taxon's WoRMS AphiaID where the team's mapping has one, and the console's own class (for a round trip).
+  ['object_aphia_id', '[f]'],
+  ['object_console_class', '[t]'],
 ];
 
 export interface EcotaxaStation {
@@ -72,6 +76,9 @@ const REVIEW = ['', 'pending', 'approved', 'rejected'] as const;
 /** A class's name without the label index in front ("001Copepod" → "Copepod"). */
 export const taxonOf = (className: string) => className.replace(/^\d{3}/, '');
 
+/** The category EcoTaxa gets: the taxon the station's team maps the class to, else the class's name without digits. */
+export const categoryOf = (className: string, taxon: Taxon | null) => taxon?.name ?? taxonOf(className);
+
 /**
  * EcoTaxa's annotation status of an ROI: a hand label is validated, or dubious once a reviewer rejected it; a
  * machine label is predicted (dubious if rejected). Without a class the console knows (unidentified, or an on-device
@@ -97,6 +104,7 @@ export function ecotaxaLine(
   s: EcotaxaStation,
   sample: EcotaxaSample,
   labellerEmail: string | null,
+  taxon: Taxon | null,
 ): string {
   const iso = new Date(Number(r.roi_time)).toISOString();
   const status = annotationStatusOf(r);
@@ -112,7 +120,7 @@ export function ecotaxaLine(
     ymd(iso),
     hms(iso),
     status,
-    status ? taxonOf(r.class_name!) : '',
+    status ? categoryOf(r.class_name!, taxon) : '',
     // EcoTaxa keeps who and when for validated objects only.
     human ? r.labelled_by_name : '',
     human ? labellerEmail : '',
@@ -133,6 +141,8 @@ export function ecotaxaLine(
     day,
     'IPP',
     s.pixel_size_um,
+    status ? taxon?.aphia_id : '',
+    r.class_name,
   ]
     .map(cell)
     .join('\t');

@@ -1,7 +1,10 @@
 import { Readable, Transform } from 'node:stream';
-import { EXPORT_MAX, ResultCode, type RoiListQueryParsed } from '@ipp/contracts';
+import { EXPORT_MAX, ResultCode, type RoiListQueryParsed, type Taxon } from '@ipp/contracts';
 import yazl from 'yazl';
 import type { Db } from '../../db/database.ts';
+import type { ClassTaxaTable } from '../../db/schema.ts';
+import * as taxaRepo from '../taxa/taxa.repository.ts';
+import { effectiveTaxon } from '../taxa/taxa.service.ts';
 import { AppError } from '../../http/app-error.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import * as browse from '../identify/browse.repository.ts';
@@ -28,7 +31,7 @@ import {
 const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
 
-type Station = EcotaxaStation;
+type Station = EcotaxaStation & { group_id: number | null };
 /** A row of an export: the ROI's item and its measures (null until its features are computed). */
 export type ExportRow = browse.RoiItemRow & { measures: Measures | null };
 
@@ -66,10 +69,10 @@ export class ExportService {
       if (!stations.has(id)) {
         const s = await this.db.kysely
           .selectFrom('ipps')
-          .select(['latitude', 'longitude', 'pixel_size_um'])
+          .select(['latitude', 'longitude', 'pixel_size_um', 'group_id'])
           .where('id', '=', id)
           .executeTakeFirst();
-        stations.set(id, s ?? { latitude: null, longitude: null, pixel_size_um: null });
+        stations.set(id, s ?? { latitude: null, longitude: null, pixel_size_um: null, group_id: null });
       }
       return stations.get(id)!;
     };
@@ -78,6 +81,13 @@ export class ExportService {
       if (userId === null) return null;
       if (!emails.has(userId)) emails.set(userId, (await usersRepo.findUserById(this.db.kysely, userId))?.email || null);
       return emails.get(userId)!;
+    };
+    // Each team's own taxa, read once; a class it has not mapped takes the starter list's.
+    const teamTaxa = new Map<number, Map<number, ClassTaxaTable>>();
+    const taxonOfRow = async (row: ExportRow, team: number | null): Promise<Taxon | null> => {
+      if (row.class_id === null || !row.class_name) return null;
+      if (team !== null && !teamTaxa.has(team)) teamTaxa.set(team, await taxaRepo.teamTaxa(this.db.kysely, team));
+      return effectiveTaxon(row.class_name, team === null ? undefined : teamTaxa.get(team)!.get(row.class_id));
     };
     const samples = new Map<string, EcotaxaSample>();
     const sampleOf = async (ippId: number, time: number) => {
@@ -90,7 +100,10 @@ export class ExportService {
     if (req.format === 'csv') {
       const lines = async function* () {
         yield '\uFEFF' + CSV_COLUMNS.join(',') + '\n';
-        for await (const row of source.rows()) yield csvLine(row, await stationOf(row.ipp_id)) + '\n';
+        for await (const row of source.rows()) {
+          const station = await stationOf(row.ipp_id);
+          yield csvLine(row, station, await taxonOfRow(row, station.group_id)) + '\n';
+        }
       };
       return {
         filename: `rois-${stamp}.csv`,
@@ -126,13 +139,15 @@ export class ExportService {
           while (added - sent > WINDOW && !out.destroyed) await new Promise<void>((resolve) => (wake = resolve));
           wake = null;
         }
+        const station = await stationOf(row.ipp_id);
         tsv.push(
           ecotaxaLine(
             row,
             name,
-            await stationOf(row.ipp_id),
+            station,
             await sampleOf(row.ipp_id, Number(row.roi_time)),
             await emailOf(row.labelled_by),
+            await taxonOfRow(row, station.group_id),
           ),
         );
       }
@@ -208,10 +223,12 @@ const CSV_COLUMNS = [
   'esd_um',
   'area_um2',
   'biovolume_mm3',
+  'taxon',
+  'aphia_id',
 ];
 const REVIEW = ['', 'pending', 'approved', 'rejected'];
 
-function csvLine(r: ExportRow, s: Station) {
+function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
   const physical = physicalOf(r.measures, s.pixel_size_um);
   return [
     r.id,
@@ -233,6 +250,8 @@ function csvLine(r: ExportRow, s: Station) {
     cellNumber(physical?.esd_um),
     cellNumber(physical?.area_um2),
     cellNumber(physical?.biovolume_mm3),
+    taxon?.name,
+    taxon?.aphia_id,
   ]
     .map(csvCell)
     .join(',');

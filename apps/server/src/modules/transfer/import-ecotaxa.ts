@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RoisService } from '../rois/rois.service.ts';
+import { taxaOf } from '../taxa/taxa.service.ts';
 import { ECOTAXA_BOM } from './ecotaxa.ts';
 import { ImportError, captureTimeOf, classForFolder, classOfRoi, fileInTeamLibrary, type ImportAs } from './import-folder.ts';
 import type { ImportReport } from './import-folder.ts';
@@ -29,6 +30,8 @@ export interface EcotaxaObject {
   capturedAt: number | null;
   status: 'validated' | 'predicted' | 'dubious' | '';
   category: string;
+  /** object_console_class: the class the console's own export came from (its round trip); '' elsewhere. */
+  consoleClass: string;
   confidence: number | null;
   /** hi (by hand), ai (by a machine) or ui, where the table says (the console's own exports do); else ''. */
   source: 'hi' | 'ai' | 'ui' | '';
@@ -104,6 +107,7 @@ export function parseEcotaxaTsv(
     time: col('object_time'),
     status: col('object_annotation_status'),
     category: col('object_annotation_category'),
+    consoleClass: col('object_console_class'),
     confidence: col('object_confidence'),
     source: col('object_label_source'),
     device: col('object_device_label'),
@@ -151,6 +155,7 @@ export function parseEcotaxaTsv(
       capturedAt: at.date < 0 ? null : timeOf(get(at.date), get(at.time)),
       status,
       category,
+      consoleClass: get(at.consoleClass),
       confidence: Number.isFinite(confidence) && confidence >= 0 && confidence <= 1 ? confidence : null,
       source: (['hi', 'ai', 'ui'] as const).find((v) => v === get(at.source).toLowerCase()) ?? '',
       deviceLabel: Number.isInteger(device) && device > 0 && device <= 999 ? device : 0,
@@ -243,15 +248,31 @@ export async function importEcotaxa(
   }
   if (work.length === 0 && report.failed.length === 0) throw new ImportError('the EcoTaxa table has no objects', 'noTable');
   const classes = new Map<string, { id: number; name: string; created: boolean; label: number | null; images: number }>();
-  const classOf = async (category: string) => {
-    let cls = classes.get(category);
+  const known = await k.selectFrom('classes').select(['id', 'name', 'label_index', 'system']).execute();
+  const taxa = await taxaOf(db, station.group_id, known);
+  /**
+   * The class of a category: the console's own class where its export names one this console has; else the class
+   * the station's team maps to that taxon (docs/ecotaxa.md "Taxonomy"; several: a system class first, then the lowest
+   * label index); else as an import folder's name (with or without its digits), else a new class.
+   */
+  const classOf = async (object: EcotaxaObject) => {
+    const key = `${object.consoleClass}\t${object.category}`;
+    let cls = classes.get(key);
     if (!cls) {
-      const found = await k
-        .transaction()
-        .execute((trx) => classForFolder(trx, category, clock(), station.group_id, db.dialect === 'postgres'));
+      const wanted = object.category.toLowerCase();
+      const exact = known.find((c) => c.name === object.consoleClass);
+      const mapped = known
+        .filter((c) => taxa.get(c.id)?.name.toLowerCase() === wanted)
+        .sort((a, b) => b.system - a.system || (a.label_index ?? 1000) - (b.label_index ?? 1000))[0];
+      const found =
+        (exact ?? mapped)
+          ? { id: (exact ?? mapped)!.id, name: (exact ?? mapped)!.name, created: false }
+          : await k
+              .transaction()
+              .execute((trx) => classForFolder(trx, object.category, clock(), station.group_id, db.dialect === 'postgres'));
       const label = await k.selectFrom('classes').select('label_index').where('id', '=', found.id).executeTakeFirst();
       cls = { ...found, label: label?.label_index ?? null, images: 0 };
-      classes.set(category, cls);
+      classes.set(key, cls);
     }
     return cls;
   };
@@ -264,7 +285,7 @@ export async function importEcotaxa(
       const data = await fs.readFile(file).catch(() => {
         throw new Error(`image ${object.image} is not in the export`);
       });
-      const cls = object.status === '' ? null : await classOf(object.category);
+      const cls = object.status === '' ? null : await classOf(object);
       // By hand: what the console's own export says; in other tables, validated and dubious (a person's verdicts).
       const human = object.source ? object.source === 'hi' : object.status === 'validated' || object.status === 'dubious';
       let labelledBy: number | null = null;
@@ -303,8 +324,9 @@ export async function importEcotaxa(
     opts.onProgress?.(++done, work.length, object.image);
   }
   for (const [title, ids] of library) await fileInTeamLibrary(k, station.group_id, title, ids, clock());
-  report.classes = [...classes].map(([category, c]) => ({
-    folder: category,
+  // One line per category and class (a category that two console classes answered is listed twice).
+  report.classes = [...classes].map(([key, c]) => ({
+    folder: key.split('\t')[1]!,
     class: c.name,
     created: c.created,
     images: c.images,
