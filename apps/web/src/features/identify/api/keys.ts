@@ -31,8 +31,7 @@ export const aiKeys = {
   enhanced: (roiId: number) => [...aiKey, 'enhanced', roiId] as const,
 };
 
-/** The classes list does not change with the images, so it lives outside the identify key. */
-export const classesKey = (language: string) => ['classes', language] as const;
+export { classesKey } from '@/api/get-classes';
 
 /** A query without its empty values (the server reads '' as a value, not as absent). */
 export function cleanQuery(query: object): NonNullable<RequestOptions['query']> {

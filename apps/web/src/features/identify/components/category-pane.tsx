@@ -15,6 +15,7 @@ import type { Workspace } from '../hooks/use-workspace';
 import { createState, SHOW_EMPTY_CATEGORIES } from '../utils/actions';
 import { takesStation } from '../utils/list-query';
 import { ClassTitleModal } from './class-title-modal';
+import { ClassTaxaButton } from './class-taxa-button';
 import { ClassVisibilityButton } from './class-visibility-button';
 import { ClassTree } from './class-tree';
 import { JobWatcher } from './ai/job-watcher';
@@ -194,6 +195,9 @@ export function CategoryPane({ ws }: { ws: Workspace }) {
         )}
         {isSite && ws.isAdmin && !ws.session.demo && (
           <ClassVisibilityButton groupId={ws.groupId} isSuperadmin={ws.isSuperadmin} />
+        )}
+        {isSite && (
+          <ClassTaxaButton groupId={ws.groupId} isSuperadmin={ws.isSuperadmin} canEdit={ws.isAdmin && !ws.session.demo} />
         )}
       </Flex>
       {shortcuts.length > 0 && (

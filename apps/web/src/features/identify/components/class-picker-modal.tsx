@@ -1,7 +1,7 @@
 import { Modal, Select, Spin, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useClasses } from '../api/get-classes';
+import { useClasses } from '@/api/get-classes';
 import { classOption } from '../utils/class-name';
 import type { PickedTarget } from './folder-picker-modal';
 

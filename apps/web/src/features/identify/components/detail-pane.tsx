@@ -17,6 +17,8 @@ import { AiInsight } from './ai/ai-insight';
 import { ReferenceButton } from './ai/reference-button';
 import { SimilarDrawer } from './ai/similar-drawer';
 import { sizeText } from '@/lib/roi-size';
+import { taxonText } from '@/lib/taxon';
+import { useClasses } from '@/api/get-classes';
 
 /** An ROI of the loaded pages carries the workspace fields; one reached by previous/next may only have the summary. */
 export type DetailRoi = RoiSummary & Partial<RoiItem>;
@@ -43,7 +45,7 @@ interface DetailPaneProps {
 /** The right pane: the focused ROI large, what is known of it, and previous/next in the list's order. */
 export function DetailPane(props: DetailPaneProps) {
   const { roi, loading, previousId, nextId, onMove, actions, onRun, busy, reviewKeys, groupId } = props;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const label = useActionLabel();
   const [broken, setBroken] = useState<string | null>(null);
   // Stays on while moving through the list: each ROI is then shown enhanced.
@@ -53,6 +55,7 @@ export function DetailPane(props: DetailPaneProps) {
   const [similarOf, setSimilarOf] = useState<number | null>(null);
   // The same query as the AI section below (one request): whether a model gave the label.
   const insight = useRoiInsight(roi ? roi.id : null);
+  const classes = useClasses();
   if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!roi) {
     return (
@@ -62,6 +65,7 @@ export function DetailPane(props: DetailPaneProps) {
   const showEnhanced = enhanced && enhancedUrl.data !== undefined;
   const url = showEnhanced ? enhancedUrl.data! : imageUrl(roi.url);
   const className = roi.class_name ?? t('monitor.unclassified');
+  const taxon = roi.class_id === null ? null : (classes.data?.find((c) => c.id === roi.class_id)?.taxon ?? null);
   const yesNo = (value: boolean | undefined) =>
     value === undefined ? '—' : t(value ? 'identify.detail.yes' : 'identify.detail.no');
   const provenance: Provenance | null = insight.isError
@@ -209,6 +213,7 @@ export function DetailPane(props: DetailPaneProps) {
               {className}
             </>,
           ),
+          ...(taxon ? [item('taxon', t('identify.taxa.taxon'), taxonText(taxon, i18n.language))] : []),
           item('type', t('image.type'), <Tag color={TYPE_COLORS[roi.type]}>{t(`image.types.${roi.type}`)}</Tag>),
           item('labelled-by', t('identify.detail.labelledByLabel'), provenance ? labelledBy(provenance) : '…'),
           ...(provenance?.at ? [item('labelled-at', t('identify.detail.labelledAt'), formatTime(provenance.at))] : []),

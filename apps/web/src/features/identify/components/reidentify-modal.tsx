@@ -4,7 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stationName } from '@/lib/station-name';
-import { useClasses } from '../api/get-classes';
+import { useClasses } from '@/api/get-classes';
 import { classOption } from '../utils/class-name';
 import { useReidentify } from '../api/reidentify';
 import { DATE_TIME_FORMAT } from '../utils/list-query';

@@ -171,6 +171,7 @@ describe('identify workspace', () => {
       attention: false,
       owner: 'system',
       editable: false,
+      taxon: null,
     });
     const fetchMock = server({
       '/api/tool/sys-init': () => okEnvelope([cls(1, '001桡足类', false), cls(2, '002硅藻链', true)]),

@@ -177,6 +177,7 @@ describe('AI models drawer', () => {
             attention: false,
             owner: 'system',
             editable: false,
+            taxon: null,
           },
           {
             id: 2,
@@ -187,6 +188,7 @@ describe('AI models drawer', () => {
             attention: false,
             owner: 'system',
             editable: false,
+            taxon: null,
           },
         ]),
       '/api/ai/thresholds': (_url, init) =>

@@ -4,7 +4,7 @@ import { Alert, App, Button, Flex, Form, InputNumber, Select, Skeleton, Table, T
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
-import { useClasses } from '../../api/get-classes';
+import { useClasses } from '@/api/get-classes';
 import { classOption } from '../../utils/class-name';
 import { useThresholds } from '../../api/get-thresholds';
 import { useSaveThresholds } from '../../api/save-thresholds';
