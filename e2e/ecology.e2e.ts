@@ -17,6 +17,7 @@ const T = {
     perLitre: 'ind/L',
     site: 'Site images',
     ecotaxa: 'An EcoTaxa export',
+    esdUnit: 'ESD, µm',
     objects: 'EcoTaxa objects: 10 rows; 0 validated, 10 predicted, 0 dubious, 0 without a class.',
   },
   zh: {
@@ -25,6 +26,7 @@ const T = {
     perLitre: '个/L',
     site: '站点图像',
     ecotaxa: 'EcoTaxa 导出包',
+    esdUnit: '等效直径 µm',
     objects: 'EcoTaxa 对象：共 10 行；已验证 0，预测 10，存疑 0，无类别 0。',
   },
 } as const;
@@ -172,6 +174,17 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
     await choose(page, 'identify-station', `E2E ecology ${base + 2}`);
     await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('20');
     await expect.poll(() => page.getByTestId('identify-node-count-t:ai').textContent()).toBe('20');
+    // Sizes in µm: this station has no pixel size, so no ESD bound matches; the measured station's ten discs and rods
+    // (a few hundred µm at 2 µm per pixel) are all at least 1 µm and none reaches 10 mm.
+    await choose(page, 'identify-size-unit', t.esdUnit);
+    await page.getByTestId('identify-size-min').fill('1');
+    await page.getByTestId('identify-size-min').press('Enter');
+    await page.getByTestId('identify-grid-empty').waitFor();
+    await choose(page, 'identify-station', `E2E ecology ${base + 1}`);
+    await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('10');
+    await page.getByTestId('identify-size-min').fill('10000');
+    await page.getByTestId('identify-size-min').press('Enter');
+    await page.getByTestId('identify-grid-empty').waitFor();
     await context.close();
   }, 240_000);
 });

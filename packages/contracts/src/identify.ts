@@ -153,6 +153,12 @@ export const RoiListQuerySchema = z.object({
   /** Object size range in pixels; coordRange_1 defaults to coordRange_0 (spec §5). */
   coordRange_0: z.coerce.number().int().min(0).max(MAX_ID).optional(),
   coordRange_1: z.coerce.number().int().min(0).max(MAX_ID).optional(),
+  /**
+   * Object size range as equivalent spherical diameter, µm (issue 22): the object's area and its station's pixel
+   * size; images of stations without a pixel size do not match.
+   */
+  esd_min_um: z.coerce.number().min(0).max(1_000_000).optional(),
+  esd_max_um: z.coerce.number().min(0).max(1_000_000).optional(),
   sorttype: z.enum(['asc', 'desc']).default('desc'),
   diysort: z.enum(SORT_FIELDS).default('Roi_time'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),

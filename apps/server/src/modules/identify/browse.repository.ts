@@ -13,6 +13,9 @@ export interface BrowseFilter {
   end?: number;
   sizeMin?: number;
   sizeMax?: number;
+  /** Equivalent spherical diameter range, µm: from the object's area (size_px) and its station's pixel size. */
+  esdMinUm?: number;
+  esdMaxUm?: number;
 }
 
 export interface BrowseSort {
@@ -69,7 +72,25 @@ function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
   if (f.end !== undefined) and.push(eb('r.roi_time', '<=', f.end));
   if (f.sizeMin !== undefined) and.push(eb('r.size_px', '>=', f.sizeMin));
   if (f.sizeMax !== undefined) and.push(eb('r.size_px', '<=', f.sizeMax));
+  if (f.esdMinUm !== undefined || f.esdMaxUm !== undefined) and.push(esdWithin(eb, f.esdMinUm, f.esdMaxUm));
   return eb.and(and);
+}
+
+/**
+ * The ESD range in µm as a condition on the area in pixels: ESD = 2·√(area/π)·pixel size, so ESD ≥ d ⇔
+ * area·pixel size² ≥ π·d²/4 (no square root or division in SQL). The station's pixel size comes from its row; a station
+ * without one matches no bound.
+ */
+function esdWithin(eb: Eb, min: number | undefined, max: number | undefined): Expression<SqlBool> {
+  const scaled = sql<number>`r.size_px * i.pixel_size_um * i.pixel_size_um`;
+  let station = eb
+    .selectFrom('ipps as i')
+    .select(sql`1`.as('one'))
+    .whereRef('i.id', '=', 'r.ipp_id')
+    .where('i.pixel_size_um', 'is not', null);
+  if (min !== undefined) station = station.where(scaled, '>=', (Math.PI * min * min) / 4);
+  if (max !== undefined) station = station.where(scaled, '<=', (Math.PI * max * max) / 4);
+  return eb.exists(station);
 }
 
 /**

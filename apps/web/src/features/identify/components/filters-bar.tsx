@@ -4,7 +4,7 @@ import { Button, DatePicker, Flex, InputNumber, Segmented, Select, Tooltip } fro
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATE_TIME_FORMAT, type Filters, type RecognitionGroup, type RelativeStart } from '../utils/list-query';
+import { DATE_TIME_FORMAT, type Filters, type RecognitionGroup, type RelativeStart, type SizeUnit } from '../utils/list-query';
 
 /** i18n ids of the relative starts of spec §5 (the values themselves hold spaces). */
 const RELATIVE_IDS: Record<RelativeStart, string> = {
@@ -96,28 +96,44 @@ export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
         />
       )}
       <Flex align="center" gap={4}>
+        <Select<SizeUnit>
+          value={filters.sizeUnit}
+          onChange={(sizeUnit) => {
+            // Bounds in one unit mean nothing in the other: a new unit starts unbounded.
+            setSizeMin(null);
+            setSizeMax(null);
+            set({ sizeUnit, sizeMin: null, sizeMax: null });
+          }}
+          aria-label={t('identify.filters.sizeUnit')}
+          style={{ width: 118 }}
+          options={[
+            { value: 'px', label: t('identify.filters.unitPx') },
+            { value: 'um', label: t('identify.filters.unitUm') },
+          ]}
+          data-testid="identify-size-unit"
+        />
         <InputNumber<number>
           min={0}
-          precision={0}
+          precision={filters.sizeUnit === 'um' ? 1 : 0}
           value={sizeMin}
           onChange={setSizeMin}
           onBlur={commitSize}
           onPressEnter={commitSize}
-          placeholder={t('identify.filters.sizeMin')}
-          aria-label={t('identify.filters.sizeMin')}
+          placeholder={t(filters.sizeUnit === 'um' ? 'identify.filters.esdMin' : 'identify.filters.sizeMin')}
+          aria-label={t(filters.sizeUnit === 'um' ? 'identify.filters.esdMin' : 'identify.filters.sizeMin')}
           style={{ width: 120 }}
           data-testid="identify-size-min"
         />
         <span>–</span>
         <InputNumber<number>
           min={0}
-          precision={0}
+          precision={filters.sizeUnit === 'um' ? 1 : 0}
           value={sizeMax}
           onChange={setSizeMax}
           onBlur={commitSize}
           onPressEnter={commitSize}
-          placeholder={t('identify.filters.sizeMax')}
-          aria-label={t('identify.filters.sizeMax')}
+          placeholder={t(filters.sizeUnit === 'um' ? 'identify.filters.esdMax' : 'identify.filters.sizeMax')}
+          aria-label={t(filters.sizeUnit === 'um' ? 'identify.filters.esdMax' : 'identify.filters.sizeMax')}
           style={{ width: 120 }}
           data-testid="identify-size-max"
         />

@@ -36,6 +36,15 @@ describe('list query', () => {
     expect([max?.coordRange_0, max?.coordRange_1]).toEqual([0, 900]);
   });
 
+  it('sends a range in µm as ESD bounds, each side only when set, and no pixel bounds', () => {
+    const um = listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, sizeUnit: 'um', sizeMin: 112.5 }, 0);
+    expect(um).toMatchObject({ esd_min_um: 112.5, esd_max_um: undefined, coordRange_0: undefined, coordRange_1: undefined });
+    const both = listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, sizeUnit: 'um', sizeMin: 50, sizeMax: 200 }, 0);
+    expect([both?.esd_min_um, both?.esd_max_um]).toEqual([50, 200]);
+    const px = listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, sizeMin: 50 }, 0);
+    expect([px?.esd_min_um, px?.esd_max_um]).toEqual([undefined, undefined]);
+  });
+
   it('sends reviewed_type only in the review queue', () => {
     const filters = { ...DEFAULT_FILTERS, reviewed: 1 as const };
     expect(listQuery({ categoryId: -7 }, filters, 0)?.reviewed_type).toBe(1);

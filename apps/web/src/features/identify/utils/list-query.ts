@@ -2,6 +2,7 @@ import { CATEGORY, type RELATIVE_STARTS, type RoiListQuery, type SortField } fro
 
 export type RelativeStart = (typeof RELATIVE_STARTS)[number];
 export type RecognitionGroup = 'ai' | 'hi' | 'ui';
+export type SizeUnit = 'px' | 'um';
 
 /** The capture-time filter: none, one of the relative starts of spec §5, or an absolute range. */
 export type TimeFilter =
@@ -13,9 +14,13 @@ export type TimeFilter =
 export interface Filters {
   dataIndex: RecognitionGroup | null;
   time: TimeFilter;
-  /** Object size range, px; the upper bound defaults to the lower one on the server (spec §5). */
+  /**
+   * Object size range: px² of its area, or µm of its equivalent spherical diameter (issue 22; images of stations
+   * without a pixel size match no µm bound).
+   */
   sizeMin: number | null;
   sizeMax: number | null;
+  sizeUnit: SizeUnit;
   sort: SortField;
   order: 'asc' | 'desc';
   /** Review queue (-7): 1 = reviewed, 0 = waiting. */
@@ -27,6 +32,7 @@ export const DEFAULT_FILTERS: Filters = {
   time: { kind: 'all' },
   sizeMin: null,
   sizeMax: null,
+  sizeUnit: 'px',
   sort: 'Roi_time',
   order: 'desc',
   reviewed: 0,
@@ -53,7 +59,8 @@ export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQu
   if (needsStation(scope.categoryId) && scope.ippId === undefined) return null;
   const { time } = filters;
   // The server reads a lone lower bound as an exact size (spec §5); the form means "at least", so it sends both.
-  const bounded = filters.sizeMin !== null || filters.sizeMax !== null;
+  const bounded = filters.sizeUnit === 'px' && (filters.sizeMin !== null || filters.sizeMax !== null);
+  const inUm = filters.sizeUnit === 'um';
   return {
     category_id: scope.categoryId,
     code: scope.code,
@@ -65,6 +72,8 @@ export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQu
     Roi_time_e: time.kind === 'range' ? time.end : undefined,
     coordRange_0: bounded ? (filters.sizeMin ?? 0) : undefined,
     coordRange_1: bounded ? (filters.sizeMax ?? SIZE_UNBOUNDED) : undefined,
+    esd_min_um: inUm ? (filters.sizeMin ?? undefined) : undefined,
+    esd_max_um: inUm ? (filters.sizeMax ?? undefined) : undefined,
     sorttype: filters.order,
     diysort: filters.sort,
     tz,
