@@ -105,7 +105,8 @@ export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
             set({ sizeUnit, sizeMin: null, sizeMax: null });
           }}
           aria-label={t('identify.filters.sizeUnit')}
-          style={{ width: 118 }}
+          // Wide enough for "等效直径 µm" and "Area, px²".
+          style={{ width: 140 }}
           options={[
             { value: 'px', label: t('identify.filters.unitPx') },
             { value: 'um', label: t('identify.filters.unitUm') },
