@@ -532,5 +532,28 @@ describe.each(dialects)('identify integrity on %s', (dialect) => {
       });
       expect(copied.affected).toBe(1);
     });
+
+    it('two administrators operate on a demo folder at once: both refused, nothing changed', async () => {
+      await env.db.kysely.updateTable('rois').set({ is_demo_image: 1 }).where('id', '=', aRois[0]!).execute();
+      const { roi_index_id: demo } = await okData<{ roi_index_id: number }>(w.tokens.ownAdmin, 'POST', '/api/roi-index/save', {
+        title: '303Demo',
+        category_id: CATEGORY.TEAM,
+      });
+      await env.db.kysely.transaction().execute(async (trx) => {
+        await addMembers(trx, demo, [aRois[0]!, aRois[1]!], new Set([aRois[0]!, aRois[1]!]), env.clock.now);
+      });
+      const before = [await roisState(), await folderState()];
+      const answers = await Promise.all([
+        fail(w.tokens.ownAdmin, 'POST', '/api/folder/operate-folder', { type: 'to_hi', roi_index_id: demo }),
+        fail(w.tokens.superadmin, 'POST', '/api/folder/operate-folder', {
+          type: 'move',
+          roi_index_id: demo,
+          category_id: CATEGORY.TEMPORARY,
+        }),
+        fail(w.tokens.ownAdmin, 'POST', '/api/roi-index/delete-folder', { roi_index_id: demo }),
+      ]);
+      expect(answers.map((a) => a.code)).toEqual([1011, 1011, 1011]);
+      expect([await roisState(), await folderState()]).toEqual(before);
+    });
   });
 });
