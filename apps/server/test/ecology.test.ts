@@ -3,7 +3,8 @@ import { buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, get, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, telemetry, uploadRoi } from './helpers/device.ts';
-import { loadFeatures, saveFeatures } from '../src/modules/recognition/features.repository.ts';
+import { loadFeatures } from '../src/modules/recognition/features.repository.ts';
+import { storeRecomputedFeatures } from '../src/modules/recognition/recomputed-features.ts';
 import { VECTOR_VERSION } from '../src/modules/recognition/vector.ts';
 import type { SiteEcology } from '@ipp/contracts';
 
@@ -28,7 +29,11 @@ describe.each(dialects)('ecology products on %s', (dialect) => {
   const measure = async (roiId: number, px3: number) =>
     env.db.kysely.transaction().execute(async (trx) => {
       const f = (await loadFeatures(trx, [roiId], VECTOR_VERSION)).get(roiId)!;
-      await saveFeatures(trx, [{ ...f, measures: { ...f.measures, biovolume_px3: px3 } }], env.db.dialect === 'postgres');
+      await storeRecomputedFeatures(
+        trx,
+        [{ ...f, measures: { ...f.measures, biovolume_px3: px3 } }],
+        env.db.dialect === 'postgres',
+      );
     });
   const ecology = async (query: string, token = w.tokens.user) => {
     const res = body(await get(env, `/api/ecology/get-site-ecology?${query}`, token));

@@ -8,7 +8,8 @@ import { buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp } from './helpers/device.ts';
 import { sizeClassOf } from '@ipp/contracts';
-import { loadFeatures, saveFeatures } from '../src/modules/recognition/features.repository.ts';
+import { loadFeatures } from '../src/modules/recognition/features.repository.ts';
+import { storeRecomputedFeatures } from '../src/modules/recognition/recomputed-features.ts';
 import { VECTOR_VERSION } from '../src/modules/recognition/vector.ts';
 import { findRoisCore } from '../src/modules/rois/rois.repository.ts';
 
@@ -104,7 +105,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
             const stored = await loadFeatures(trx, [picked], VECTOR_VERSION);
             const f = stored.get(picked);
             if (!f) return;
-            await saveFeatures(
+            await storeRecomputedFeatures(
               trx,
               [{ ...f, measures: { ...f.measures, biovolume_px3: op.biovolume } }],
               env.db.dialect === 'postgres',

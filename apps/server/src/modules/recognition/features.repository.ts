@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { idChunks } from '../rois/rois.repository.ts';
-import { remeasured } from '../rois/rois.service.ts';
 import type { Measures } from './features.ts';
 
 /** One ROI's stored features: the vector, the similarity descriptor and the morphology. */
@@ -25,10 +24,11 @@ export function decodeFloats(bytes: Uint8Array): Float32Array {
 export const decodeInt8 = (bytes: Uint8Array) => new Int8Array(Uint8Array.from(bytes).buffer);
 
 /**
- * Inserts or replaces ROIs' features (computing them again replaces them), in the caller's transaction; an ROI whose
- * biovolume changed moves in the size rollups (`lock`: PostgreSQL, see `remeasured`).
+ * Inserts or replaces ROIs' features (computing them again replaces them), in the caller's transaction. Features of
+ * stored ROIs computed again go through `storeRecomputedFeatures` (recomputed-features.ts), which also moves the
+ * ROIs whose biovolume changed in the size rollups.
  */
-export async function saveFeatures(trx: Kysely<Database>, rows: readonly Omit<StoredFeatures, never>[], lock: boolean) {
+export async function saveFeatures(trx: Kysely<Database>, rows: readonly StoredFeatures[]) {
   for (const part of idChunks(rows, 200)) {
     await trx
       .insertInto('roi_features')
@@ -53,7 +53,6 @@ export async function saveFeatures(trx: Kysely<Database>, rows: readonly Omit<St
       )
       .execute();
   }
-  await remeasured(trx, new Map(rows.map((f) => [f.roi_id, f.measures.biovolume_px3])), lock);
 }
 
 /** The stored features of these ROIs at this feature version (older versions count as missing). */

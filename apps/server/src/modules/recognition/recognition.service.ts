@@ -27,7 +27,8 @@ import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import { descriptorOf } from './descriptor.ts';
 import { enhanceImage } from './features.ts';
 import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
-import { decodeInt8, loadFeatures, loadMeasures, saveFeatures, type StoredFeatures } from './features.repository.ts';
+import { decodeInt8, loadFeatures, loadMeasures, type StoredFeatures } from './features.repository.ts';
+import { storeRecomputedFeatures } from './recomputed-features.ts';
 import type { JobRunner } from './job-runner.ts';
 import * as jobs from './jobs.repository.ts';
 import { findLabel, labelTallies } from './labels.repository.ts';
@@ -94,7 +95,7 @@ export class RecognitionService {
       computed.push({ roi_id: r.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures });
     }
     if (actor.is_demo !== 1) {
-      await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, computed, this.db.dialect === 'postgres'));
+      await this.db.kysely.transaction().execute((trx) => storeRecomputedFeatures(trx, computed, this.db.dialect === 'postgres'));
       for (const c of computed) this.similarity.update(seen.get(c.roi_id)!.group_id, c.roi_id, c.sim);
     }
     const byId = new Map(computed.map((c) => [c.roi_id, c]));
@@ -340,7 +341,7 @@ export class RecognitionService {
     const { threshold, groupId } = await stationOf(this.db.kysely, r.ipp_id);
     const f = await vectorOfImage(blob.data, { threshold });
     const item = { roi_id: roiId, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
-    await this.db.kysely.transaction().execute((trx) => saveFeatures(trx, [item], this.db.dialect === 'postgres'));
+    await this.db.kysely.transaction().execute((trx) => storeRecomputedFeatures(trx, [item], this.db.dialect === 'postgres'));
     this.similarity.update(groupId, roiId, item.sim);
     return item;
   }

@@ -45,19 +45,15 @@ export class Recognizer {
 
   /** Inside the ingest transaction: features and AI label (the ROI row itself carries the review status). */
   async record(trx: Kysely<Database>, roiId: number, analysis: Analysis) {
-    await saveFeatures(
-      trx,
-      [
-        {
-          roi_id: roiId,
-          version: analysis.features.version,
-          values: analysis.features.values,
-          sim: analysis.sim,
-          measures: analysis.features.measures,
-        },
-      ],
-      this.db.dialect === 'postgres',
-    );
+    await saveFeatures(trx, [
+      {
+        roi_id: roiId,
+        version: analysis.features.version,
+        values: analysis.features.values,
+        sim: analysis.sim,
+        measures: analysis.features.measures,
+      },
+    ]);
     if (analysis.label) {
       const l = analysis.label;
       await saveLabels(trx, [

@@ -8,7 +8,8 @@ import { findRoisCore, setReview } from '../rois/rois.repository.ts';
 import type { FeaturePool } from './feature-pool.ts';
 import { decodeImage } from './features.ts';
 import { VECTOR_VERSION } from './vector.ts';
-import { loadFeatures, saveFeatures, type StoredFeatures } from './features.repository.ts';
+import { loadFeatures, type StoredFeatures } from './features.repository.ts';
+import { storeRecomputedFeatures } from './recomputed-features.ts';
 import type { JobContext } from './job-runner.ts';
 import type { JobRow } from './jobs.repository.ts';
 import { saveLabels, type AiLabelRow } from './labels.repository.ts';
@@ -83,7 +84,7 @@ export class ReidentifyJob {
         const rows = (await findRoisCore(trx, [...labels.keys()], this.db.dialect === 'postgres')).filter(
           (r) => r.hi === 0 && r.deleted_at === null,
         );
-        await saveFeatures(trx, computed, this.db.dialect === 'postgres');
+        await storeRecomputedFeatures(trx, computed, this.db.dialect === 'postgres');
         const changedHere = await this.rois.relabel(trx, rows, (r) => {
           const l = labels.get(r.id)!;
           return { classId: l.class_id, labelIndex: l.label_index, hi: 0 };

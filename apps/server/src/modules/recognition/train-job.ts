@@ -7,7 +7,8 @@ import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import { descriptorOf } from './descriptor.ts';
 import { VECTOR_VERSION, vectorOfImage } from './vector.ts';
-import { loadFeatures, saveFeatures, type StoredFeatures } from './features.repository.ts';
+import { loadFeatures, type StoredFeatures } from './features.repository.ts';
+import { storeRecomputedFeatures } from './recomputed-features.ts';
 import { JobLost, type JobContext } from './job-runner.ts';
 import type { JobRow } from './jobs.repository.ts';
 import type { ModelStore } from './model-store.ts';
@@ -114,7 +115,7 @@ export class TrainJob {
         out.set(r.id, item);
       }
       await k.transaction().execute(async (trx) => {
-        await saveFeatures(trx, computed, this.db.dialect === 'postgres');
+        await storeRecomputedFeatures(trx, computed, this.db.dialect === 'postgres');
         await ctx.step(trx, { done: 20 + Math.round((280 * (i + part.length)) / missing.length) });
       });
     }
