@@ -27,9 +27,21 @@ export function useClasses() {
   });
 }
 
-/** The taxon of a class as the caller's team maps it (null: none, or the class list is not here yet). */
-export function useClassTaxon(classId: number | null): ClassItem['taxon'] {
-  const classes = useClasses();
-  if (classId === null) return null;
-  return classes.data?.find((c) => c.id === classId)?.taxon ?? null;
+/**
+ * GET /tool/sys-init as one team sees it (its administrators' view: every class, `visible` for the team's plain users,
+ * `taxon` as the team maps it); the superadmin names the team. Under the classes key, so a class change refreshes it.
+ */
+export function useTeamClasses(groupId: number | undefined, enabled = true) {
+  return useQuery({
+    queryKey: ['classes', 'team', groupId ?? null] as const,
+    queryFn: async ({ signal }) =>
+      parseData(
+        ClassListSchema,
+        await api.get<unknown>('/tool/sys-init', {
+          query: { sort: 'title', ...(groupId === undefined ? {} : { group_id: groupId }) },
+          signal,
+        }),
+      ),
+    enabled,
+  });
 }

@@ -71,7 +71,8 @@ export function utcDayOf(time: number): { start: number; ymd: string } {
   return { start, ymd: ymd(new Date(start).toISOString()) };
 }
 
-const REVIEW = ['', 'pending', 'approved', 'rejected'] as const;
+/** The review states by their number (0 none, 1 waiting, 2 approved, 3 rejected), as exports write them. */
+export const REVIEW_NAMES = ['', 'pending', 'approved', 'rejected'] as const;
 
 /** A class's name without the label index in front ("001Copepod" → "Copepod"). */
 export const taxonOf = (className: string) => className.replace(/^\d{3}/, '');
@@ -129,7 +130,7 @@ export function ecotaxaLine(
     r.hi === 1 ? '' : r.confidence,
     r.hi === 1 ? 'hi' : r.roi_labelindex === 0 ? 'ui' : 'ai',
     r.roi_labelindex === 0 ? '' : r.roi_labelindex,
-    REVIEW[r.review_status] ?? '',
+    REVIEW_NAMES[r.review_status] ?? '',
     r.size_px,
     r.width,
     r.height,

@@ -23,6 +23,7 @@ import {
   ecotaxaHead,
   ecotaxaImage,
   ecotaxaLine,
+  REVIEW_NAMES,
   utcDayOf,
   type EcotaxaSample,
   type EcotaxaStation,
@@ -226,7 +227,6 @@ const CSV_COLUMNS = [
   'taxon',
   'aphia_id',
 ];
-const REVIEW = ['', 'pending', 'approved', 'rejected'];
 
 function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
   const physical = physicalOf(r.measures, s.pixel_size_um);
@@ -244,7 +244,7 @@ function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
     r.bytes,
     s.latitude,
     s.longitude,
-    REVIEW[r.review_status] ?? '',
+    REVIEW_NAMES[r.review_status] ?? '',
     r.sha256,
     s.pixel_size_um,
     cellNumber(physical?.esd_um),

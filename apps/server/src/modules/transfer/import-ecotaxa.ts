@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import { taxaOf } from '../taxa/taxa.service.ts';
-import { ECOTAXA_BOM } from './ecotaxa.ts';
+import { ECOTAXA_BOM, REVIEW_NAMES } from './ecotaxa.ts';
 import { ImportError, captureTimeOf, classForFolder, classOfRoi, fileInTeamLibrary, type ImportAs } from './import-folder.ts';
 import type { ImportReport } from './import-folder.ts';
 
@@ -64,7 +64,6 @@ const STATUS: Record<string, EcotaxaObject['status']> = {
   dubious: 'dubious',
   d: 'dubious',
 };
-const REVIEW: Record<string, EcotaxaObject['review']> = { '': 0, pending: 1, approved: 2, rejected: 3 };
 
 /** Text of a TSV: UTF-8 (with or without its byte-order mark); a file that is not valid UTF-8 is read as Latin-1, as EcoTaxa does. */
 export function decodeTsv(bytes: Buffer): string {
@@ -160,7 +159,7 @@ export function parseEcotaxaTsv(
       source: (['hi', 'ai', 'ui'] as const).find((v) => v === get(at.source).toLowerCase()) ?? '',
       deviceLabel: Number.isInteger(device) && device > 0 && device <= 999 ? device : 0,
       areaPx: at.source >= 0 && Number.isFinite(area) && area > 0 ? Math.round(area) : null,
-      review: REVIEW[get(at.review).toLowerCase()] ?? 0,
+      review: Math.max(0, REVIEW_NAMES.indexOf(get(at.review).toLowerCase() as never)) as EcotaxaObject['review'],
       personName: get(at.person),
       personEmail: get(at.email),
       annotatedAt: at.adate < 0 ? null : timeOf(get(at.adate), get(at.atime)),
@@ -270,8 +269,9 @@ export async function importEcotaxa(
           : await k
               .transaction()
               .execute((trx) => classForFolder(trx, object.category, clock(), station.group_id, db.dialect === 'postgres'));
-      const label = await k.selectFrom('classes').select('label_index').where('id', '=', found.id).executeTakeFirst();
-      cls = { ...found, label: label?.label_index ?? null, images: 0 };
+      // A class created here has the label index its name starts with (classForFolder names it so).
+      const label = known.find((c) => c.id === found.id)?.label_index ?? Number(found.name.slice(0, 3));
+      cls = { ...found, label, images: 0 };
       classes.set(key, cls);
     }
     return cls;

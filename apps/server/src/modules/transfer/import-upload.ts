@@ -18,8 +18,9 @@ import { importEcotaxa } from './import-ecotaxa.ts';
 import * as progressRepo from './import-progress.repository.ts';
 import { IMAGE, ImportError, importFolder, type ImportAs } from './import-folder.ts';
 
-/** What an import unpacks: images, and for an EcoTaxa export its tables. */
-const ECOTAXA_ENTRY = /\.(png|jpe?g|tiff?|bmp|webp|gif|tsv)$/i;
+/** What an EcoTaxa import unpacks: images and the export's tables. */
+const ECOTAXA_ENTRY = (name: string) => IMAGE.test(name) || /\.tsv$/i.test(name);
+const IMAGE_ENTRY = (name: string) => IMAGE.test(name);
 
 const MB = 1024 * 1024;
 export const IMPORT_ZIP_MAX = 512 * MB;
@@ -146,7 +147,7 @@ export class ImportUploadService {
       await progress({ phase: 'unpack', done: 0, total: bytes }, true);
       await fsp.mkdir(root);
       const ecotaxa = query.format === 'ecotaxa';
-      await unzipTo(zipPath, root, unpackedLimit(bytes), ecotaxa ? ECOTAXA_ENTRY : IMAGE);
+      await unzipTo(zipPath, root, unpackedLimit(bytes), ecotaxa ? ECOTAXA_ENTRY : IMAGE_ENTRY);
       await fsp.rm(zipPath, { force: true });
       const onProgress = (done: number, total: number) => tell({ phase: 'import', done, total }, done === 1);
       const options = { devId: query.dev_id, as: query.as, onProgress };
@@ -225,7 +226,7 @@ const openZip = (file: string) =>
 async function forEachImage(
   zipPath: string,
   root: string,
-  accept: RegExp,
+  accept: (name: string) => boolean,
   visit: (zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, target: string) => Promise<void>,
 ) {
   const zip = await openZip(zipPath);
@@ -242,7 +243,7 @@ async function forEachImage(
           !target.startsWith(root + path.sep)
         )
           return reject(badZip(`unsafe entry name ${name}`));
-        if (name.endsWith('/') || name.startsWith('__MACOSX/') || !accept.test(name)) return zip.readEntry();
+        if (name.endsWith('/') || name.startsWith('__MACOSX/') || !accept(name)) return zip.readEntry();
         visit(zip, entry, name, target).then(() => zip.readEntry(), reject);
       });
       zip.once('end', () => resolve());
@@ -266,7 +267,7 @@ const readStreamOf = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
  * added up first, before anything is written; then the bytes inflated are counted as they come, so a zip that lies
  * about its sizes is stopped too (yauzl also refuses an entry that inflates past its declared size).
  */
-async function unzipTo(zipPath: string, root: string, limit: number, accept: RegExp): Promise<void> {
+async function unzipTo(zipPath: string, root: string, limit: number, accept: (name: string) => boolean): Promise<void> {
   let declared = 0;
   await forEachImage(zipPath, root, accept, async (_zip, entry) => {
     declared += entry.uncompressedSize;

@@ -1,7 +1,6 @@
 import { BookOutlined } from '@ant-design/icons';
 import {
   APHIA_ID_MAX,
-  ClassItemSchema,
   SavedClassTaxonSchema,
   TAXON_NAME_MAX,
   TAXON_NAME_PATTERN,
@@ -9,34 +8,13 @@ import {
   type ClassItem,
   type SaveClassTaxonBody,
 } from '@ipp/contracts';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, InputNumber, Modal, Space, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, parseData } from '@/api/client';
+import { useTeamClasses } from '@/api/get-classes';
 import { wormsUrl } from '@/lib/taxon';
 import { useIdentifyMutation } from '../api/use-identify-mutation';
-
-const ClassListSchema = ClassItemSchema.array();
-
-/** Under the classes key: a change through useIdentifyMutation refreshes it with every other class list. */
-const taxaKey = (groupId: number | undefined) => ['classes', 'taxa', groupId ?? null] as const;
-
-/** GET /tool/sys-init for one team: every class with the taxon that team maps it to. */
-function useTeamTaxa(groupId: number | undefined, enabled: boolean) {
-  return useQuery({
-    queryKey: taxaKey(groupId),
-    queryFn: async ({ signal }) =>
-      parseData(
-        ClassListSchema,
-        await api.get<unknown>('/tool/sys-init', {
-          query: { sort: 'title', ...(groupId === undefined ? {} : { group_id: groupId }) },
-          signal,
-        }),
-      ),
-    enabled,
-  });
-}
 
 /** POST /taxa/save-class-taxon. */
 async function saveClassTaxon(body: SaveClassTaxonBody) {
@@ -87,7 +65,7 @@ function ClassTaxaModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const classes = useTeamTaxa(groupId, true);
+  const classes = useTeamClasses(groupId, true);
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<ClassItem | null>(null);
 

@@ -1,32 +1,11 @@
 import { EyeInvisibleOutlined } from '@ant-design/icons';
-import { ClassItemSchema, type ClassItem } from '@ipp/contracts';
-import { useQuery } from '@tanstack/react-query';
+import type { ClassItem } from '@ipp/contracts';
 import { Alert, App, Button, Input, Modal, Switch, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, parseData } from '@/api/client';
+import { api } from '@/api/client';
+import { useTeamClasses } from '@/api/get-classes';
 import { useIdentifyMutation } from '../api/use-identify-mutation';
-
-const ClassListSchema = ClassItemSchema.array();
-
-/** Under the classes key: a change through useIdentifyMutation refreshes it with every other class list. */
-const visibilityKey = (groupId: number | undefined) => ['classes', 'visibility', groupId ?? null] as const;
-
-/** GET /tool/sys-init as a team's administrators see it: every class, `visible` for the team's plain users. */
-function useTeamClasses(groupId: number | undefined, enabled: boolean) {
-  return useQuery({
-    queryKey: visibilityKey(groupId),
-    queryFn: async ({ signal }) =>
-      parseData(
-        ClassListSchema,
-        await api.get<unknown>('/tool/sys-init', {
-          query: { sort: 'title', ...(groupId === undefined ? {} : { group_id: groupId }) },
-          signal,
-        }),
-      ),
-    enabled,
-  });
-}
 
 /** POST /roi-index/change-status with a class: shown to (1) or hidden from (0) one team's plain users. */
 function setClassVisible(body: { class_id: number; status: 0 | 1; group_id?: number }): Promise<unknown> {
