@@ -232,6 +232,20 @@ const CASES: Case[] = [
     user: 'refuse',
   },
   {
+    route: 'GET /api/ipp/config-history',
+    object: 'instrument',
+    request: (id) => get(`/api/ipp/config-history?id=${id}`),
+    target: (o) => o.a1.id,
+    user: 'allow',
+  },
+  {
+    route: 'POST /api/ipp/apply-config',
+    object: 'instrument',
+    request: (id) => post('/api/ipp/apply-config', { ids: [id], config: { wiper_strokes: 3 } }),
+    target: (_o, f) => f.ipp(),
+    user: 'refuse',
+  },
+  {
     route: 'POST /api/ipp/delete',
     object: 'instrument',
     request: (id) => post('/api/ipp/delete', { id }),

@@ -179,4 +179,32 @@ describe('migrations on a database in service (SQLite, with planner statistics)'
       { day: -8 * hour, size_class: 10, n: 2, bv_px3: 2524 },
     ]);
   });
+
+  it("0017 starts each instrument's configuration history with its configuration now, applied if the device runs it", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-migrate-'));
+    db = openDatabase({ dataDir: dir });
+    const k = db.kysely;
+    await migrateTo(db, '0016-class-taxa');
+    await sql`insert into teams (name, created_at) values ('T', 0)`.execute(k);
+    const config = JSON.stringify({ exposure_us: 90, frame_rate: 4 });
+    for (const [devId, version, applied, appliedAt] of [
+      ['S1', 3, config, 500],
+      ['S2', 7, JSON.stringify({ exposure_us: 80, frame_rate: 4 }), 600],
+      ['S3', 1, null, null],
+    ] as const) {
+      await sql`insert into ipps (dev_id, site_name, country, longitude, latitude, group_id, serial_number, config,
+                 device_key_hash, created_at, updated_at, config_version, applied_config, applied_at)
+               values (${devId}, ${devId}, 'CN', 120, 36, 1, '', ${config}, ${devId.padStart(64, '0')}, 0, 400, ${version},
+                 ${applied}, ${appliedAt})`.execute(k);
+    }
+    await migrateToLatest(db);
+    const rows = await sql`select ipp_id, version, config, source, changed_by, changed_by_name, changed_at, applied_at
+      from ipp_config_history order by ipp_id`.execute(k);
+    const row = { config, source: 'migration', changed_by: null, changed_by_name: null, changed_at: 400 };
+    expect(rows.rows).toEqual([
+      { ...row, ipp_id: 1, version: 3, applied_at: 500 },
+      { ...row, ipp_id: 2, version: 7, applied_at: null },
+      { ...row, ipp_id: 3, version: 1, applied_at: null },
+    ]);
+  });
 });

@@ -130,6 +130,73 @@ export const IppIndexQuerySchema = PagingQuerySchema.extend({
 });
 export type IppIndexQuery = z.infer<typeof IppIndexQuerySchema>;
 
+/**
+ * The settings whose desired value the device has not reported running. A device that never reported a configuration
+ * has nothing pending (nothing is known); one that left a setting out of its report has that setting pending.
+ */
+export function pendingKeys(config: IppConfig, applied: Partial<IppConfig> | null): IppConfigKey[] {
+  return applied === null ? [] : IPP_CONFIG_KEYS.filter((key) => applied[key] !== config[key]);
+}
+
+const IppConfigKeySchema = z.enum(IPP_CONFIG_KEYS as [IppConfigKey, ...IppConfigKey[]]);
+
+/** How a configuration version came to be: registering, editing the form, applying to several, or the history's start. */
+export const CONFIG_SOURCES = ['register', 'edit', 'bulk', 'migration'] as const;
+
+/**
+ * One configuration version of an instrument (issue 23, configuration audit). `changes` are the settings that differ
+ * from the version before (`from` null: the first version). `state`: applied = the device reported running it;
+ * pending = the current version, not reported yet; superseded = replaced before the device reported running it.
+ */
+export const IppConfigChangeSchema = z.object({
+  version: z.number().int(),
+  source: z.enum(CONFIG_SOURCES),
+  changed_by_name: z.string().nullable(),
+  changed_at: z.number().int(),
+  state: z.enum(['applied', 'pending', 'superseded']),
+  applied_at: z.number().int().nullable(),
+  changes: z.array(z.object({ key: IppConfigKeySchema, from: z.number().nullable(), to: z.number() })),
+  config: IppConfigSchema,
+});
+export type IppConfigChange = z.infer<typeof IppConfigChangeSchema>;
+
+/** GET /ipp/config-history: an instrument's configuration versions, newest first. */
+export const IppConfigHistoryQuerySchema = PagingQuerySchema.extend({
+  id: z.coerce.number().int().positive().max(MAX_ID),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type IppConfigHistoryQuery = z.infer<typeof IppConfigHistoryQuerySchema>;
+
+/** The most instruments one "apply to several" call changes. */
+export const MAX_APPLY_CONFIG_IPPS = 200;
+
+/**
+ * POST /ipp/apply-config: set some settings on several instruments at once. Each instrument whose configuration
+ * changes gets a new version (one transaction for all); the others are left as they are.
+ */
+export const IppApplyConfigBodySchema = z.object({
+  ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(MAX_APPLY_CONFIG_IPPS),
+  config: IppConfigSchema.partial()
+    .strict()
+    .refine((c) => Object.keys(c).length > 0, { message: 'reason.noSettings' }),
+});
+export type IppApplyConfigBody = z.infer<typeof IppApplyConfigBodySchema>;
+
+export const IppApplyConfigResultSchema = z.object({
+  rows: z.array(
+    z.object({
+      id: z.number().int(),
+      dev_id: z.string(),
+      site_name: z.string(),
+      /** false: the instrument already had these settings; no new version. */
+      changed: z.boolean(),
+      config_version: z.number().int(),
+      pending: z.array(IppConfigKeySchema),
+    }),
+  ),
+});
+export type IppApplyConfigResult = z.infer<typeof IppApplyConfigResultSchema>;
+
 /** Creation and key rotation answer the device key once; only its hash is kept. */
 export const IppWithKeySchema = z.object({ ipp: IppSchema, device_key: z.string() });
 export type IppWithKey = z.infer<typeof IppWithKeySchema>;

@@ -94,6 +94,23 @@ export interface IppsTable {
   updated_at: number;
 }
 
+/** One configuration version of an instrument (migration 0017): the configuration audit. */
+export interface IppConfigHistoryTable {
+  id: Generated<number>;
+  ipp_id: number;
+  version: number;
+  /** JSON of the whole configuration (IppConfig) of this version. */
+  config: string;
+  /** register | edit | bulk | migration */
+  source: string;
+  changed_by: number | null;
+  /** The account of who set it, kept when the user is removed. */
+  changed_by_name: string | null;
+  changed_at: number;
+  /** When the device first reported running exactly this configuration; null = not (yet). */
+  applied_at: number | null;
+}
+
 export interface UserViewsTable {
   user_id: number;
   group_id: number | null;
@@ -395,6 +412,7 @@ export interface Database {
   settings: SettingsTable;
   translations: TranslationsTable;
   ipps: IppsTable;
+  ipp_config_history: IppConfigHistoryTable;
   user_views: UserViewsTable;
   classes: ClassesTable;
   import_progress: ImportProgressTable;

@@ -195,6 +195,7 @@ const MESSAGES = {
     zh: "应为拉丁学名（以字母开头，只含字母、数字、空格和 . ( ) ' < _ -）",
     en: "must be a Latin name (a letter first; letters, digits, spaces and . ( ) ' < _ - only)",
   },
+  'reason.noSettings': { zh: '至少选择一项设置', en: 'must name at least one setting' },
   'reason.adminDataRoute': {
     zh: '该页面的数据仅对管理员开放，不能授予普通用户',
     en: 'shows data the server gives only to administrators; it cannot be granted to users',

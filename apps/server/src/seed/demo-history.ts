@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { DEFAULT_IPP_CONFIG, TelemetrySampleSchema } from '@ipp/contracts';
+import { DEFAULT_IPP_CONFIG, TelemetrySampleSchema, type IppConfig } from '@ipp/contracts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { hashToken } from '../modules/auth/password.ts';
 import type { DeviceService } from '../modules/device/device.service.ts';
 import type { RoisService } from '../modules/rois/rois.service.ts';
+import { insertConfigVersion } from '../modules/ipps/config-history.repository.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
 import { pickKind, renderRoi } from '../simulator/render.ts';
 import { mulberry32 } from '../simulator/random.ts';
@@ -48,6 +49,26 @@ export const DEMO_STATIONS = [
   },
 ] as const;
 const WITH_HISTORY = 3;
+const DEMO_ADMIN = 'demo_admin';
+/** The one change in the demo's configuration history (Qingdao): a longer exposure and a faster frame rate. */
+const DEMO_CHANGE: Partial<IppConfig> = { exposure_us: 100, frame_rate: 5 };
+
+/** A configuration change as the console makes it: version 2 and its row in the history, by the demo administrator. */
+async function changeDemoConfig(db: Db, ippId: number, config: IppConfig, at: number) {
+  const text = JSON.stringify(config);
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('ipps').set({ config: text, config_version: 2, updated_at: at }).where('id', '=', ippId).execute();
+    await insertConfigVersion(trx, {
+      ipp_id: ippId,
+      version: 2,
+      config: text,
+      source: 'edit',
+      changed_by: null,
+      changed_by_name: DEMO_ADMIN,
+      changed_at: at,
+    });
+  });
+}
 
 export interface HistoryOptions {
   days?: number;
@@ -103,6 +124,15 @@ export async function seedDemoHistory(
       .returning('id')
       .executeTakeFirstOrThrow();
     ids.push(row.id);
+    await insertConfigVersion(db.kysely, {
+      ipp_id: row.id,
+      version: 1,
+      config: JSON.stringify(DEFAULT_IPP_CONFIG),
+      source: 'register',
+      changed_by: null,
+      changed_by_name: DEMO_ADMIN,
+      changed_at: start,
+    });
   }
 
   // Plan every ROI first so progress can be reported against a known total.
@@ -127,6 +157,7 @@ export async function seedDemoHistory(
     if (done % 250 === 0 || done === total) options.onProgress?.(done, total);
   };
 
+  const changeAt = start + Math.floor((days * 2) / 3) * DAY + 10 * HOUR + 7 * 60_000;
   let telemetryCount = 0;
   for (let station = 0; station < WITH_HISTORY; station++) {
     const device = { id: ids[station] as number, dev_id: DEMO_STATIONS[station]!.dev_id, group_id: team.id };
@@ -137,10 +168,16 @@ export async function seedDemoHistory(
     });
     // The history ends exactly now, so the live simulator (seed/demo-live.ts) resumes from a reading minutes old at
     // most and carries on without a gap in the charts or the station's online time.
+    let config: IppConfig = DEFAULT_IPP_CONFIG;
     for (let at = start; ; at = Math.min(at + every, now)) {
-      const sample = sampleTelemetry({ index: station + 1, state }, at, DEFAULT_IPP_CONFIG);
-      state = advance(state, at, DEFAULT_IPP_CONFIG);
-      await devices.ingestTelemetry(device, TelemetrySampleSchema.parse({ ...sample, applied_config: DEFAULT_IPP_CONFIG }));
+      // Qingdao's settings were changed once, days ago: its configuration history and its EcoTaxa acquisitions show it.
+      if (station === 0 && config === DEFAULT_IPP_CONFIG && at >= changeAt) {
+        config = { ...DEFAULT_IPP_CONFIG, ...DEMO_CHANGE };
+        await changeDemoConfig(db, device.id, config, changeAt);
+      }
+      const sample = sampleTelemetry({ index: station + 1, state }, at, config);
+      state = advance(state, at, config);
+      await devices.ingestTelemetry(device, TelemetrySampleSchema.parse({ ...sample, applied_config: config }));
       telemetryCount++;
       tick();
       if (at >= now) break;

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import type { Measured } from '@ipp/contracts';
+import { pendingKeys, type Measured } from '@ipp/contracts';
+import { parseStoredConfig } from '../modules/device/device.service.ts';
+import { parseApplied } from '../modules/ipps/ipps.service.ts';
 import type { DeviceCredentials } from '../simulator/args.ts';
 import { resumeFrom } from '../simulator/telemetry-model.ts';
 import type { Db } from '../db/database.ts';
@@ -38,9 +40,17 @@ export async function startDemoLive(
     if (Number(updated.numUpdatedRows) !== 1) continue;
     // The counters and the last clean time carry on from the station's latest sample (a device that restarts keeps
     // them; the console restarting does not reset them).
-    const latest = await db.kysely.selectFrom('ipps').select('latest_telemetry').where('dev_id', '=', devId).executeTakeFirst();
-    const m = latest?.latest_telemetry ? (JSON.parse(latest.latest_telemetry) as Measured) : null;
-    devices.push({ devId, key, longitude, resume: resumeFrom(m) });
+    const latest = await db.kysely
+      .selectFrom('ipps')
+      .select(['latest_telemetry', 'config', 'config_version', 'applied_config'])
+      .where('dev_id', '=', devId)
+      .executeTakeFirstOrThrow();
+    const m = latest.latest_telemetry ? (JSON.parse(latest.latest_telemetry) as Measured) : null;
+    // So does the configuration it ran: the live readings carry on under the same settings as the history's last.
+    const config = parseStoredConfig(latest.config);
+    const applied = latest.applied_config === null ? null : parseApplied(latest.applied_config);
+    const running = applied && pendingKeys(config, applied).length === 0 ? { version: latest.config_version, config } : undefined;
+    devices.push({ devId, key, longitude, resume: resumeFrom(m), running });
   }
   if (devices.length === 0) return null;
   return runSimulator(

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { IppConfig } from '@ipp/contracts';
 import type { Resume } from './telemetry-model.ts';
 
 /** An existing instrument to speak for: its site ID and device key. */
@@ -9,6 +10,8 @@ export interface DeviceCredentials {
   longitude?: number | null;
   /** Counters and last clean to continue from (the station's last reading); unknown from the command line. */
   resume?: Resume;
+  /** The configuration the device ran before it restarted (a device keeps it); unknown from the command line. */
+  running?: { version: number; config: IppConfig };
 }
 
 export interface SimOptions {

@@ -69,6 +69,10 @@ export class SimDevice {
     private readonly rt: DeviceRuntime,
   ) {
     this.state = initialState(instrument, this.now());
+    if (instrument.running) {
+      this.config = { ...instrument.running.config };
+      this.version = instrument.running.version;
+    }
     const seed = this.state.seed;
     this.rng = mulberry32(hashInts(seed, Date.now(), process.pid));
     this.http = new DeviceHttp(rt.server, instrument.key, this.abort.signal);

@@ -4,6 +4,7 @@ import {
   LogoutResultSchema,
   ResultCode,
   UserInfoSchema,
+  type IppConfig,
   type IppSaveBody,
 } from '@ipp/contracts';
 import { z } from 'zod';
@@ -21,6 +22,8 @@ export interface SimInstrument {
   longitude: number | null;
   /** Counters, last clean and time last reported for this instrument, if any. */
   resume?: Resume;
+  /** The configuration it ran before this run (kept by the device across restarts), if known. */
+  running?: { version: number; config: IppConfig };
 }
 
 export const simDevId = (n: number) => `SIM-${String(n).padStart(3, '0')}`;

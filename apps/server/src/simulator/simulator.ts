@@ -54,6 +54,7 @@ export async function runSimulator(options: SimOptions, hooks: RunHooks = {}): P
       index: i + 1,
       longitude: d.longitude ?? null,
       resume: d.resume,
+      running: d.running,
     }));
   } else {
     log.info(

@@ -17,7 +17,16 @@ export function findIppByDevId(db: Kysely<Database>, devId: string) {
 export function lockIppState(db: Kysely<Database>, id: number, forUpdate: boolean) {
   const query = db
     .selectFrom('ipps')
-    .select(['id', 'last_online_at', 'online_ms', 'last_volume_total', 'applied_at', 'reported_offline_at', 'config_version'])
+    .select([
+      'id',
+      'last_online_at',
+      'online_ms',
+      'last_volume_total',
+      'applied_at',
+      'reported_offline_at',
+      'config',
+      'config_version',
+    ])
     .where('id', '=', id);
   return (forUpdate ? query.forUpdate() : query).executeTakeFirstOrThrow();
 }

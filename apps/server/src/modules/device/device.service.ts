@@ -9,7 +9,11 @@ import {
   type RoiUploadFields,
   type TelemetryAck,
   type TelemetrySample,
+  pendingKeys,
 } from '@ipp/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { markVersionApplied } from '../ipps/config-history.repository.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
@@ -80,16 +84,16 @@ export class DeviceService {
         volume_l: volumeL,
       });
       if (newest) {
+        const applied = sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at);
         await repo.updateIppState(trx, device.id, {
           last_online_at: seenAt,
           online_ms: state.online_ms + (gap !== null && gap > 0 && gap <= offlineMs ? gap : 0),
           latest_telemetry: JSON.stringify(measuredOf(sample)),
           wiper_status: sample.wiper_state ?? null,
           ...(total !== null ? { last_volume_total: total } : {}),
-          ...(sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at)
-            ? { applied_config: JSON.stringify(sample.applied_config), applied_at: seenAt }
-            : {}),
+          ...(applied ? { applied_config: JSON.stringify(sample.applied_config), applied_at: seenAt } : {}),
         });
+        if (applied) await recordApplied(trx, state, sample.applied_config!, seenAt);
       }
       return { stored: true, config_version: state.config_version };
     });
@@ -103,13 +107,13 @@ export class DeviceService {
     const at = Math.min(status.at ?? this.clock(), this.clock());
     await this.db.kysely.transaction().execute(async (trx) => {
       const state = await repo.lockIppState(trx, device.id, this.db.dialect === 'postgres');
+      const applied = status.applied_config && (state.applied_at === null || at >= state.applied_at);
       await repo.updateIppState(trx, device.id, {
         ...(status.state === 'offline' ? { reported_offline_at: at } : {}),
         ...(status.state === 'online' ? { reported_offline_at: null } : {}),
-        ...(status.applied_config && (state.applied_at === null || at >= state.applied_at)
-          ? { applied_config: JSON.stringify(status.applied_config), applied_at: at }
-          : {}),
+        ...(applied ? { applied_config: JSON.stringify(status.applied_config), applied_at: at } : {}),
       });
+      if (applied) await recordApplied(trx, state, status.applied_config!, at);
     });
   }
 
@@ -129,6 +133,17 @@ export class DeviceService {
     });
     return { roi_id: result.roiId, stored: result.stored, sha256: result.sha256 };
   }
+}
+
+/** The device runs exactly the current configuration: its version in the history is applied, dated by this report. */
+async function recordApplied(
+  trx: Kysely<Database>,
+  state: { id: number; config: string; config_version: number },
+  applied: Partial<IppConfig>,
+  at: number,
+) {
+  if (pendingKeys(parseStoredConfig(state.config), applied).length === 0)
+    await markVersionApplied(trx, state.id, state.config_version, at);
 }
 
 export function configDocument(row: {

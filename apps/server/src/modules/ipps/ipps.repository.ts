@@ -80,6 +80,15 @@ export function findIppIdByDevId(db: Kysely<Database>, devId: string) {
   return db.selectFrom('ipps').select('id').where('dev_id', '=', devId).executeTakeFirst();
 }
 
+/** The instrument's configuration and version, locked for the rest of the transaction on PostgreSQL. */
+export function lockIppConfig(db: Kysely<Database>, id: number, forUpdate: boolean) {
+  const query = db
+    .selectFrom('ipps')
+    .select(['id', 'dev_id', 'site_name', 'group_id', 'config', 'config_version', 'applied_config'])
+    .where('id', '=', id);
+  return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
+}
+
 export async function insertIpp(db: Kysely<Database>, row: Insertable<IppsTable>): Promise<number> {
   return (await db.insertInto('ipps').values(row).returning('id').executeTakeFirstOrThrow()).id;
 }

@@ -1,5 +1,9 @@
 import {
   IdBodySchema,
+  IppApplyConfigBodySchema,
+  IppApplyConfigResultSchema,
+  IppConfigChangeSchema,
+  IppConfigHistoryQuerySchema,
   IppIndexQuerySchema,
   IppSaveBodySchema,
   IppSaveResultSchema,
@@ -92,5 +96,36 @@ export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
         },
       },
       async (request) => ok(await service.rotateKey(requireAuth(request).user, request.body.id)),
+    );
+
+    app.get(
+      '/ipp/config-history',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['instruments'],
+          summary: "An instrument's configuration versions, newest first: who changed what, when, and when the device applied it",
+          querystring: IppConfigHistoryQuerySchema,
+          response: { 200: envelopeOf(z.array(IppConfigChangeSchema)) },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await service.configHistory(requireAuth(request).user, request.query);
+        return ok(rows, { count: total });
+      },
+    );
+
+    app.post(
+      '/ipp/apply-config',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['instruments'],
+          summary: 'Set some settings on several instruments at once, each tracked applied or pending',
+          body: IppApplyConfigBodySchema,
+          response: { 200: envelopeOf(IppApplyConfigResultSchema) },
+        },
+      },
+      async (request) => ok(await service.applyConfig(requireAuth(request).user, request.body)),
     );
   };

@@ -6,8 +6,13 @@ import {
   type DeviceConfig,
   type Measured,
   type Ipp,
+  type IppApplyConfigBody,
+  type IppApplyConfigResult,
   type IppConfig,
+  type IppConfigChange,
+  type IppConfigHistoryQuery,
   type IppIndexQuery,
+  pendingKeys,
   type IppSaveBody,
   type IppSaveResult,
   IppConfigSchema,
@@ -24,6 +29,7 @@ import { imageTotals } from '../stats/stats.repository.ts';
 import { blobUrl, thumbName } from '../../storage/blobs.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import * as history from './config-history.repository.ts';
 import * as repo from './ipps.repository.ts';
 
 const notFound = () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'id');
@@ -102,8 +108,7 @@ export class IppsService {
     const key = body.id === undefined ? newDeviceKey() : null;
     const now = this.clock();
     const configText = JSON.stringify(body.config);
-    const configChanged = before === null || before.config !== configText;
-    const id = await this.db.kysely.transaction().execute(async (trx) => {
+    const { id, configChanged } = await this.db.kysely.transaction().execute(async (trx) => {
       if (!(await findTeamById(trx, body.group_id))) throw badParam('group_id', 'reason.unknownTeam');
       const clash = await repo.findIppIdByDevId(trx, body.dev_id);
       // Site IDs are global (the devices' identity on the wire): the answer names nothing of the station or team
@@ -121,20 +126,124 @@ export class IppsService {
         config: configText,
         updated_at: now,
       };
+      const who = { changed_by: actor.id, changed_by_name: actor.account, changed_at: now, config: configText };
       if (before !== null && body.id !== undefined) {
-        await repo.updateIpp(trx, body.id, configChanged ? { ...fields, config_version: before.config_version + 1 } : fields);
-        return body.id;
+        // The version is read under the row's lock: two saves at once make two versions, never the same one twice.
+        const current = await repo.lockIppConfig(trx, body.id, this.db.dialect === 'postgres');
+        if (!current) throw notFound();
+        const changed = !sameConfig(parseStoredConfig(current.config), body.config);
+        const version = current.config_version + (changed ? 1 : 0);
+        await repo.updateIpp(trx, body.id, { ...fields, config_version: version });
+        if (changed) await history.insertConfigVersion(trx, { ipp_id: body.id, version, source: 'edit', ...who });
+        return { id: body.id, configChanged: changed };
       }
-      return repo.insertIpp(trx, { ...fields, device_key_hash: hashToken(key ?? ''), created_at: now });
+      const created = await repo.insertIpp(trx, { ...fields, device_key_hash: hashToken(key ?? ''), created_at: now });
+      await history.insertConfigVersion(trx, { ipp_id: created, version: 1, source: 'register', ...who });
+      return { id: created, configChanged: true };
     });
     const ipp = await this.one(actor, id);
     if (before !== null && before.dev_id !== ipp.dev_id) this.publisher?.clear(before.dev_id);
-    if (configChanged || before?.dev_id !== ipp.dev_id) {
-      this.publisher?.publish(
-        configDocument({ dev_id: ipp.dev_id, config: configText, config_version: ipp.config_version, updated_at: now }),
-      );
-    }
+    if (configChanged || before?.dev_id !== ipp.dev_id) this.publishConfig(ipp.dev_id, configText, ipp.config_version, now);
     return { ipp, device_key: key };
+  }
+
+  /**
+   * Sets the given settings on several instruments at once (all of the caller's team, or any for a superadmin), in one
+   * transaction: each instrument whose configuration changes gets a new version in its history, tracked applied or
+   * pending like any other; the others are answered unchanged. Rows are locked in id order, so two callers at once
+   * cannot deadlock and each change lands as its own version.
+   */
+  async applyConfig(actor: UserRow, body: IppApplyConfigBody): Promise<IppApplyConfigResult> {
+    const ids = [...new Set(body.ids)].sort((a, b) => a - b);
+    const group = visibleGroup(actor);
+    const now = this.clock();
+    const results = await this.db.kysely.transaction().execute(async (trx) => {
+      const out: {
+        id: number;
+        dev_id: string;
+        site_name: string;
+        changed: boolean;
+        version: number;
+        config: IppConfig;
+        applied: string | null;
+      }[] = [];
+      for (const id of ids) {
+        const current = await repo.lockIppConfig(trx, id, this.db.dialect === 'postgres');
+        if (!current || (group !== undefined && current.group_id !== group))
+          throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ids');
+        const config: IppConfig = { ...parseStoredConfig(current.config), ...body.config };
+        const configText = JSON.stringify(config);
+        const changed = !sameConfig(parseStoredConfig(current.config), config);
+        const version = current.config_version + (changed ? 1 : 0);
+        if (changed) {
+          await repo.updateIpp(trx, id, { config: configText, config_version: version, updated_at: now });
+          await history.insertConfigVersion(trx, {
+            ipp_id: id,
+            version,
+            source: 'bulk',
+            config: configText,
+            changed_by: actor.id,
+            changed_by_name: actor.account,
+            changed_at: now,
+          });
+        }
+        out.push({
+          id,
+          dev_id: current.dev_id,
+          site_name: current.site_name,
+          changed,
+          version,
+          config,
+          applied: current.applied_config,
+        });
+      }
+      return out;
+    });
+    for (const r of results) if (r.changed) this.publishConfig(r.dev_id, JSON.stringify(r.config), r.version, now);
+    return {
+      rows: results.map((r) => ({
+        id: r.id,
+        dev_id: r.dev_id,
+        site_name: r.site_name,
+        changed: r.changed,
+        config_version: r.version,
+        pending: pendingKeys(r.config, r.applied === null ? null : parseApplied(r.applied)),
+      })),
+    };
+  }
+
+  /** An instrument's configuration versions, newest first: who set what, when, and whether the device runs it. */
+  async configHistory(actor: UserRow, query: IppConfigHistoryQuery): Promise<{ rows: IppConfigChange[]; total: number }> {
+    const ipp = await this.visible(actor, query.id);
+    const [total, page] = await Promise.all([
+      history.countConfigVersions(this.db.kysely, query.id),
+      history.configVersionsPage(this.db.kysely, query.id, (query.page - 1) * query.limit, query.limit),
+    ]);
+    const rows = page.slice(0, query.limit).map((row, index) => {
+      const config = parseStoredConfig(row.config);
+      const older = page[index + 1];
+      const previous = older && older.version === row.version - 1 ? parseStoredConfig(older.config) : null;
+      const applied = row.applied_at === null ? null : Number(row.applied_at);
+      return {
+        version: row.version,
+        source: row.source as IppConfigChange['source'],
+        changed_by_name: row.changed_by_name,
+        changed_at: Number(row.changed_at),
+        state: applied !== null ? 'applied' : row.version === ipp.config_version ? 'pending' : 'superseded',
+        applied_at: applied,
+        changes: IPP_CONFIG_KEYS.filter((key) => previous === null || previous[key] !== config[key]).map((key) => ({
+          key,
+          from: previous === null ? null : previous[key],
+          to: config[key],
+        })),
+        config,
+      } satisfies IppConfigChange;
+    });
+    return { rows, total };
+  }
+
+  private publishConfig(devId: string, config: string, version: number, at: number) {
+    this.publisher?.publish(configDocument({ dev_id: devId, config, config_version: version, updated_at: at }));
   }
 
   /** Refused while the instrument still has images: removing it must never silently delete data. */
@@ -191,7 +300,7 @@ export class IppsService {
         config,
         config_version: row.config_version,
         applied_config: applied,
-        pending: applied === null ? [] : IPP_CONFIG_KEYS.filter((key) => applied[key] !== config[key]),
+        pending: pendingKeys(config, applied),
         measured: row.latest_telemetry === null ? null : measuredFromRow(JSON.parse(row.latest_telemetry) as Measured),
         online_hours: Math.round((row.online_ms / 3_600_000) * 100) / 100,
         today_images: counts.since,
@@ -204,7 +313,9 @@ export class IppsService {
   }
 }
 
-function parseApplied(text: string): Partial<IppConfig> {
+const sameConfig = (a: IppConfig, b: IppConfig) => IPP_CONFIG_KEYS.every((key) => a[key] === b[key]);
+
+export function parseApplied(text: string): Partial<IppConfig> {
   const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));
   return parsed.success ? parsed.data : {};
 }

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { ImageType } from '../../storage/files.ts';
 import type * as browse from '../identify/browse.repository.ts';
-import type { Taxon } from '@ipp/contracts';
+import { IPP_CONFIG_KEYS, type Taxon } from '@ipp/contracts';
+import type { ConfigInForce } from '../ipps/config-in-force.ts';
 import type { Measures } from '../recognition/features.ts';
 import { cellNumber, physicalOf } from '../recognition/physical.ts';
 
@@ -11,8 +12,9 @@ import { cellNumber, physicalOf } from '../recognition/physical.ts';
  * a header of lower-case names, then the type line ([t] text, [f] number); every row has every cell, none holds a
  * tab or a line break.
  *
- * Levels: the station and UTC day is both the sample and the acquisition (an EcoTaxa acquisition belongs to exactly
- * one sample, so a station cannot be one acquisition over several days); the ROI is the object.
+ * Levels: the station and UTC day is the sample; the acquisition is that day under one configuration version (an EcoTaxa
+ * acquisition belongs to exactly one sample), its acq_ fields the instrument's settings in force at capture
+ * (modules/ipps/config-in-force.ts); the ROI is the object.
  */
 export const ECOTAXA_TSV = 'ecotaxa_export.tsv';
 export const ECOTAXA_BOM = '\uFEFF';
@@ -47,6 +49,11 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   ['acq_id', '[t]'],
   ['acq_instrument', '[t]'],
   ['acq_pixel_size_um', '[t]'],
+  // The configuration version in force at capture and its settings; whether the device had confirmed running it by
+  // then is the object's (one acquisition can hold both).
+  ['acq_config_version', '[t]'],
+  ...IPP_CONFIG_KEYS.map((key) => [`acq_${key}`, '[t]'] as const),
+  ['object_config_state', '[t]'],
   // The taxon's WoRMS AphiaID where the team's mapping has one, and the console's own class (for a round trip).
   ['object_aphia_id', '[f]'],
   ['object_console_class', '[t]'],
@@ -59,10 +66,12 @@ export interface EcotaxaStation {
   pixel_size_um: number | null;
 }
 
-/** What the export knows of a sample (a station on one UTC day). */
+/** What the export knows of a sample (a station on one UTC day) and of the ROI's acquisition in it. */
 export interface EcotaxaSample {
   /** Litres of water the station sampled that day (telemetry rollups); null when it reported none. */
   volumeL: number | null;
+  /** The settings in force at the ROI's capture; null = before the station's configuration history starts. */
+  acquisition: ConfigInForce | null;
 }
 
 /** The UTC day of a capture time: its start (ms) and its YYYYMMDD. */
@@ -112,6 +121,7 @@ export function ecotaxaLine(
   const human = status !== '' && r.hi === 1;
   const labelled = human && r.labelled_at !== null ? new Date(Number(r.labelled_at)).toISOString() : null;
   const day = `${r.dev_id}_${ymd(iso)}`;
+  const acq = sample.acquisition;
   const physical = physicalOf(r.measures, s.pixel_size_um);
   return [
     file,
@@ -139,9 +149,12 @@ export function ecotaxaLine(
     cellNumber(physical?.biovolume_mm3),
     day,
     sample.volumeL === null ? '' : Number(sample.volumeL.toPrecision(6)),
-    day,
+    acq ? `${day}_v${acq.version}` : day,
     'IPP',
     s.pixel_size_um,
+    acq?.version,
+    ...IPP_CONFIG_KEYS.map((key) => acq?.config[key]),
+    acq ? (acq.confirmed ? 'applied' : 'sent') : '',
     status ? taxon?.aphia_id : '',
     r.class_name,
   ]

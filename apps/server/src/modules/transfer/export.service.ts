@@ -18,6 +18,8 @@ import type { Measures } from '../recognition/features.ts';
 import { loadMeasuresOf } from '../recognition/features.repository.ts';
 import { cellNumber, physicalOf } from '../recognition/physical.ts';
 import * as rollups from '../stats/rollups.repository.ts';
+import { configVersionsOf } from '../ipps/config-history.repository.ts';
+import { configTimeline } from '../ipps/config-in-force.ts';
 import {
   ECOTAXA_TSV,
   ecotaxaHead,
@@ -90,13 +92,15 @@ export class ExportService {
       if (team !== null && !teamTaxa.has(team)) teamTaxa.set(team, await taxaRepo.teamTaxa(this.db.kysely, team));
       return effectiveTaxon(row.class_name, team === null ? undefined : teamTaxa.get(team)!.get(row.class_id));
     };
-    const samples = new Map<string, EcotaxaSample>();
-    const sampleOf = async (ippId: number, time: number) => {
+    const volumes = new Map<string, number | null>();
+    const timelines = new Map<number, ReturnType<typeof configTimeline>>();
+    const sampleOf = async (ippId: number, time: number): Promise<EcotaxaSample> => {
       const day = utcDayOf(time);
       const key = `${ippId}:${day.start}`;
-      if (!samples.has(key))
-        samples.set(key, { volumeL: await rollups.sampledVolumeL(this.db.kysely, ippId, day.start, day.start + 86_400_000) });
-      return samples.get(key)!;
+      if (!volumes.has(key))
+        volumes.set(key, await rollups.sampledVolumeL(this.db.kysely, ippId, day.start, day.start + 86_400_000));
+      if (!timelines.has(ippId)) timelines.set(ippId, configTimeline(await configVersionsOf(this.db.kysely, [ippId])));
+      return { volumeL: volumes.get(key)!, acquisition: timelines.get(ippId)!(time) };
     };
     if (req.format === 'csv') {
       const lines = async function* () {
