@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirm, setLanguage, toast } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
@@ -10,11 +11,24 @@ import { repoRoot, startServer, type RunningServer } from './support/server.ts';
 
 const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const T = {
-  zh: { saved: '保存成功', online: '在线', applied: '已应用', allWarning: '查询全部数据' },
+  zh: {
+    saved: '保存成功',
+    online: '在线',
+    applied: '已应用',
+    allWarning: '查询全部数据',
+    historyChange: '帧率: 3.0 fps → 5.0 fps',
+    all: '全部',
+    exposure: /^曝光时间/,
+    exposureChange: '曝光时间: 80 µs → 115 µs',
+  },
   en: {
     saved: 'Save successful',
     online: 'Online',
     applied: 'Applied',
+    historyChange: 'Frame rate: 3.0 fps → 5.0 fps',
+    all: 'All',
+    exposure: /^Exposure time/,
+    exposureChange: 'Exposure time: 80 µs → 115 µs',
     allWarning: 'Querying all the data is very time-consuming',
   },
 } as const;
@@ -134,7 +148,64 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     const state = page.getByTestId('ipp-config-state-frame_rate');
     // The device applies a change after a second or two: right after saving the setting is normally pending.
     expect(await state.getAttribute('data-state')).toMatch(/^(pending|applied)$/);
-    await eventually(page, 'ipp-config-state-frame_rate', 'applied', 60_000, 'data-state');
+    // Issue 23: the page follows the device without a reload — the setting, the page's state and the configuration
+    // history's newest version turn "applied" on their own (a marker set on this page would vanish with a reload).
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await page.locator('[data-testid="ipp-config-state-frame_rate"][data-state="applied"]').waitFor({ timeout: 30_000 });
+    const newest = page.getByTestId('ipp-config-history').locator('[data-testid^="ipp-history-state-"]').first();
+    await page
+      .getByTestId('ipp-config-history')
+      .locator('[data-testid^="ipp-history-state-"][data-state="applied"]')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await newest.getAttribute('data-state')).toBe('applied');
+    expect(await page.getByTestId('ipp-config-history').textContent()).toContain(t.historyChange);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+
+    // Apply settings to several: a second instrument (no device) has a longer exposure; the list copies that one
+    // setting onto the simulated instrument, which shows pending, then applied once its device reports it — live.
+    const donor = `${devId}9`;
+    const saved = await page.evaluate(
+      async ([dev, config]) => {
+        const res = await fetch('/api/ipp/save', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-token': localStorage.getItem('token') ?? '' },
+          body: JSON.stringify({
+            dev_id: dev,
+            site_name: 'E2E donor',
+            country: 'CN',
+            longitude: null,
+            latitude: null,
+            group_id: (
+              await (
+                await fetch('/api/wyrbac/login/user-info', { headers: { 'x-token': localStorage.getItem('token') ?? '' } })
+              ).json()
+            ).data.group_id,
+            serial_number: '',
+            config,
+          }),
+        });
+        return (await res.json()).code as number;
+      },
+      [donor, { ...DEFAULT_IPP_CONFIG, exposure_us: 115 }] as const,
+    );
+    expect(saved).toBe(1000);
+    await page.goto('/manage/ipp');
+    await page.getByTestId(`ipp-row-${devId}`).getByRole('checkbox').click();
+    await page.getByTestId('ipp-apply-open').click();
+    await page.getByTestId('ipp-apply-source').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: donor }).click();
+    await page.locator('.ant-modal').getByText(t.all, { exact: true }).click();
+    await page.getByTestId('ipp-apply-keys').getByText(t.exposure).click();
+    await page.getByTestId('ipp-apply-ok').click();
+    expect(await page.getByTestId(`ipp-apply-outcome-${devId}`).getAttribute('data-changed')).toBe('true');
+    await page.getByTestId('ipp-apply-close').click();
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await page.locator(`[data-testid="ipp-sync-${devId}"][data-state="applied"]`).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await page.goto(`/manage/ipp_edit?id=${id}`);
+    expect(await page.getByTestId('ipp-history-changes-3').textContent()).toContain(t.exposureChange);
+    expect(await page.getByTestId('ipp-history-state-3').getAttribute('data-state')).toBe('applied');
     expect(Number((await page.getByTestId('ipp-total-images').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0);
 
     // Overview: charts, map, wall.

@@ -1,5 +1,6 @@
 import { IppSchema, type Ipp, type IppIndexQuery } from '@ipp/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { pollWhile } from '@/lib/live-poll';
 import { getPage, type Page } from './get-page';
 import { ippsQueryKey } from './query-keys';
 
@@ -21,6 +22,14 @@ export function ippsQueryOptions(query: Partial<IppIndexQuery>) {
   });
 }
 
-export function useIpps(query: Partial<IppIndexQuery>, options: { enabled?: boolean } = {}) {
-  return useQuery({ ...ippsQueryOptions(query), enabled: options.enabled ?? true });
+/**
+ * `live`: asked again every few seconds while some instrument has a setting to apply, else about as often as
+ * instruments report (the instrument list follows the devices).
+ */
+export function useIpps(query: Partial<IppIndexQuery>, options: { enabled?: boolean; live?: boolean } = {}) {
+  return useQuery({
+    ...ippsQueryOptions(query),
+    enabled: options.enabled ?? true,
+    refetchInterval: options.live ? (q) => pollWhile(q.state.data?.items.some((ipp) => ipp.pending.length > 0) ?? false) : false,
+  });
 }

@@ -41,6 +41,7 @@ function server(extra: Record<string, Handler> = {}) {
       return okEnvelope({ ipp: ippFixture({ ...body, id: body.id ?? 11 }), device_key: body.id ? null : KEY });
     },
     '/api/ipp/rotate-key': () => okEnvelope({ ipp: ippFixture(), device_key: `${KEY}-new` }),
+    '/api/ipp/config-history': () => pageEnvelope([]),
     ...extra,
   });
 }
@@ -322,5 +323,46 @@ describe('instrument form: what the instrument reports', () => {
     expect(screen.getByTestId('ipp-config-sync').textContent).toContain('仪器尚未报告其配置');
     expect(screen.getByTestId('ipp-measured-temperature_c').textContent).toBe('—');
     expect(screen.getByTestId('ipp-section-general').textContent).toContain('仪器发送遥测数据后显示');
+  });
+
+  it('shows the configuration history: each version, who and when, old → new, and whether the device runs it', async () => {
+    const v1 = {
+      version: 1,
+      source: 'register',
+      changed_by_name: 'admin_a',
+      changed_at: Date.UTC(2026, 2, 1, 0, 0),
+      state: 'applied',
+      applied_at: Date.UTC(2026, 2, 1, 0, 1),
+      changes: Object.entries(DEFAULT_IPP_CONFIG).map(([key, to]) => ({ key, from: null, to })),
+      config: DEFAULT_IPP_CONFIG,
+    };
+    const v2 = {
+      ...v1,
+      version: 2,
+      source: 'bulk',
+      changed_by_name: 'admin_b',
+      state: 'pending',
+      applied_at: null,
+      changes: [
+        { key: 'exposure_us', from: 80, to: 100 },
+        { key: 'frame_rate', from: 3, to: 5 },
+      ],
+      config: { ...DEFAULT_IPP_CONFIG, exposure_us: 100, frame_rate: 5 },
+    };
+    const fetchMock = server({ '/api/ipp/config-history': () => pageEnvelope([v2, v1]) });
+    await openForm('/manage/ipp_edit?id=7');
+    const history = await screen.findByTestId('ipp-config-history');
+    expect(callsTo(fetchMock, '/api/ipp/config-history')[0]?.url.searchParams.get('id')).toBe('7');
+    const changes = await within(history).findByTestId('ipp-history-changes-2');
+    expect(changes.textContent).toBe('曝光时间: 80 µs → 100 µs帧率: 3.0 fps → 5.0 fps');
+    expect(within(history).getByText('批量应用')).toBeTruthy();
+    expect(within(history).getByText('admin_b')).toBeTruthy();
+    expect(within(history).getByTestId('ipp-history-state-2').dataset.state).toBe('pending');
+    expect(within(history).getByTestId('ipp-history-state-2').textContent).toBe('待应用');
+    expect(within(history).getByTestId('ipp-history-state-1').textContent).toContain('已应用');
+    expect(within(history).getByText('初始配置（14 项设置）')).toBeTruthy();
+    await setLanguage('en');
+    await waitFor(() => expect(within(history).getByTestId('ipp-history-state-2').textContent).toBe('Pending'));
+    expect(within(history).getByTestId('ipp-history-changes-2').textContent).toContain('Exposure time: 80 µs → 100 µs');
   });
 });

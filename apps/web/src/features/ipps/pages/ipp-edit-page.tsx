@@ -1,6 +1,7 @@
 import { ArrowLeftOutlined, KeyOutlined } from '@ant-design/icons';
 import type { Ipp } from '@ipp/contracts';
-import { Alert, Button, Card, Flex, Result, Space, Spin } from 'antd';
+import { Alert, Button, Card, Flex, Result, Space, Spin, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +12,7 @@ import { LoadFailed } from '@/components/load-failed';
 import { useSession } from '@/hooks/use-session';
 import { useIpp } from '../api/get-ipp';
 import { useRotateIppKey } from '../api/rotate-ipp-key';
+import { ConfigHistory } from '../components/config-history';
 import { DeviceKeyModal } from '../components/device-key-modal';
 import type { TeamChoice } from '../components/general-fields';
 import { IppForm } from '../components/ipp-form';
@@ -93,6 +95,7 @@ export function IppEditPage() {
           onCreated={(created, key) => setIssued({ devId: created.dev_id, key, thenList: true })}
           onBack={backToList}
         />
+        {ipp.data && <ConfigHistory ippId={ipp.data.id} />}
       </Flex>
     );
   }
@@ -107,6 +110,12 @@ export function IppEditPage() {
       title={title}
       extra={
         <Space wrap>
+          {current && (
+            // The page asks again every few seconds (lib/live-poll.ts): when it last heard from the server.
+            <Typography.Text type="secondary" data-testid="ipp-updated-at">
+              {t('ipps.updatedAt', { time: dayjs(ipp.dataUpdatedAt).format('HH:mm:ss') })}
+            </Typography.Text>
+          )}
           {canEdit && current && (
             <ConfirmAction
               title={t('ipps.rotateConfirm')}

@@ -152,3 +152,52 @@ describe('instrument list', () => {
     expect(screen.queryByTestId('ipp-search-team')).toBeNull();
   });
 });
+
+describe('instrument list: configuration state and applying settings to several', () => {
+  it('shows each instrument applied, pending or not reported, and sends chosen settings of one to the selected', async () => {
+    const reported = { ...BUOY.config };
+    const pendingFjord = { ...FJORD, applied_config: { ...FJORD.config, gain: 2 }, pending: ['gain'] };
+    const fetchMock = server({
+      '/api/ipp/index': () => pageEnvelope([{ ...BUOY, applied_config: reported, pending: [] }, pendingFjord, NOWHERE], 3),
+      '/api/ipp/apply-config': () =>
+        okEnvelope({
+          rows: [
+            { id: 8, dev_id: '21006', site_name: 'Fjord', changed: true, config_version: 4, pending: ['exposure_us'] },
+            { id: 9, dev_id: '21007', site_name: '', changed: false, config_version: 1, pending: [] },
+          ],
+        }),
+    });
+    const { user } = await openPage();
+    expect(screen.getByTestId('ipp-sync-21005').dataset.state).toBe('applied');
+    expect(screen.getByTestId('ipp-sync-21006').textContent).toBe('1 项待应用');
+    expect(screen.getByTestId('ipp-sync-21007').textContent).toBe('未上报');
+
+    // Nothing selected: the action waits for a selection.
+    expect((screen.getByTestId('ipp-apply-open') as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(screen.getByTestId('ipp-row-21006')).getByRole('checkbox'));
+    await user.click(within(screen.getByTestId('ipp-row-21007')).getByRole('checkbox'));
+    expect(screen.getByTestId('ipp-apply-open').textContent).toContain('批量应用设置（2）');
+    await user.click(screen.getByTestId('ipp-apply-open'));
+    await pickOption('ipp-apply-source', 'Yellow Sea buoy');
+    // Only the exposure time: untick all, tick one.
+    const keys = await screen.findByTestId('ipp-apply-keys');
+    await user.click(screen.getByText('全部'));
+    await user.click(within(keys).getByText(/^曝光时间/));
+    await user.click(screen.getByTestId('ipp-apply-ok'));
+    const result = await screen.findByTestId('ipp-apply-result');
+    expect(lastBody(fetchMock, '/api/ipp/apply-config')).toEqual({
+      ids: [8, 9],
+      config: { exposure_us: BUOY.config.exposure_us },
+    });
+    expect(within(result).getByTestId('ipp-apply-outcome-21006').textContent).toBe('新版本 v4，已发送');
+    expect(within(result).getByTestId('ipp-apply-outcome-21007').textContent).toBe('已是这些设置');
+  });
+
+  it('offers no selection or apply action to a plain user', async () => {
+    signIn('user');
+    server({ '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role: 'user', roles: ['user'], group_id: 4 }) });
+    await openPage();
+    expect(screen.queryByTestId('ipp-apply-open')).toBeNull();
+    expect(within(screen.getByTestId('ipp-row-21006')).queryByRole('checkbox')).toBeNull();
+  });
+});

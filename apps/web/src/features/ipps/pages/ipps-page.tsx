@@ -1,5 +1,5 @@
 import { WIPER_STATES } from '@ipp/contracts';
-import { DeleteOutlined, EyeOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, EyeOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { Ipp, IppIndexQuery } from '@ipp/contracts';
 import { App, Button, Card, Empty, Flex, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
@@ -15,6 +15,8 @@ import { formatTime } from '@/lib/format';
 import { useSession } from '@/hooks/use-session';
 import { IPP_PAGE_SIZE, IPP_PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useDeleteIpp } from '../api/delete-ipp';
+import { ApplyConfigModal } from '../components/apply-config-modal';
+import { ConfigSyncTag } from '../components/config-sync-tag';
 import { IppStatusBadge } from '../components/ipp-status-badge';
 import { canManageIpps } from '../utils/ipp-rules';
 import { formatCoordinates } from '../utils/location';
@@ -36,7 +38,9 @@ export function IppsPage() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(IPP_PAGE_SIZE);
   const query: Partial<IppIndexQuery> = { keyword: keyword || undefined, group_id: groupId, page, limit };
-  const ipps = useIpps(query);
+  const ipps = useIpps(query, { live: true });
+  const [selected, setSelected] = useState<Ipp[]>([]);
+  const [applying, setApplying] = useState(false);
   const teams = useTeams(ALL_TEAMS, { enabled: isSuperadmin });
   const deleteIpp = useDeleteIpp();
   const filtered = keyword !== '' || groupId !== undefined;
@@ -72,6 +76,7 @@ export function IppsPage() {
     },
     { title: t('ipps.site'), dataIndex: 'site_name', ellipsis: true, render: (value: string) => value || NONE },
     { title: t('ipps.devId'), dataIndex: 'dev_id', width: 84, ellipsis: true },
+    { title: t('ipps.sync.column'), key: 'sync', width: 132, render: (_, ipp) => <ConfigSyncTag ipp={ipp} /> },
     {
       title: t('ipps.serialNumber'),
       dataIndex: 'serial_number',
@@ -159,9 +164,21 @@ export function IppsPage() {
       title={t('route.ipps')}
       extra={
         canManage && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(EDIT_PATH)} data-testid="ipp-add">
-            {t('ipps.add')}
-          </Button>
+          <Space>
+            <Tooltip title={selected.length === 0 ? t('ipps.apply.selectFirst') : undefined}>
+              <Button
+                icon={<CopyOutlined />}
+                disabled={selected.length === 0}
+                onClick={() => setApplying(true)}
+                data-testid="ipp-apply-open"
+              >
+                {t('ipps.apply.open', { count: selected.length })}
+              </Button>
+            </Tooltip>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(EDIT_PATH)} data-testid="ipp-add">
+              {t('ipps.add')}
+            </Button>
+          </Space>
         )
       }
     >
@@ -197,10 +214,21 @@ export function IppsPage() {
           <Table<Ipp>
             rowKey="id"
             columns={columns}
+            // Administrators pick instruments to give the same settings ("Apply settings"); kept across pages.
+            rowSelection={
+              canManage
+                ? {
+                    selectedRowKeys: selected.map((ipp) => ipp.id),
+                    preserveSelectedRowKeys: true,
+                    onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
+                    columnWidth: 40,
+                  }
+                : undefined
+            }
             dataSource={ipps.data?.items}
             loading={ipps.isFetching}
             tableLayout="fixed"
-            scroll={{ x: isSuperadmin ? 1040 : 900 }}
+            scroll={{ x: isSuperadmin ? 1200 : 1060 }}
             onRow={(ipp) => ({ 'data-testid': `ipp-row-${ipp.dev_id}` }) as HTMLAttributes<HTMLElement>}
             locale={{
               // While the first page loads the spinner says enough.
@@ -229,6 +257,15 @@ export function IppsPage() {
           />
         )}
       </Flex>
+      {applying && (
+        <ApplyConfigModal
+          targets={selected}
+          onClose={() => {
+            setApplying(false);
+            setSelected([]);
+          }}
+        />
+      )}
     </Card>
   );
 }

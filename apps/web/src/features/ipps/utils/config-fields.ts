@@ -77,6 +77,19 @@ export function formatConfigValue(config: ConfigField, value: number): string {
   return value.toFixed(config.decimals);
 }
 
+const FIELD_BY_KEY = new Map(CONFIG_FIELDS.map((config) => [config.key, config]));
+
+export function configFieldOf(key: IppConfigKey): ConfigField {
+  return FIELD_BY_KEY.get(key)!;
+}
+
+/** A setting's value with its unit ("100 µs", "3.0 fps"); `unit` translates the unit's key. */
+export function configValueText(key: IppConfigKey, value: number, unit: (unitKey: string) => string): string {
+  const config = configFieldOf(key);
+  const text = formatConfigValue(config, value);
+  return config.unitKey ? `${text} ${unit(config.unitKey)}` : text;
+}
+
 /** A full configuration from the form's values (every field has passed its limits by then). */
 export function configOf(values: Partial<Record<IppConfigKey, number | null>>): IppConfig {
   return Object.fromEntries(CONFIG_FIELDS.map(({ key }) => [key, values[key] ?? DEFAULT_IPP_CONFIG[key]])) as IppConfig;
