@@ -86,6 +86,8 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     await page.goto('/login');
     await setLanguage(page, lang);
     await signIn(page, 'demo_admin', 'demo123');
+    // The live event stream is open (issue 23): the header says so.
+    await page.locator('[data-testid="live-indicator"][data-state="live"]').waitFor({ timeout: 15_000 });
 
     // Register; the key is shown once.
     await page.goto('/manage/ipp_edit');

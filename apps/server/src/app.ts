@@ -43,6 +43,9 @@ import { deviceRoutes } from './modules/device/device.routes.ts';
 import { DeviceService, configDocument } from './modules/device/device.service.ts';
 import { allDeviceConfigs } from './modules/device/device.repository.ts';
 import { MqttBridge } from './modules/mqtt/mqtt-bridge.ts';
+import { eventBusFor, type EventBus } from './modules/events/event-bus.ts';
+import { eventsRoutes } from './modules/events/events.routes.ts';
+import { LiveStreams } from './modules/events/live-streams.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
@@ -85,6 +88,9 @@ declare module 'fastify' {
     /** The recognition job queue (tests drain it; JOB_WORKER=on runs it in the background). */
     jobs: JobRunner;
     similarity: SimilarityIndex;
+    /** Live events (tests publish and flush through it). */
+    events: EventBus;
+    liveStreams: LiveStreams;
   }
 }
 
@@ -166,8 +172,23 @@ export async function buildApp({
   );
   const recognition = new RecognitionService(db, clock, blobs, modelStore, similarity, runner);
   const abundance = new AbundanceService(db);
-  const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET);
-  const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET);
+  // Live events (issue 23): changes of stations and new images, pushed to the console's open pages.
+  const bus = eventBusFor(db, (message) => app.log.warn(message));
+  const streams = new LiveStreams(
+    bus,
+    {
+      perUser: config.EVENT_STREAMS_PER_USER,
+      max: config.EVENT_STREAMS_MAX,
+      maxMs: config.EVENT_STREAM_MAX_MS,
+      heartbeatMs: config.EVENT_HEARTBEAT_MS,
+    },
+    (sessionId) => auth.stillOpen(sessionId),
+  );
+  // Before the server stops taking connections: open streams would keep its close waiting.
+  app.addHook('preClose', async () => streams.closeAll());
+  app.addHook('onClose', async () => bus.close());
+  const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET, bus);
+  const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET, bus);
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const bulk = new BulkService(db, clock, rois);
   const identify = {
@@ -227,6 +248,7 @@ export async function buildApp({
       await api.register(rolesRoutes(new RolesService(settings)));
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
       await api.register(ippsRoutes(ipps));
+      await api.register(eventsRoutes(streams));
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
@@ -265,6 +287,8 @@ export async function buildApp({
     app.addHook('onClose', () => bridge.close());
   }
   app.decorate('mqtt', bridge);
+  app.decorate('events', bus);
+  app.decorate('liveStreams', streams);
   app.decorate('rois', rois);
   app.decorate('devices', devices);
   app.decorate('recycle', sweeper);

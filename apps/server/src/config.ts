@@ -86,6 +86,14 @@ const EnvSchema = z.object({
   SCRYPT_QUEUE: intFrom(0, 1000).default(16),
   /** Expensive calls (statistics, similarity, classify uploads) one user may have in flight at once. */
   EXPENSIVE_PER_USER: intFrom(1, 100).default(2),
+  /** Live event streams (GET /api/events) one user may hold open at once (a tab each); more are refused with 1003. */
+  EVENT_STREAMS_PER_USER: intFrom(1, 100).default(8),
+  /** Live event streams the process holds open at once, all users together. */
+  EVENT_STREAMS_MAX: intFrom(1, 100_000).default(2000),
+  /** A live event stream ends after this long and the browser opens a new one (its session is checked again then). */
+  EVENT_STREAM_MAX_MS: intFrom(1000, 86_400_000).default(30 * 60_000),
+  /** A comment line on each live event stream this often; its session is checked then too (ended: the stream ends). */
+  EVENT_HEARTBEAT_MS: intFrom(100, 600_000).default(20_000),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

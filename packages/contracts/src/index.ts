@@ -1,4 +1,5 @@
 export * from './envelope.ts';
+export * from './events.ts';
 export * from './ipps.ts';
 export * from './measured.ts';
 export * from './paging.ts';

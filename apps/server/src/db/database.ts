@@ -21,6 +21,8 @@ export interface Db {
   dialect: DialectName;
   /** Human description for logs, without credentials. */
   describe: string;
+  /** PostgreSQL only: how to open a connection of one's own (LISTEN for live events needs a dedicated one). */
+  pg?: { connectionString: string; schema?: string };
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       kysely,
       dialect: 'postgres',
       describe: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
+      pg: { connectionString: options.databaseUrl, schema: options.pgSchema },
       close: () => kysely.destroy(),
     };
   }

@@ -21,6 +21,10 @@ const MESSAGES = {
     en: 'Too many wrong current passwords. Try again in {seconds} seconds',
   },
   busy: { zh: '服务器繁忙，请 {seconds} 秒后再试', en: 'The server is busy. Try again in {seconds} seconds' },
+  tooManyStreams: {
+    zh: '您已打开 {max} 个实时更新连接，请关闭部分页面后再试',
+    en: 'You already have {max} live update connections open; close some tabs and try again',
+  },
   tooManyInFlight: {
     zh: '您已有 {max} 个耗时请求正在处理，请等待完成后再试',
     en: 'You already have {max} long-running requests in progress; wait for them to finish and try again',

@@ -10,6 +10,12 @@ export const START_UP: Record<string, Handler> = {
     okEnvelope({ site_title: '', logo: '', default_language: 'zh', idle_minutes: 30, map_tile_url: '', wall_max: 100 }),
   '/api/get-lang/lang': () => okEnvelope([]),
   '/api/setting/get-role': () => okEnvelope({ roles: [], routes: [] }),
+  // The live event stream: open, and quiet (tests that need events answer it themselves).
+  '/api/events': () =>
+    new Response(new ReadableStream({ start: () => undefined }), {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+    }),
 };
 
 /** Answers fetch by pathname (handlers first, then START_UP); anything else fails like a dead network. */

@@ -108,6 +108,15 @@ export class AuthService {
     return { user, session };
   }
 
+  /**
+   * Whether a session is still open, without counting as activity (a live event stream checks its session this way:
+   * holding a page open must not keep a session from its idle end, which the console's own idle sign-out ends).
+   */
+  async stillOpen(sessionId: number): Promise<boolean> {
+    const session = await sessions.findSessionById(this.o.db.kysely, sessionId);
+    return session !== undefined && session.ended_at === null && this.o.clock() - session.created_at < this.o.maxAgeMs;
+  }
+
   async logout(ctx: AuthContext) {
     await sessions.endSession(this.o.db.kysely, ctx.session.id, this.o.clock(), 'logout');
   }

@@ -7,6 +7,10 @@ export function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string) 
   return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+export function findSessionById(db: Kysely<Database>, id: number) {
+  return db.selectFrom('sessions').select(['ended_at', 'created_at']).where('id', '=', id).executeTakeFirst();
+}
+
 export async function insertSession(db: Kysely<Database>, userId: number, tokenHash: string, now: number) {
   await db
     .insertInto('sessions')

@@ -14,6 +14,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { markVersionApplied } from '../ipps/config-history.repository.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
@@ -34,7 +35,12 @@ export class DeviceService {
     private readonly settings: SettingsService,
     private readonly rois: RoisService,
     private readonly dayOffsetHours: number,
+    private readonly events: EventBus,
   ) {}
+
+  private announce(device: DeviceContext, reasons: ('telemetry' | 'status' | 'applied')[]) {
+    this.events.publish({ group_id: device.group_id, event: { type: 'ipp', ipp_id: device.id, reasons, at: this.clock() } });
+  }
 
   /** The instrument a device key belongs to; a missing, unknown or rotated key is refused with 1010. */
   readonly authenticate = async (key: string | undefined): Promise<DeviceContext> => {
@@ -58,7 +64,7 @@ export class DeviceService {
     const now = this.clock();
     if (sample.at > now + MAX_CLOCK_AHEAD_MS) throw badParam('at', 'reason.future');
     const offlineMs = (await this.settings.get()).offline_minutes * 60_000;
-    return this.db.kysely.transaction().execute(async (trx) => {
+    const ack = await this.db.kysely.transaction().execute(async (trx) => {
       const state = await repo.lockIppState(trx, device.id, this.db.dialect === 'postgres');
       const stored = await repo.insertTelemetry(trx, {
         ipp_id: device.id,
@@ -97,6 +103,8 @@ export class DeviceService {
       }
       return { stored: true, config_version: state.config_version };
     });
+    if (ack.stored) this.announce(device, sample.applied_config ? ['telemetry', 'applied'] : ['telemetry']);
+    return ack;
   }
 
   /** A status message (MQTT): the configuration applied and/or the online state the device announces. */
@@ -115,6 +123,7 @@ export class DeviceService {
       });
       if (applied) await recordApplied(trx, state, status.applied_config!, at);
     });
+    this.announce(device, status.applied_config ? ['status', 'applied'] : ['status']);
   }
 
   async config(device: DeviceContext): Promise<DeviceConfig> {
@@ -131,6 +140,11 @@ export class DeviceService {
       sizePx: fields.size_px,
       data,
     });
+    if (result.stored)
+      this.events.publish({
+        group_id: device.group_id,
+        event: { type: 'roi', ipp_id: device.id, count: 1, last_roi_id: result.roiId, at: this.clock() },
+      });
     return { roi_id: result.roiId, stored: result.stored, sha256: result.sha256 };
   }
 }

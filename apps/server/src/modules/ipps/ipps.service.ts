@@ -29,6 +29,7 @@ import { imageTotals } from '../stats/stats.repository.ts';
 import { blobUrl, thumbName } from '../../storage/blobs.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import * as history from './config-history.repository.ts';
 import * as repo from './ipps.repository.ts';
 
@@ -81,6 +82,7 @@ export class IppsService {
     private readonly settings: SettingsService,
     /** Where statistics days start (STATS_UTC_OFFSET): "today's images" count from that midnight. */
     private readonly dayOffsetHours: number,
+    private readonly events: EventBus,
   ) {}
 
   usePublisher(publisher: ConfigPublisher) {
@@ -144,6 +146,8 @@ export class IppsService {
     const ipp = await this.one(actor, id);
     if (before !== null && before.dev_id !== ipp.dev_id) this.publisher?.clear(before.dev_id);
     if (configChanged || before?.dev_id !== ipp.dev_id) this.publishConfig(ipp.dev_id, configText, ipp.config_version, now);
+    this.announce(ipp.id, ipp.group_id, now);
+    if (before !== null && before.group_id !== ipp.group_id) this.announce(ipp.id, before.group_id, now);
     return { ipp, device_key: key };
   }
 
@@ -162,6 +166,7 @@ export class IppsService {
         id: number;
         dev_id: string;
         site_name: string;
+        group_id: number;
         changed: boolean;
         version: number;
         config: IppConfig;
@@ -191,6 +196,7 @@ export class IppsService {
           id,
           dev_id: current.dev_id,
           site_name: current.site_name,
+          group_id: current.group_id,
           changed,
           version,
           config,
@@ -199,7 +205,11 @@ export class IppsService {
       }
       return out;
     });
-    for (const r of results) if (r.changed) this.publishConfig(r.dev_id, JSON.stringify(r.config), r.version, now);
+    for (const r of results) {
+      if (!r.changed) continue;
+      this.publishConfig(r.dev_id, JSON.stringify(r.config), r.version, now);
+      this.announce(r.id, r.group_id, now);
+    }
     return {
       rows: results.map((r) => ({
         id: r.id,
@@ -240,6 +250,11 @@ export class IppsService {
       } satisfies IppConfigChange;
     });
     return { rows, total };
+  }
+
+  /** Pages showing this station ask for it again (live events). */
+  private announce(ippId: number, groupId: number, at: number) {
+    this.events.publish({ group_id: groupId, event: { type: 'ipp', ipp_id: ippId, reasons: ['config'], at } });
   }
 
   private publishConfig(devId: string, config: string, version: number, at: number) {

@@ -7,6 +7,7 @@ import { useSession } from '@/hooks/use-session';
 import { useCurrentRoute } from '../use-current-route';
 import { MENU_GROUPS } from '../routes';
 import { DemoTag } from './demo-tag';
+import { LiveIndicator } from './live-indicator';
 import { LogoutButton } from './logout-button';
 import { SizeSwitch } from './size-switch';
 import { UserBadge } from './user-badge';
@@ -55,6 +56,7 @@ export function AppHeader({ collapsed, onToggleSidebar }: AppHeaderProps) {
       </Flex>
       <Flex align="center" gap="middle" wrap>
         {demo && <DemoTag />}
+        <LiveIndicator />
         <LanguageSwitch />
         <SizeSwitch />
         <UserBadge />

@@ -6,6 +6,7 @@ import { AppHeader } from './app-header';
 import { KeepAliveOutlet } from './keep-alive-outlet';
 import { Sidebar } from './sidebar';
 import { useDocumentTitle } from './use-document-title';
+import { useLiveEvents } from './use-live-events';
 import { useSessionSync } from './use-session-sync';
 import { useSidebarCollapsed } from './use-sidebar-collapsed';
 
@@ -15,6 +16,7 @@ export function MainLayout({ kept }: { kept: ReadonlyMap<string, ReactNode> }) {
   useIdleLogout();
   useSessionSync();
   useDocumentTitle();
+  useLiveEvents();
 
   return (
     <Layout className="app-layout">

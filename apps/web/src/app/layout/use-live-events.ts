@@ -1,0 +1,83 @@
+import type { LiveEvent } from '@ipp/contracts';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import { holdLiveEvents, type LiveState } from '@/api/live-events';
+import { ippsQueryKey, viewsQueryKey } from '@/api/query-keys';
+import { useSession } from '@/hooks/use-session';
+
+/** The stream's state and when it last brought something, for the header's indicator. */
+let current: { state: LiveState; lastEventAt: number | null } = { state: 'stopped', lastEventAt: null };
+const listeners = new Set<() => void>();
+function setLive(next: Partial<typeof current>) {
+  current = { ...current, ...next };
+  for (const listener of listeners) listener();
+}
+
+export function useLiveState() {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => current,
+  );
+}
+
+/** At most one refetch of a kind per window: a busy fleet sends events every second, the pages need not redraw as often. */
+const IPP_REFRESH_MS = 1_000;
+const DATA_REFRESH_MS = 5_000;
+
+function throttled(run: () => void, ms: number) {
+  let last = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return () => {
+    const wait = last + ms - Date.now();
+    if (wait <= 0) {
+      last = Date.now();
+      run();
+    } else {
+      timer ??= setTimeout(() => {
+        timer = null;
+        last = Date.now();
+        run();
+      }, wait);
+    }
+  };
+}
+
+/** What each event makes stale: a station's state its pages; new images the charts, walls and counts. */
+export function refresherFor(queryClient: QueryClient) {
+  const stations = throttled(() => void queryClient.invalidateQueries({ queryKey: ippsQueryKey }), IPP_REFRESH_MS);
+  const data = throttled(() => {
+    void queryClient.invalidateQueries({ queryKey: viewsQueryKey });
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    void queryClient.invalidateQueries({ queryKey: ippsQueryKey });
+  }, DATA_REFRESH_MS);
+  return (events: LiveEvent[]) => {
+    if (events.some((e) => e.type === 'ipp')) stations();
+    if (events.some((e) => e.type === 'roi')) data();
+  };
+}
+
+/**
+ * Keeps the live event stream open while someone is signed in (issue 23): pages showing a station or its data ask
+ * for it again within seconds of a device report, without a reload.
+ */
+export function useLiveEvents() {
+  const queryClient = useQueryClient();
+  const { token } = useSession();
+  useEffect(() => {
+    if (!token) return;
+    const abort = new AbortController();
+    const refresh = refresherFor(queryClient);
+    void holdLiveEvents({
+      signal: abort.signal,
+      onState: (state) => setLive({ state }),
+      onEvents: (events) => {
+        setLive({ lastEventAt: Date.now() });
+        refresh(events);
+      },
+    });
+    return () => abort.abort();
+  }, [token, queryClient]);
+}
