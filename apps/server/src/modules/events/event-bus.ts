@@ -149,6 +149,12 @@ export class PgEventBus extends EventBus {
     try {
       await client.connect();
       await client.query(`listen "${this.channel}"`);
+      if (this.closed) {
+        // Closed while connecting: this connection must not outlive the bus.
+        client.removeAllListeners('end');
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.client = client;
       this.retryMs = 500;
     } catch (error) {
