@@ -36,11 +36,13 @@ export interface LiveOptions {
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const wake = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', wake);
       resolve();
-    });
+    };
+    const timer = setTimeout(wake, ms);
+    signal.addEventListener('abort', wake, { once: true });
   });
 
 /**

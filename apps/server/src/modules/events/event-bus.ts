@@ -19,7 +19,8 @@ const MAX_PAYLOAD = 7000;
 export function coalesce(events: readonly BusEvent[]): BusEvent[] {
   const merged = new Map<string, BusEvent>();
   for (const item of events) {
-    const key = `${item.event.type}:${item.event.ipp_id}`;
+    // Per team too: a station moved to another team is announced to both, and neither may lose its event.
+    const key = `${item.group_id}:${item.event.type}:${item.event.ipp_id}`;
     const seen = merged.get(key);
     if (!seen) {
       merged.set(key, structuredClone(item));
@@ -124,6 +125,8 @@ export class PgEventBus extends EventBus {
     if (this.closed || !this.db.pg) return;
     const client = new pg.Client({
       connectionString: this.db.pg.connectionString,
+      // A connection dropped silently by the network would otherwise stop every event without an error.
+      keepAlive: true,
       ...(this.db.pg.schema ? { options: `-c search_path=${this.db.pg.schema}` } : {}),
     });
     client.on('notification', (message) => {

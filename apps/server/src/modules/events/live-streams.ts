@@ -1,4 +1,5 @@
 import { LIVE_HEARTBEAT_MS, ResultCode } from '@ipp/contracts';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
@@ -51,7 +52,11 @@ export class LiveStreams {
   open(request: FastifyRequest, reply: FastifyReply, auth: AuthContext) {
     reply.hijack();
     const raw = reply.raw;
+    // The client went while its session was being read: its 'close' has passed already, so nothing would end this one.
+    if (raw.destroyed || request.raw.destroyed) return;
     raw.writeHead(200, {
+      // What the hooks set on the reply (CORS, security headers) goes out too.
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',

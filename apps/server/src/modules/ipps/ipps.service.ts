@@ -22,6 +22,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { hashToken } from '../auth/password.ts';
+import { findDeviceConfig } from '../device/device.repository.ts';
 import { configDocument, parseStoredConfig } from '../device/device.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { localMidnight } from '../stats/buckets.ts';
@@ -132,7 +133,9 @@ export class IppsService {
       if (before !== null && body.id !== undefined) {
         // The version is read under the row's lock: two saves at once make two versions, never the same one twice.
         const current = await repo.lockIppConfig(trx, body.id, this.db.dialect === 'postgres');
-        if (!current) throw notFound();
+        // Checked again under the lock: a station moved to another team meanwhile is not this caller's to change.
+        const group = visibleGroup(actor);
+        if (!current || (group !== undefined && current.group_id !== group)) throw notFound();
         const changed = !sameConfig(parseStoredConfig(current.config), body.config);
         const version = current.config_version + (changed ? 1 : 0);
         await repo.updateIpp(trx, body.id, { ...fields, config_version: version });
@@ -145,7 +148,7 @@ export class IppsService {
     });
     const ipp = await this.one(actor, id);
     if (before !== null && before.dev_id !== ipp.dev_id) this.publisher?.clear(before.dev_id);
-    if (configChanged || before?.dev_id !== ipp.dev_id) this.publishConfig(ipp.dev_id, configText, ipp.config_version, now);
+    if (configChanged || before?.dev_id !== ipp.dev_id) this.publishCurrent(ipp.id);
     this.announce(ipp.id, ipp.group_id, now);
     if (before !== null && before.group_id !== ipp.group_id) this.announce(ipp.id, before.group_id, now);
     return { ipp, device_key: key };
@@ -207,7 +210,7 @@ export class IppsService {
     });
     for (const r of results) {
       if (!r.changed) continue;
-      this.publishConfig(r.dev_id, JSON.stringify(r.config), r.version, now);
+      this.publishCurrent(r.id);
       this.announce(r.id, r.group_id, now);
     }
     return {
@@ -257,8 +260,18 @@ export class IppsService {
     this.events.publish({ group_id: groupId, event: { type: 'ipp', ipp_id: ippId, reasons: ['config'], at } });
   }
 
-  private publishConfig(devId: string, config: string, version: number, at: number) {
-    this.publisher?.publish(configDocument({ dev_id: devId, config, config_version: version, updated_at: at }));
+  /**
+   * Sends the device the configuration stored now, read after the commit: of two changes at once, whichever publishes
+   * last sends the newest version (and the bridge drops an older one that arrives late), never a version number with
+   * another change's settings.
+   */
+  private publishCurrent(ippId: number) {
+    const publisher = this.publisher;
+    if (!publisher) return;
+    findDeviceConfig(this.db.kysely, ippId).then(
+      (row) => publisher.publish(configDocument(row)),
+      () => undefined, // Removed meanwhile: nothing to send.
+    );
   }
 
   /** Refused while the instrument still has images: removing it must never silently delete data. */

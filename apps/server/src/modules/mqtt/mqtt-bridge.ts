@@ -22,6 +22,8 @@ export interface BridgeEvent {
  * (`$share/<group>/…`): several server processes of one deployment each get a share, every message goes to one.
  */
 export class MqttBridge extends EventEmitter implements ConfigPublisher {
+  /** The newest configuration version sent per instrument (two saves at once may finish publishing out of order). */
+  private readonly sentVersions = new Map<string, number>();
   private readonly client: MqttClient;
 
   constructor(
@@ -63,12 +65,16 @@ export class MqttBridge extends EventEmitter implements ConfigPublisher {
     }
   }
 
+  /** The retained configuration, unless this process already sent a newer version for that instrument. */
   publish(config: DeviceConfig) {
+    if ((this.sentVersions.get(config.dev_id) ?? -1) > config.version) return;
+    this.sentVersions.set(config.dev_id, config.version);
     this.client.publish(MQTT_TOPICS.config(config.dev_id), JSON.stringify(config), { qos: 1, retain: true });
   }
 
   /** An empty retained message removes the retained configuration. */
   clear(devId: string) {
+    this.sentVersions.delete(devId);
     this.client.publish(MQTT_TOPICS.config(devId), '', { qos: 1, retain: true });
   }
 

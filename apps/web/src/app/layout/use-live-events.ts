@@ -59,9 +59,18 @@ export function refresherFor(queryClient: QueryClient) {
   };
 }
 
+const CHANNEL = 'ipp-live-events';
+
+type TabMessage = { kind: 'events'; events: LiveEvent[] } | { kind: 'state'; state: LiveState } | { kind: 'hello' };
+
 /**
  * Keeps the live event stream open while someone is signed in (issue 23): pages showing a station or its data ask
  * for it again within seconds of a device report, without a reload.
+ *
+ * One tab per browser holds the stream (a Web Lock picks it; when it closes, another takes over) and passes the
+ * events and its state to the other tabs (BroadcastChannel): a stream holds an HTTP/1.1 connection for good, and a
+ * browser gives one site about six, so a stream per tab would stall every call once six tabs were open. Without
+ * those APIs each tab holds its own.
  */
 export function useLiveEvents() {
   const queryClient = useQueryClient();
@@ -70,14 +79,43 @@ export function useLiveEvents() {
     if (!token) return;
     const abort = new AbortController();
     const refresh = refresherFor(queryClient);
-    void holdLiveEvents({
-      signal: abort.signal,
-      onState: (state) => setLive({ state }),
-      onEvents: (events) => {
-        setLive({ lastEventAt: Date.now() });
-        refresh(events);
-      },
-    });
-    return () => abort.abort();
+    const receive = (events: LiveEvent[]) => {
+      setLive({ lastEventAt: Date.now() });
+      refresh(events);
+    };
+    const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    let leading: LiveState | null = null;
+    const post = (message: TabMessage) => channel?.postMessage(message);
+    const hold = () =>
+      holdLiveEvents({
+        signal: abort.signal,
+        onState: (state) => {
+          leading = state;
+          setLive({ state });
+          post({ kind: 'state', state });
+        },
+        onEvents: (events) => {
+          receive(events);
+          post({ kind: 'events', events });
+        },
+      });
+    if (channel && locks) {
+      channel.onmessage = (message: MessageEvent<TabMessage>) => {
+        const data = message.data;
+        if (data.kind === 'events') receive(data.events);
+        else if (data.kind === 'state' && leading === null) setLive({ state: data.state });
+        else if (data.kind === 'hello' && leading !== null) post({ kind: 'state', state: leading });
+      };
+      setLive({ state: 'connecting' });
+      post({ kind: 'hello' });
+      locks.request(CHANNEL, { signal: abort.signal }, () => hold()).catch(() => undefined);
+    } else {
+      void hold();
+    }
+    return () => {
+      abort.abort();
+      channel?.close();
+    };
   }, [token, queryClient]);
 }

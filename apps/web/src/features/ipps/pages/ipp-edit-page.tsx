@@ -95,7 +95,7 @@ export function IppEditPage() {
           onCreated={(created, key) => setIssued({ devId: created.dev_id, key, thenList: true })}
           onBack={backToList}
         />
-        {ipp.data && <ConfigHistory ippId={ipp.data.id} />}
+        {ipp.data && <ConfigHistory key={`history-${ipp.data.id}`} ippId={ipp.data.id} />}
       </Flex>
     );
   }
