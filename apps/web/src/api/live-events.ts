@@ -1,5 +1,17 @@
-import { LiveEventSchema, type LiveEvent } from '@ipp/contracts';
+import type { LiveEvent } from '@ipp/contracts';
 import { apiUrl, buildHeaders } from './client';
+
+/**
+ * The shape check of an event, by hand: this module is in the console's shell (it runs on every page), which zod would
+ * make heavier than its budget. Only what the console reads is checked.
+ */
+function isLiveEvent(value: unknown): value is LiveEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const e = value as Record<string, unknown>;
+  if (typeof e.ipp_id !== 'number' || typeof e.at !== 'number') return false;
+  if (e.type === 'ipp') return Array.isArray(e.reasons);
+  return e.type === 'roi' && typeof e.count === 'number' && typeof e.last_roi_id === 'number';
+}
 
 /** Splits a Server-Sent Events text into the events it completes and the rest (an event still arriving). */
 export function parseSse(buffer: string): { events: LiveEvent[]; rest: string } {
@@ -14,8 +26,8 @@ export function parseSse(buffer: string): { events: LiveEvent[]; rest: string } 
       .join('\n');
     if (!data) continue;
     try {
-      const parsed = LiveEventSchema.safeParse(JSON.parse(data));
-      if (parsed.success) events.push(parsed.data);
+      const parsed = JSON.parse(data) as unknown;
+      if (isLiveEvent(parsed)) events.push(parsed);
     } catch {
       // A line this version cannot read is skipped; the pages' polling covers it.
     }

@@ -1,9 +1,17 @@
-import { Badge, Tooltip } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useLiveState } from './use-live-events';
 
-/** Whether the console hears of device reports as they happen (live) or only by its pages' polling (reconnecting). */
+const two = (n: number) => String(n).padStart(2, '0');
+/** HH:mm:ss in the viewer's zone (without dayjs, which the shell does not load). */
+const clockTime = (ms: number) => {
+  const d = new Date(ms);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+};
+
+/**
+ * Whether the console hears of device reports as they happen (live) or only by its pages' polling (reconnecting).
+ * Plain markup with a native tooltip: the header is in the console's shell, whose size is budgeted.
+ */
 export function LiveIndicator() {
   const { t } = useTranslation();
   const { state, lastEventAt } = useLiveState();
@@ -11,15 +19,14 @@ export function LiveIndicator() {
   const live = state === 'live';
   const hint = [
     live ? t('live.liveHint') : t('live.retryingHint'),
-    lastEventAt ? t('live.lastEvent', { time: dayjs(lastEventAt).format('HH:mm:ss') }) : null,
+    lastEventAt ? t('live.lastEvent', { time: clockTime(lastEventAt) }) : null,
   ]
     .filter(Boolean)
     .join(' ');
   return (
-    <Tooltip title={hint}>
-      <span data-testid="live-indicator" data-state={state}>
-        <Badge status={live ? 'success' : 'warning'} text={live ? t('live.live') : t('live.retrying')} />
-      </span>
-    </Tooltip>
+    <span className="app-live" data-testid="live-indicator" data-state={state} title={hint} role="status">
+      <span className={`app-live__dot ${live ? 'app-live__dot--on' : ''}`} aria-hidden="true" />
+      {live ? t('live.live') : t('live.retrying')}
+    </span>
   );
 }

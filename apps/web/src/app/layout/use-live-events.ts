@@ -1,7 +1,7 @@
 import type { LiveEvent } from '@ipp/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import { holdLiveEvents, type LiveState } from '@/api/live-events';
+import type { LiveState } from '@/api/live-events';
 import { ippsQueryKey, viewsQueryKey } from '@/api/query-keys';
 import { useSession } from '@/hooks/use-session';
 
@@ -87,8 +87,11 @@ export function useLiveEvents() {
     const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
     let leading: LiveState | null = null;
     const post = (message: TabMessage) => channel?.postMessage(message);
-    const hold = () =>
-      holdLiveEvents({
+    // Loaded after the shell (its size is budgeted): the stream can wait the moment that takes.
+    const hold = async () => {
+      const { holdLiveEvents } = await import('@/api/live-events');
+      if (abort.signal.aborted) return;
+      await holdLiveEvents({
         signal: abort.signal,
         onState: (state) => {
           leading = state;
@@ -100,6 +103,7 @@ export function useLiveEvents() {
           post({ kind: 'events', events });
         },
       });
+    };
     if (channel && locks) {
       channel.onmessage = (message: MessageEvent<TabMessage>) => {
         const data = message.data;
