@@ -48,8 +48,11 @@ describe('NBSS', () => {
         (alpha, pixelSizeUm, volumeL, seed) => {
           const points = nbssPoints(rollUp(population(alpha, 60_000, seed)), volumeL, pixelSizeUm);
           expect(points.length).toBeGreaterThanOrEqual(9);
-          // Sampling noise of the sparse largest classes, not a bias: 0.1 holds for 60,000 objects.
-          expect(Math.abs(nbssSlope(points)! + alpha)).toBeLessThanOrEqual(0.1);
+          // The sparse largest octaves and the population's upper cut move the fitted slope: over 600 drawn populations of
+          // 60,000 (α 0.5–1.5) it was off by 0.008 at the median and at most 0.134 (α = 1.5; the same with 120,000, so
+          // not only sampling noise). 0.1 failed about one CI run in twenty; 0.2 bounds what was measured, while a wrong
+          // normalisation (per class instead of per unit of biovolume, or counts instead of biovolume) is off by 1.
+          expect(Math.abs(nbssSlope(points)! + alpha)).toBeLessThanOrEqual(0.2);
         },
       ),
       { numRuns: 25 },
