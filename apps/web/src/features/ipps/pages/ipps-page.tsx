@@ -64,7 +64,7 @@ export function IppsPage() {
     {
       title: t('ipps.location'),
       key: 'location',
-      width: 196,
+      width: 164,
       render: (_, ipp) => (
         <Flex vertical>
           <Typography.Text ellipsis={{ tooltip: countries.name(ipp.country) }}>{countries.name(ipp.country)}</Typography.Text>
@@ -76,11 +76,11 @@ export function IppsPage() {
     },
     { title: t('ipps.site'), dataIndex: 'site_name', ellipsis: true, render: (value: string) => value || NONE },
     { title: t('ipps.devId'), dataIndex: 'dev_id', width: 84, ellipsis: true },
-    { title: t('ipps.sync.column'), key: 'sync', width: 132, render: (_, ipp) => <ConfigSyncTag ipp={ipp} /> },
+    { title: t('ipps.sync.column'), key: 'sync', width: 96, render: (_, ipp) => <ConfigSyncTag ipp={ipp} /> },
     {
       title: t('ipps.serialNumber'),
       dataIndex: 'serial_number',
-      width: 140,
+      width: 120,
       ellipsis: true,
       render: (value: string) => value || NONE,
     },
@@ -98,7 +98,7 @@ export function IppsPage() {
     {
       title: t('ipps.wiperStatus'),
       dataIndex: 'wiper_status',
-      width: 170,
+      width: 150,
       render: (value: string | null, ipp) => {
         const state = value && (WIPER_STATES as readonly string[]).includes(value) ? t(`measured.wiper.${value}`) : value;
         if (!state) return NONE;
@@ -228,7 +228,7 @@ export function IppsPage() {
             dataSource={ipps.data?.items}
             loading={ipps.isFetching}
             tableLayout="fixed"
-            scroll={{ x: isSuperadmin ? 1200 : 1060 }}
+            scroll={{ x: isSuperadmin ? 1040 : 900 }}
             onRow={(ipp) => ({ 'data-testid': `ipp-row-${ipp.dev_id}` }) as HTMLAttributes<HTMLElement>}
             locale={{
               // While the first page loads the spinner says enough.
