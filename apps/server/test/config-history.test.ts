@@ -199,6 +199,10 @@ describe.each(dialects)('configuration history on %s', (dialect) => {
       expect(row.config_version).toBe(stored.length);
       expect(JSON.parse(row.config)).toEqual(JSON.parse(stored.at(-1)!.config));
     }
+    // Two readers of one history at once see the same versions.
+    const [h1, h2] = await Promise.all([history(w.tokens.user, a1.id), history(w.tokens.ownAdmin, a1.id)]);
+    expect(h1).toEqual(h2);
+    expect(h1.rows.map((r) => r.version)).toEqual((await versions(a1.id)).map((v) => v.version).reverse());
     // A2 got both partial changes, whichever came first.
     expect((await versions(a2.id)).length).toBe(3);
     const a2Config = JSON.parse((await versions(a2.id)).at(-1)!.config) as Record<string, number>;

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { pendingKeys, type Measured } from '@ipp/contracts';
-import { parseStoredConfig } from '../modules/device/device.service.ts';
-import { parseApplied } from '../modules/ipps/ipps.service.ts';
+import { parseApplied, parseStoredConfig } from '../modules/device/device.service.ts';
 import type { DeviceCredentials } from '../simulator/args.ts';
 import { resumeFrom } from '../simulator/telemetry-model.ts';
 import type { Db } from '../db/database.ts';
@@ -48,7 +47,7 @@ export async function startDemoLive(
     const m = latest.latest_telemetry ? (JSON.parse(latest.latest_telemetry) as Measured) : null;
     // So does the configuration it ran: the live readings carry on under the same settings as the history's last.
     const config = parseStoredConfig(latest.config);
-    const applied = latest.applied_config === null ? null : parseApplied(latest.applied_config);
+    const applied = parseApplied(latest.applied_config);
     const running = applied && pendingKeys(config, applied).length === 0 ? { version: latest.config_version, config } : undefined;
     devices.push({ devId, key, longitude, resume: resumeFrom(m), running });
   }

@@ -169,6 +169,13 @@ export function configDocument(row: {
   return { dev_id: row.dev_id, version: row.config_version, config: parseStoredConfig(row.config), updated_at: row.updated_at };
 }
 
+/** The configuration a device reported running (only what it reported); null when it never reported one. */
+export function parseApplied(text: string | null): Partial<IppConfig> | null {
+  if (text === null) return null;
+  const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : {};
+}
+
 /** A stored configuration missing newer keys gets their defaults. */
 export function parseStoredConfig(text: string): IppConfig {
   const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));

@@ -127,7 +127,6 @@ export class PgEventBus extends EventBus {
       connectionString: this.db.pg.connectionString,
       // A connection dropped silently by the network would otherwise stop every event without an error.
       keepAlive: true,
-      ...(this.db.pg.schema ? { options: `-c search_path=${this.db.pg.schema}` } : {}),
     });
     client.on('notification', (message) => {
       if (message.channel !== this.channel || !message.payload) return;
@@ -169,29 +168,27 @@ export class PgEventBus extends EventBus {
 
   protected send(batch: BusEvent[]) {
     // Split under PostgreSQL's payload limit.
-    const chunks: BusEvent[][] = [[]];
-    let size = 2;
+    const chunks: { items: BusEvent[]; texts: string[]; size: number }[] = [];
     for (const item of batch) {
-      const n = JSON.stringify(item).length + 1;
-      if (size + n > MAX_PAYLOAD && chunks.at(-1)!.length > 0) {
-        chunks.push([]);
-        size = 2;
-      }
-      chunks.at(-1)!.push(item);
-      size += n;
+      const text = JSON.stringify(item);
+      let chunk = chunks.at(-1);
+      if (!chunk || chunk.size + text.length + 1 > MAX_PAYLOAD) chunks.push((chunk = { items: [], texts: [], size: 2 }));
+      chunk.items.push(item);
+      chunk.texts.push(text);
+      chunk.size += text.length + 1;
     }
     for (const chunk of chunks) {
-      this.notify(JSON.stringify(chunk)).catch(() => {
+      this.notify(`[${chunk.texts.join(',')}]`).catch(() => {
         // The database is away: this process's own streams still get the events.
-        this.deliver(chunk);
+        this.deliver(chunk.items);
       });
     }
   }
 
   private async notify(payload: string) {
-    const pool = this.client;
-    if (!pool) throw new Error('not listening');
-    await pool.query('select pg_notify($1, $2)', [this.channel, payload]);
+    const client = this.client;
+    if (!client) throw new Error('not listening');
+    await client.query('select pg_notify($1, $2)', [this.channel, payload]);
   }
 
   override async close() {

@@ -89,6 +89,8 @@ export function lockIppConfig(db: Kysely<Database>, id: number, forUpdate: boole
   return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
 
+export type LockedIppConfig = NonNullable<Awaited<ReturnType<typeof lockIppConfig>>>;
+
 export async function insertIpp(db: Kysely<Database>, row: Insertable<IppsTable>): Promise<number> {
   return (await db.insertInto('ipps').values(row).returning('id').executeTakeFirstOrThrow()).id;
 }

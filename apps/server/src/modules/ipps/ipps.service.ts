@@ -15,7 +15,6 @@ import {
   pendingKeys,
   type IppSaveBody,
   type IppSaveResult,
-  IppConfigSchema,
   type IppWithKey,
 } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
@@ -23,7 +22,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { hashToken } from '../auth/password.ts';
 import { findDeviceConfig } from '../device/device.repository.ts';
-import { configDocument, parseStoredConfig } from '../device/device.service.ts';
+import { configDocument, parseApplied, parseStoredConfig } from '../device/device.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { localMidnight } from '../stats/buckets.ts';
 import { imageTotals } from '../stats/stats.repository.ts';
@@ -165,16 +164,7 @@ export class IppsService {
     const group = visibleGroup(actor);
     const now = this.clock();
     const results = await this.db.kysely.transaction().execute(async (trx) => {
-      const out: {
-        id: number;
-        dev_id: string;
-        site_name: string;
-        group_id: number;
-        changed: boolean;
-        version: number;
-        config: IppConfig;
-        applied: string | null;
-      }[] = [];
+      const out: { row: repo.LockedIppConfig; changed: boolean; version: number; config: IppConfig }[] = [];
       for (const id of ids) {
         const current = await repo.lockIppConfig(trx, id, this.db.dialect === 'postgres');
         if (!current || (group !== undefined && current.group_id !== group))
@@ -195,32 +185,23 @@ export class IppsService {
             changed_at: now,
           });
         }
-        out.push({
-          id,
-          dev_id: current.dev_id,
-          site_name: current.site_name,
-          group_id: current.group_id,
-          changed,
-          version,
-          config,
-          applied: current.applied_config,
-        });
+        out.push({ row: current, changed, version, config });
       }
       return out;
     });
-    for (const r of results) {
-      if (!r.changed) continue;
-      this.publishCurrent(r.id);
-      this.announce(r.id, r.group_id, now);
+    for (const { row, changed } of results) {
+      if (!changed) continue;
+      this.publishCurrent(row.id);
+      this.announce(row.id, row.group_id, now);
     }
     return {
-      rows: results.map((r) => ({
-        id: r.id,
-        dev_id: r.dev_id,
-        site_name: r.site_name,
-        changed: r.changed,
-        config_version: r.version,
-        pending: pendingKeys(r.config, r.applied === null ? null : parseApplied(r.applied)),
+      rows: results.map(({ row, changed, version, config }) => ({
+        id: row.id,
+        dev_id: row.dev_id,
+        site_name: row.site_name,
+        changed,
+        config_version: version,
+        pending: pendingKeys(config, parseApplied(row.applied_config)),
       })),
     };
   }
@@ -308,7 +289,7 @@ export class IppsService {
     ]);
     return rows.map((row, index) => {
       const config = parseStoredConfig(row.config);
-      const applied = row.applied_config === null ? null : parseApplied(row.applied_config);
+      const applied = parseApplied(row.applied_config);
       const counts = totals.get(row.id) ?? { total: 0, since: 0 };
       const newest = latest[index];
       return {
@@ -341,9 +322,5 @@ export class IppsService {
   }
 }
 
-const sameConfig = (a: IppConfig, b: IppConfig) => IPP_CONFIG_KEYS.every((key) => a[key] === b[key]);
-
-export function parseApplied(text: string): Partial<IppConfig> {
-  const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : {};
-}
+/** Two configurations with the same value for every setting (key order and JSON text aside). */
+const sameConfig = (a: IppConfig, b: IppConfig) => pendingKeys(a, b).length === 0;

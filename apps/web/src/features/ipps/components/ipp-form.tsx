@@ -6,7 +6,7 @@ import { useFormError } from '@/hooks/use-form-error';
 import { useSaveIpp } from '../api/save-ipp';
 import { CONFIG_SECTIONS, type ConfigSection } from '../utils/config-fields';
 import { FORM_FIELDS, formValuesOf, saveBodyOf, type IppFormValues } from '../utils/ipp-form-values';
-import { configState } from '../utils/telemetry';
+import { configState, configSyncOf } from '../utils/telemetry';
 import { ConfigFieldItem } from './config-field-item';
 import { GeneralFields, type TeamChoice } from './general-fields';
 import { TelemetryList } from './telemetry-list';
@@ -51,10 +51,11 @@ function ConfigFields({ section, ipp }: { section: ConfigSection; ipp: Ipp | und
 /** Whether the instrument has taken over the saved configuration. */
 function ConfigSync({ ipp }: { ipp: Ipp }) {
   const { t } = useTranslation();
-  if (ipp.applied_config === null) {
+  const sync = configSyncOf(ipp);
+  if (sync === 'unknown') {
     return <Alert type="info" showIcon title={t('ipps.state.neverReported')} data-testid="ipp-config-sync" />;
   }
-  if (ipp.pending.length === 0) {
+  if (sync === 'applied') {
     return <Alert type="success" showIcon title={t('ipps.state.allApplied')} data-testid="ipp-config-sync" />;
   }
   return (

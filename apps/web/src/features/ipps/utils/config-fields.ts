@@ -79,13 +79,9 @@ export function formatConfigValue(config: ConfigField, value: number): string {
 
 const FIELD_BY_KEY = new Map(CONFIG_FIELDS.map((config) => [config.key, config]));
 
-export function configFieldOf(key: IppConfigKey): ConfigField {
-  return FIELD_BY_KEY.get(key)!;
-}
-
 /** A setting's value with its unit ("100 µs", "3.0 fps"); `unit` translates the unit's key. */
 export function configValueText(key: IppConfigKey, value: number, unit: (unitKey: string) => string): string {
-  const config = configFieldOf(key);
+  const config = FIELD_BY_KEY.get(key)!;
   const text = formatConfigValue(config, value);
   return config.unitKey ? `${text} ${unit(config.unitKey)}` : text;
 }

@@ -61,3 +61,11 @@ export function configState(ipp: Pick<Ipp, 'applied_config' | 'pending'> | undef
   if (!ipp || ipp.applied_config === null) return null;
   return ipp.pending.includes(key) ? 'pending' : 'applied';
 }
+
+export type ConfigSync = 'unknown' | 'applied' | 'pending';
+
+/** Whether the instrument runs its saved configuration: not known yet, all applied, or some settings pending. */
+export function configSyncOf(ipp: Pick<Ipp, 'applied_config' | 'pending'>): ConfigSync {
+  if (ipp.applied_config === null) return 'unknown';
+  return ipp.pending.length === 0 ? 'applied' : 'pending';
+}
