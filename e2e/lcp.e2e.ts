@@ -116,14 +116,34 @@ describe.skipIf(!chromiumAvailable)('Largest Contentful Paint of /home in Chromi
 
     const cold: PaintFigures[] = [];
     const warm: PaintFigures[] = [];
+    // Headless Chromium now and then reports no paint after the loading indicator's (about one warm load in thirty
+    // here: the welcome card on screen, no entry for it, no input or scroll in between), so the only entry names an
+    // element that is gone. Such a load measured nothing; it is measured again and counted, and the count is bounded:
+    // a console whose largest paint really were the indicator would fail every load, not a few.
+    let unmeasured = 0;
+    const measured = (f: PaintFigures) => !(f.lcpEntries === 1 && f.element === null);
     for (let round = 1; round <= ROUNDS; round++) {
-      const context = await browser.newContext({ baseURL: server.url, viewport, storageState });
-      cold.push(await measureHome(context));
-      warm.push(await measureHome(context));
+      let context = await browser.newContext({ baseURL: server.url, viewport, storageState });
+      let first = await measureHome(context);
+      for (let retry = 0; retry < 2 && !measured(first); retry++) {
+        unmeasured++;
+        await context.close();
+        context = await browser.newContext({ baseURL: server.url, viewport, storageState });
+        first = await measureHome(context);
+      }
+      cold.push(first);
+      let again = await measureHome(context);
+      for (let retry = 0; retry < 2 && !measured(again); retry++) {
+        unmeasured++;
+        again = await measureHome(context);
+      }
+      warm.push(again);
       await context.close();
       console.log(describeRun(`cold #${round}`, cold.at(-1)!));
       console.log(describeRun(`warm #${round}`, warm.at(-1)!));
     }
+    console.log(`/home loads measured again (no paint reported after the loading indicator): ${unmeasured}`);
+    expect(unmeasured).toBeLessThanOrEqual(ROUNDS / 2);
     const medianOf = (runs: PaintFigures[], pick: (f: PaintFigures) => number | null) =>
       ms(median(runs.map(pick).filter((v): v is number => v !== null)));
     console.log(

@@ -15,8 +15,8 @@ const clockTime = (ms: number) => {
 export function LiveIndicator() {
   const { t } = useTranslation();
   const { state, lastEventAt } = useLiveState();
-  // Nothing while the first connection opens: a header that changes as the page first paints made the home page's
-  // largest paint unmeasurable (lcp.e2e.ts).
+  // Nothing while the first connection opens (a fraction of a second on every load): a label that flashes by says
+  // nothing.
   if (state === 'stopped' || state === 'connecting') return null;
   const live = state === 'live';
   const hint = [
