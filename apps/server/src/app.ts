@@ -45,6 +45,8 @@ import { allDeviceConfigs } from './modules/device/device.repository.ts';
 import { MqttBridge } from './modules/mqtt/mqtt-bridge.ts';
 import { eventBusFor, type EventBus } from './modules/events/event-bus.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
+import { alarmsRoutes } from './modules/alarms/alarms.routes.ts';
+import { AlarmsService } from './modules/alarms/alarms.service.ts';
 import { LiveStreams } from './modules/events/live-streams.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
@@ -91,6 +93,8 @@ declare module 'fastify' {
     /** Live events (tests publish and flush through it). */
     events: EventBus;
     liveStreams: LiveStreams;
+    /** Alarm rules and alarms (tests evaluate through it). */
+    alarms: AlarmsService;
   }
 }
 
@@ -189,6 +193,11 @@ export async function buildApp({
   app.addHook('onClose', async () => bus.close());
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET, bus);
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET, bus);
+  const alarms = new AlarmsService(db, clock, settings, bus, (error) => app.log.error(error, 'alarm evaluation failed'));
+  devices.onReport((ippId) => alarms.stationReported(ippId));
+  app.addHook('onReady', async () => alarms.start(config.ALARM_CHECK_MS));
+  // Before the bus closes: the last evaluations still publish.
+  app.addHook('preClose', async () => alarms.stop());
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const bulk = new BulkService(db, clock, rois);
   const identify = {
@@ -249,6 +258,7 @@ export async function buildApp({
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
       await api.register(ippsRoutes(ipps));
       await api.register(eventsRoutes(streams));
+      await api.register(alarmsRoutes(alarms));
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
@@ -288,6 +298,7 @@ export async function buildApp({
   }
   app.decorate('mqtt', bridge);
   app.decorate('events', bus);
+  app.decorate('alarms', alarms);
   app.decorate('liveStreams', streams);
   app.decorate('rois', rois);
   app.decorate('devices', devices);

@@ -94,6 +94,8 @@ const EnvSchema = z.object({
   EVENT_STREAM_MAX_MS: intFrom(1000, 86_400_000).default(30 * 60_000),
   /** A comment line on each live event stream this often; its session is checked then too (ended: the stream ends). */
   EVENT_HEARTBEAT_MS: intFrom(100, 600_000).default(20_000),
+  /** How often every station with alarm rules is evaluated again (silence raises no report: offline, no images). */
+  ALARM_CHECK_MS: intFrom(200, 3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

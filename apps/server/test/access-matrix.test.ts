@@ -589,6 +589,12 @@ const CASES: Case[] = [
  * field fails the coverage test until it is placed here or above.
  */
 const NOT_OBJECT_ROUTES: Record<string, string> = {
+  'GET /api/alarm/rules': 'a team’s rules by group_id: another team’s is 1011 except for the superadmin (alarms.test.ts)',
+  'GET /api/alarm/list': 'always filtered to the caller’s team; another team’s ipp_id lists nothing (alarms.test.ts)',
+  'POST /api/alarm/save-rule':
+    'another team’s rule id or station id is refused as a missing one, users get 1011 (alarms.test.ts, team isolation)',
+  'POST /api/alarm/remove-rule': 'another team’s rule is refused as a missing one, users get 1011 (alarms.test.ts)',
+  'POST /api/alarm/acknowledge': 'another team’s alarm is refused as a missing one (alarms.test.ts, team isolation)',
   'GET /api/roi/file/{name}':
     'public by design: the name is the SHA-256 of the image, an unguessable capability that <img> loads without a token',
   'POST /api/ipp/save': 'registers or edits; the id and the team in the body are checked by admin-permissions.test.ts',

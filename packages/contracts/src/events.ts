@@ -5,7 +5,7 @@ import { z } from 'zod';
  * without a reload. Each names what changed, not the new data: the page asks for that again through its usual call, so
  * the usual team checks and shapes apply. Events of one station within a short window arrive as one.
  */
-export const LIVE_EVENT_TYPES = ['ipp', 'roi'] as const;
+export const LIVE_EVENT_TYPES = ['ipp', 'roi', 'alarm'] as const;
 
 export const LiveEventSchema = z.discriminatedUnion('type', [
   /** A station's state changed: telemetry, online/offline, configuration saved or applied. */
@@ -21,6 +21,12 @@ export const LiveEventSchema = z.discriminatedUnion('type', [
     ipp_id: z.number().int(),
     count: z.number().int(),
     last_roi_id: z.number().int(),
+    at: z.number().int(),
+  }),
+  /** An alarm of a station was raised, acknowledged or cleared. */
+  z.object({
+    type: z.literal('alarm'),
+    ipp_id: z.number().int(),
     at: z.number().int(),
   }),
 ]);

@@ -18,3 +18,4 @@ export * from './ids.ts';
 export * from './physical.ts';
 export * from './ecology.ts';
 export * from './taxa.ts';
+export * from './alarms.ts';

@@ -22,6 +22,7 @@ export const CONSOLE_ROUTES = [
   { path: '/ipp/ipp-image-detail', roles: null },
   { path: '/ipp/ipp-view-detail', roles: null },
   { path: '/identify', roles: null },
+  { path: '/alarms', roles: null },
 ] as const satisfies ReadonlyArray<{ path: string; roles: readonly Role[] | null }>;
 
 export type ConsolePath = (typeof CONSOLE_ROUTES)[number]['path'];

@@ -17,6 +17,7 @@ import { sizeRollupsMigration } from './migrations/0014-size-rollups.ts';
 import { importProgressMigration } from './migrations/0015-import-progress.ts';
 import { classTaxaMigration } from './migrations/0016-class-taxa.ts';
 import { configHistoryMigration } from './migrations/0017-config-history.ts';
+import { alarmsMigration } from './migrations/0018-alarms.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0015-import-progress': importProgressMigration,
     '0016-class-taxa': classTaxaMigration,
     '0017-config-history': configHistoryMigration(db.dialect),
+    '0018-alarms': alarmsMigration(db.dialect),
   };
 }
 

@@ -94,6 +94,49 @@ export interface IppsTable {
   updated_at: number;
 }
 
+/** A team's alarm rule (migration 0018). */
+export interface AlarmRulesTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;
+  /** An AlarmKind. */
+  kind: string;
+  threshold: number | null;
+  minutes: number | null;
+  /** null: every station of the team. */
+  ipp_id: number | null;
+  /** 1 or 0. */
+  enabled: number;
+  renotify_minutes: number;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An alarm a rule raised on a station (migration 0018); open while cleared_at is null. */
+export interface AlarmsTable {
+  id: Generated<number>;
+  group_id: number;
+  rule_id: number | null;
+  rule_name: string;
+  kind: string;
+  threshold: number | null;
+  minutes: number | null;
+  ipp_id: number;
+  /** active | acknowledged | cleared */
+  state: string;
+  value: number | null;
+  raised_at: number;
+  last_seen_at: number;
+  /** When it was last notified (raised, or again after the rule's interval while active). */
+  notified_at: number | null;
+  acknowledged_at: number | null;
+  acknowledged_by: number | null;
+  acknowledged_by_name: string | null;
+  ack_note: string | null;
+  cleared_at: number | null;
+}
+
 /** One configuration version of an instrument (migration 0017): the configuration audit. */
 export interface IppConfigHistoryTable {
   id: Generated<number>;
@@ -413,6 +456,8 @@ export interface Database {
   translations: TranslationsTable;
   ipps: IppsTable;
   ipp_config_history: IppConfigHistoryTable;
+  alarm_rules: AlarmRulesTable;
+  alarms: AlarmsTable;
   user_views: UserViewsTable;
   classes: ClassesTable;
   import_progress: ImportProgressTable;

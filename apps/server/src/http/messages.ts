@@ -77,6 +77,13 @@ const MESSAGES = {
   badFile: { zh: '文件格式错误：{detail}', en: 'Malformed file: {detail}' },
   teamRequired: { zh: '请选择团队！', en: 'Please select a Team!' },
   ippNotFound: { zh: '仪器不存在', en: 'The instrument does not exist' },
+  alarmRuleNotFound: { zh: '告警规则不存在', en: 'The alarm rule does not exist' },
+  alarmNotFound: { zh: '告警不存在', en: 'The alarm does not exist' },
+  alarmNotActive: { zh: '该告警已被确认或已解除', en: 'The alarm has already been acknowledged or has cleared' },
+  alarmRuleLimit: {
+    zh: '每个团队最多 {max} 条告警规则，请先删除不用的规则',
+    en: 'A team can have at most {max} alarm rules: delete unused ones first',
+  },
   ippOwnTeamOnly: { zh: '团队管理员只能管理本团队的仪器', en: "A Team Admin may only manage their own team's instruments" },
   noLogo: { zh: '尚未上传标志', en: 'No logo has been uploaded' },
   deviceKeyInvalid: { zh: '设备密钥缺失或无效', en: 'The device key is missing or not valid' },

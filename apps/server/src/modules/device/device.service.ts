@@ -38,8 +38,20 @@ export class DeviceService {
     private readonly events: EventBus,
   ) {}
 
+  private readonly reportListeners: ((ippId: number) => void)[] = [];
+
+  /** Called after each stored report of a station (telemetry, status, image): the alarms evaluate it. */
+  onReport(listener: (ippId: number) => void) {
+    this.reportListeners.push(listener);
+  }
+
+  private reported(ippId: number) {
+    for (const listener of this.reportListeners) listener(ippId);
+  }
+
   private announce(device: DeviceContext, reasons: ('telemetry' | 'status' | 'applied')[]) {
     this.events.publish({ group_id: device.group_id, event: { type: 'ipp', ipp_id: device.id, reasons, at: this.clock() } });
+    this.reported(device.id);
   }
 
   /** The instrument a device key belongs to; a missing, unknown or rotated key is refused with 1010. */
@@ -145,6 +157,7 @@ export class DeviceService {
         group_id: device.group_id,
         event: { type: 'roi', ipp_id: device.id, count: 1, last_roi_id: result.roiId, at: this.clock() },
       });
+    if (result.stored) this.reported(device.id);
     return { roi_id: result.roiId, stored: result.stored, sha256: result.sha256 };
   }
 }

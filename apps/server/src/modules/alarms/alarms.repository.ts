@@ -1,0 +1,182 @@
+import type { AlarmListQuery } from '@ipp/contracts';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
+
+export type AlarmRuleRow = Selectable<AlarmRulesTable>;
+export type AlarmRow = Selectable<AlarmsTable>;
+
+export function rulesOfGroup(db: Kysely<Database>, groupId: number) {
+  return db.selectFrom('alarm_rules').selectAll().where('group_id', '=', groupId).orderBy('id').execute();
+}
+
+export function findRule(db: Kysely<Database>, id: number) {
+  return db.selectFrom('alarm_rules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countRules(db: Kysely<Database>, groupId: number) {
+  const row = await db
+    .selectFrom('alarm_rules')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('group_id', '=', groupId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertRule(db: Kysely<Database>, values: Insertable<AlarmRulesTable>) {
+  const row = await db.insertInto('alarm_rules').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updateRule(db: Kysely<Database>, id: number, values: Updateable<AlarmRulesTable>) {
+  return db.updateTable('alarm_rules').set(values).where('id', '=', id).execute();
+}
+
+export function deleteRule(db: Kysely<Database>, id: number) {
+  return db.deleteFrom('alarm_rules').where('id', '=', id).execute();
+}
+
+/** The enabled rules that watch a station: its own and the team-wide ones. */
+export function enabledRulesFor(db: Kysely<Database>, groupId: number, ippId: number) {
+  return db
+    .selectFrom('alarm_rules')
+    .selectAll()
+    .where('group_id', '=', groupId)
+    .where('enabled', '=', 1)
+    .where((eb) => eb.or([eb('ipp_id', 'is', null), eb('ipp_id', '=', ippId)]))
+    .orderBy('id')
+    .execute();
+}
+
+export function ippIdentity(db: Kysely<Database>, id: number) {
+  return db.selectFrom('ipps').select(['id', 'group_id', 'dev_id', 'site_name']).where('id', '=', id).executeTakeFirst();
+}
+
+/** What the rules read of a station. */
+export function stationForAlarms(db: Kysely<Database>, ippId: number) {
+  return db
+    .selectFrom('ipps')
+    .select(['id', 'group_id', 'last_online_at', 'reported_offline_at', 'latest_telemetry', 'last_roi_at'])
+    .where('id', '=', ippId)
+    .executeTakeFirst();
+}
+export type StationForAlarms = NonNullable<Awaited<ReturnType<typeof stationForAlarms>>>;
+
+/** Stations of teams that have an enabled rule, for the periodic check (silence raises no report). */
+export async function stationsWithRules(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom('ipps')
+    .select('ipps.id')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('alarm_rules')
+          .select('alarm_rules.id')
+          .whereRef('alarm_rules.group_id', '=', 'ipps.group_id')
+          .where('alarm_rules.enabled', '=', 1),
+      ),
+    )
+    .orderBy('ipps.id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function stationIdsOfGroup(db: Kysely<Database>, groupId: number) {
+  const rows = await db.selectFrom('ipps').select('id').where('group_id', '=', groupId).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The open alarms of a station, by rule. */
+export function openAlarmsOf(db: Kysely<Database>, ippId: number) {
+  return db.selectFrom('alarms').selectAll().where('ipp_id', '=', ippId).where('cleared_at', 'is', null).execute();
+}
+
+/** Raises an alarm unless one of the rule is open on the station already (another process got there first): its id or null. */
+export async function raiseAlarm(db: Kysely<Database>, values: Insertable<AlarmsTable>) {
+  const row = await db
+    .insertInto('alarms')
+    .values(values)
+    .onConflict((oc) => oc.columns(['rule_id', 'ipp_id']).where('cleared_at', 'is', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export function updateAlarm(db: Kysely<Database>, id: number, values: Updateable<AlarmsTable>) {
+  return db.updateTable('alarms').set(values).where('id', '=', id).where('cleared_at', 'is', null).executeTakeFirst();
+}
+
+/** Acknowledges an active alarm; 0 rows when someone else did first or it cleared meanwhile. */
+export async function acknowledgeAlarm(
+  db: Kysely<Database>,
+  id: number,
+  values: Pick<Updateable<AlarmsTable>, 'acknowledged_at' | 'acknowledged_by' | 'acknowledged_by_name' | 'ack_note'>,
+) {
+  const result = await db
+    .updateTable('alarms')
+    .set({ ...values, state: 'acknowledged' })
+    .where('id', '=', id)
+    .where('state', '=', 'active')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Clears the open alarms of a rule (it was removed or disabled). */
+export function clearAlarmsOfRule(db: Kysely<Database>, ruleId: number, at: number) {
+  return db
+    .updateTable('alarms')
+    .set({ state: 'cleared', cleared_at: at })
+    .where('rule_id', '=', ruleId)
+    .where('cleared_at', 'is', null)
+    .returning('ipp_id')
+    .execute();
+}
+
+export function findAlarm(db: Kysely<Database>, id: number) {
+  return db.selectFrom('alarms').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface AlarmFilter {
+  groupId: number | undefined;
+  state: AlarmListQuery['state'];
+  ippId?: number;
+  kind?: string;
+}
+
+function filtered(db: Kysely<Database>, filter: AlarmFilter) {
+  let query = db.selectFrom('alarms').innerJoin('ipps', 'ipps.id', 'alarms.ipp_id');
+  if (filter.groupId !== undefined) query = query.where('alarms.group_id', '=', filter.groupId);
+  if (filter.state === 'open') query = query.where('alarms.cleared_at', 'is', null);
+  else if (filter.state !== 'all') query = query.where('alarms.state', '=', filter.state);
+  if (filter.ippId !== undefined) query = query.where('alarms.ipp_id', '=', filter.ippId);
+  if (filter.kind !== undefined) query = query.where('alarms.kind', '=', filter.kind);
+  return query;
+}
+
+export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    filtered(db, filter)
+      .selectAll('alarms')
+      .select(['ipps.dev_id', 'ipps.site_name'])
+      .orderBy('alarms.raised_at', 'desc')
+      .orderBy('alarms.id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function countOpen(db: Kysely<Database>, groupId: number | undefined) {
+  let query = db
+    .selectFrom('alarms')
+    .select(['state', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('cleared_at', 'is', null)
+    .groupBy('state');
+  if (groupId !== undefined) query = query.where('group_id', '=', groupId);
+  const rows = await query.execute();
+  const of = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+  return { active: of('active'), acknowledged: of('acknowledged') };
+}

@@ -1,0 +1,113 @@
+import {
+  AlarmAcknowledgeBodySchema,
+  AlarmListQuerySchema,
+  AlarmRuleSaveBodySchema,
+  AlarmRuleSchema,
+  AlarmRulesQuerySchema,
+  AlarmSchema,
+  AlarmSummarySchema,
+  IdBodySchema,
+  envelopeOf,
+} from '@ipp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/access.ts';
+import { ok } from '../../http/envelope.ts';
+import type { AlarmsService } from './alarms.service.ts';
+
+const ADMINS = ['superadmin', 'administrator'] as const;
+
+export const alarmsRoutes = (service: AlarmsService): FastifyPluginAsyncZod =>
+  async function (app) {
+    app.get(
+      '/alarm/rules',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['alarms'],
+          summary: "The team's alarm rules (a superadmin names the team)",
+          querystring: AlarmRulesQuerySchema,
+          response: { 200: envelopeOf(z.array(AlarmRuleSchema)) },
+        },
+      },
+      async (request) => ok(await service.rules(requireAuth(request).user, request.query.group_id)),
+    );
+
+    app.post(
+      '/alarm/save-rule',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['alarms'],
+          summary: 'Create an alarm rule (no id) or change one; a changed rule clears its open alarms and starts over',
+          body: AlarmRuleSaveBodySchema,
+          response: { 200: envelopeOf(AlarmRuleSchema) },
+        },
+      },
+      async (request) => ok(await service.saveRule(requireAuth(request).user, request.body)),
+    );
+
+    app.post(
+      '/alarm/remove-rule',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['alarms'],
+          summary: 'Remove an alarm rule; its open alarms clear, its history stays',
+          body: IdBodySchema,
+          response: { 200: envelopeOf(z.object({ ok: z.literal(true) })) },
+        },
+      },
+      async (request) => {
+        await service.removeRule(requireAuth(request).user, request.body.id);
+        return ok({ ok: true as const });
+      },
+    );
+
+    app.get(
+      '/alarm/list',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['alarms'],
+          summary: "The team's alarms, newest first: open (active or acknowledged), one state, or all",
+          querystring: AlarmListQuerySchema,
+          response: { 200: envelopeOf(z.array(AlarmSchema)) },
+        },
+      },
+      async (request) => {
+        const { rows, total } = await service.list(requireAuth(request).user, request.query);
+        return ok(rows, { count: total });
+      },
+    );
+
+    app.get(
+      '/alarm/summary',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['alarms'],
+          summary: "How many of the team's alarms are active and acknowledged (the header's count)",
+          response: { 200: envelopeOf(AlarmSummarySchema) },
+        },
+      },
+      async (request) => ok(await service.summary(requireAuth(request).user)),
+    );
+
+    app.post(
+      '/alarm/acknowledge',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['alarms'],
+          summary: 'Acknowledge an active alarm of the team, with a note; it clears when its condition ends',
+          body: AlarmAcknowledgeBodySchema,
+          response: { 200: envelopeOf(z.object({ ok: z.literal(true) })) },
+        },
+      },
+      async (request) => {
+        await service.acknowledge(requireAuth(request).user, request.body);
+        return ok({ ok: true as const });
+      },
+    );
+  };

@@ -1,0 +1,331 @@
+import {
+  MAX_ALARM_RULES_PER_TEAM,
+  MeasuredSchema,
+  ResultCode,
+  type Alarm,
+  type AlarmKind,
+  type AlarmListQuery,
+  type AlarmRule,
+  type AlarmRuleSaveBody,
+  type AlarmSummary,
+} from '@ipp/contracts';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { isOnline, visibleGroup } from '../ipps/ipps.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { evaluate, type StationNow } from './alarm-conditions.ts';
+import * as repo from './alarms.repository.ts';
+
+const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
+const alarmNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmNotFound', {}, 'id');
+
+/** Where a raised (or re-notified) alarm goes besides the console: webhooks, e-mail. */
+export interface AlarmNotifier {
+  notify(alarm: Alarm, reason: 'raised' | 'again'): void;
+}
+
+/**
+ * Alarm rules and the alarms they raise (issue 23). Each station is evaluated after each of its reports and by a
+ * periodic check (silence raises no report); evaluations of one station run one at a time in this process, and the
+ * database keeps one open alarm per rule and station when several processes evaluate at once.
+ */
+export class AlarmsService {
+  private readonly running = new Map<number, Promise<void>>();
+  private readonly again = new Set<number>();
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private readonly notifiers: AlarmNotifier[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly settings: SettingsService,
+    private readonly events: EventBus,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  useNotifier(notifier: AlarmNotifier) {
+    this.notifiers.push(notifier);
+  }
+
+  async rules(actor: UserRow, groupId?: number): Promise<AlarmRule[]> {
+    const group = visibleGroup(actor, groupId) ?? actor.group_id;
+    if (group === null || group === undefined) return [];
+    return (await repo.rulesOfGroup(this.db.kysely, group)).map(presentRule);
+  }
+
+  async saveRule(actor: UserRow, body: AlarmRuleSaveBody & { threshold: number | null; minutes: number | null }) {
+    const now = this.clock();
+    const id = await this.db.kysely.transaction().execute(async (trx) => {
+      const existing = body.id === undefined ? undefined : await repo.findRule(trx, body.id);
+      if (body.id !== undefined && !existing) throw ruleNotFound();
+      const group = existing ? existing.group_id : visibleGroup(actor, body.group_id);
+      if (group === undefined || group < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+      if (existing && actor.role !== 'superadmin' && existing.group_id !== actor.group_id) throw ruleNotFound();
+      if (body.ipp_id !== null && body.ipp_id !== undefined) {
+        const ipp = await repo.ippIdentity(trx, body.ipp_id);
+        if (!ipp || ipp.group_id !== group) throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
+      }
+      const values = {
+        name: body.name,
+        kind: body.kind,
+        threshold: body.threshold,
+        minutes: body.minutes,
+        ipp_id: body.ipp_id ?? null,
+        enabled: body.enabled === false ? 0 : 1,
+        renotify_minutes: body.renotify_minutes ?? 60,
+        updated_at: now,
+      };
+      if (existing) {
+        await repo.updateRule(trx, existing.id, values);
+        // A changed rule starts over: its open alarms were about the old condition.
+        await repo.clearAlarmsOfRule(trx, existing.id, now);
+        return existing.id;
+      }
+      if ((await repo.countRules(trx, group)) >= MAX_ALARM_RULES_PER_TEAM)
+        throw new AppError(ResultCode.FAILED, 'alarmRuleLimit', { max: MAX_ALARM_RULES_PER_TEAM });
+      return repo.insertRule(trx, { ...values, group_id: group, created_by: actor.id, created_at: now });
+    });
+    const rule = (await repo.findRule(this.db.kysely, id))!;
+    this.evaluateGroupSoon(rule.group_id);
+    return presentRule(rule);
+  }
+
+  async removeRule(actor: UserRow, id: number) {
+    const now = this.clock();
+    const cleared = await this.db.kysely.transaction().execute(async (trx) => {
+      const rule = await repo.findRule(trx, id);
+      if (!rule || (actor.role !== 'superadmin' && rule.group_id !== actor.group_id)) throw ruleNotFound();
+      const ipps = await repo.clearAlarmsOfRule(trx, id, now);
+      await repo.deleteRule(trx, id);
+      return { group: rule.group_id, ipps: ipps.map((r) => r.ipp_id) };
+    });
+    for (const ipp of new Set(cleared.ipps)) this.announce(cleared.group, ipp);
+  }
+
+  async list(actor: UserRow, query: AlarmListQuery) {
+    const filter = { groupId: visibleGroup(actor), state: query.state, ippId: query.ipp_id, kind: query.kind };
+    const { rows, total } = await repo.listAlarms(this.db.kysely, filter, query.page, query.limit);
+    return { rows: rows.map(presentAlarm), total };
+  }
+
+  summary(actor: UserRow): Promise<AlarmSummary> {
+    return repo.countOpen(this.db.kysely, visibleGroup(actor));
+  }
+
+  /** Anyone of the alarm's team acknowledges an active alarm, with a note; it stays open until its condition ends. */
+  async acknowledge(actor: UserRow, body: { id: number; note: string }) {
+    const now = this.clock();
+    const alarm = await this.db.kysely.transaction().execute(async (trx) => {
+      const row = await repo.findAlarm(trx, body.id);
+      const group = visibleGroup(actor);
+      if (!row || (group !== undefined && row.group_id !== group)) throw alarmNotFound();
+      if (row.state !== 'active') throw new AppError(ResultCode.FAILED, 'alarmNotActive');
+      const changed = await repo.acknowledgeAlarm(trx, row.id, {
+        acknowledged_at: now,
+        acknowledged_by: actor.id,
+        acknowledged_by_name: actor.account,
+        ack_note: body.note || null,
+      });
+      if (changed === 0) throw new AppError(ResultCode.FAILED, 'alarmNotActive');
+      return row;
+    });
+    this.announce(alarm.group_id, alarm.ipp_id);
+  }
+
+  /** After a station's report: evaluates it soon, once however many reports arrive meanwhile. */
+  stationReported(ippId: number) {
+    if (this.running.has(ippId)) {
+      this.again.add(ippId);
+      return;
+    }
+    const run = this.evaluateStation(ippId)
+      .catch(this.onError)
+      .finally(() => {
+        this.running.delete(ippId);
+        if (this.again.delete(ippId)) this.stationReported(ippId);
+      });
+    this.running.set(ippId, run);
+  }
+
+  /** Every station with rules, one after another (the periodic check for silence; tests call it directly). */
+  async checkAll() {
+    this.checking ??= (async () => {
+      try {
+        for (const id of await repo.stationsWithRules(this.db.kysely)) {
+          await this.running.get(id);
+          await this.evaluateStation(id).catch(this.onError);
+        }
+      } finally {
+        this.checking = null;
+      }
+    })();
+    return this.checking;
+  }
+
+  /** Waits for the evaluations under way (tests; shutdown). */
+  async settled() {
+    while (this.running.size > 0 || this.checking) await Promise.all([...this.running.values(), this.checking]);
+  }
+
+  start(intervalMs: number) {
+    this.timer ??= setInterval(() => void this.checkAll().catch(this.onError), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.settled();
+  }
+
+  private evaluateGroupSoon(groupId: number) {
+    void repo
+      .stationIdsOfGroup(this.db.kysely, groupId)
+      .then((ids) => ids.forEach((id) => this.stationReported(id)))
+      .catch(this.onError);
+  }
+
+  /** Raises, refreshes and clears the alarms of one station against its rules now, in one transaction. */
+  async evaluateStation(ippId: number) {
+    const now = this.clock();
+    const offlineMs = (await this.settings.get()).offline_minutes * 60_000;
+    const notices = await this.db.kysely.transaction().execute(async (trx) => {
+      const station = await repo.stationForAlarms(trx, ippId);
+      if (!station) return [];
+      const rules = await repo.enabledRulesFor(trx, station.group_id, ippId);
+      const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
+      const view = stationNow(station, now, offlineMs);
+      const out: { alarm: repo.AlarmRow; reason: 'raised' | 'again' | 'cleared' }[] = [];
+      for (const rule of rules) {
+        const condition = evaluate({ kind: rule.kind as AlarmKind, threshold: rule.threshold, minutes: rule.minutes }, view);
+        const current = open.get(rule.id);
+        if (condition.firing && !current) {
+          const raised = await raise(trx, rule, station, condition.value, now);
+          if (raised) out.push({ alarm: raised, reason: 'raised' });
+        } else if (condition.firing && current) {
+          const due =
+            current.state === 'active' &&
+            rule.renotify_minutes > 0 &&
+            now - (current.notified_at ?? current.raised_at) >= rule.renotify_minutes * 60_000;
+          await repo.updateAlarm(trx, current.id, {
+            value: condition.value,
+            last_seen_at: now,
+            ...(due ? { notified_at: now } : {}),
+          });
+          if (due) out.push({ alarm: { ...current, value: condition.value, last_seen_at: now }, reason: 'again' });
+        } else if (!condition.firing && current) {
+          await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
+          out.push({ alarm: { ...current, state: 'cleared', cleared_at: now }, reason: 'cleared' });
+        }
+      }
+      return out;
+    });
+    if (notices.length === 0) return;
+    const ipp = await repo.ippIdentity(this.db.kysely, ippId);
+    for (const { alarm, reason } of notices) {
+      if (reason !== 'cleared' && ipp)
+        for (const notifier of this.notifiers)
+          notifier.notify(presentAlarm({ ...alarm, dev_id: ipp.dev_id, site_name: ipp.site_name }), reason);
+    }
+    this.announce(notices[0]!.alarm.group_id, ippId);
+  }
+
+  private announce(groupId: number, ippId: number) {
+    this.events.publish({ group_id: groupId, event: { type: 'alarm', ipp_id: ippId, at: this.clock() } });
+  }
+}
+
+async function raise(
+  trx: Kysely<Database>,
+  rule: repo.AlarmRuleRow,
+  station: repo.StationForAlarms,
+  value: number | null,
+  now: number,
+) {
+  const values = {
+    group_id: station.group_id,
+    rule_id: rule.id,
+    rule_name: rule.name,
+    kind: rule.kind,
+    threshold: rule.threshold,
+    minutes: rule.minutes,
+    ipp_id: station.id,
+    state: 'active',
+    value,
+    raised_at: now,
+    last_seen_at: now,
+    notified_at: now,
+  };
+  const id = await repo.raiseAlarm(trx, values);
+  return id === null
+    ? null
+    : {
+        ...values,
+        id,
+        acknowledged_at: null,
+        acknowledged_by: null,
+        acknowledged_by_name: null,
+        ack_note: null,
+        cleared_at: null,
+      };
+}
+
+function stationNow(station: repo.StationForAlarms, now: number, offlineMs: number): StationNow {
+  const lastOnlineAt = station.last_online_at === null ? null : Number(station.last_online_at);
+  const reportedOffline = station.reported_offline_at === null ? null : Number(station.reported_offline_at);
+  const online = isOnline({ last_online_at: lastOnlineAt, reported_offline_at: reportedOffline }, now, offlineMs);
+  const parsed = station.latest_telemetry ? MeasuredSchema.safeParse(JSON.parse(station.latest_telemetry)) : null;
+  return {
+    now,
+    online,
+    lastOnlineAt,
+    offlineSince: lastOnlineAt === null ? null : Math.max(lastOnlineAt, reportedOffline ?? 0),
+    latest: parsed?.success ? parsed.data : null,
+    lastRoiAt: station.last_roi_at === null ? null : Number(station.last_roi_at),
+  };
+}
+
+function presentRule(row: repo.AlarmRuleRow): AlarmRule {
+  return {
+    id: row.id,
+    group_id: row.group_id,
+    name: row.name,
+    kind: row.kind as AlarmKind,
+    threshold: row.threshold,
+    minutes: row.minutes,
+    ipp_id: row.ipp_id,
+    enabled: Boolean(row.enabled),
+    renotify_minutes: row.renotify_minutes,
+    updated_at: Number(row.updated_at),
+  };
+}
+
+function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string }): Alarm {
+  const time = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    id: row.id,
+    group_id: row.group_id,
+    rule_id: row.rule_id,
+    rule_name: row.rule_name,
+    kind: row.kind as AlarmKind,
+    threshold: row.threshold,
+    minutes: row.minutes,
+    ipp_id: row.ipp_id,
+    dev_id: row.dev_id,
+    site_name: row.site_name,
+    state: row.state as Alarm['state'],
+    value: row.value,
+    raised_at: Number(row.raised_at),
+    last_seen_at: Number(row.last_seen_at),
+    acknowledged_at: time(row.acknowledged_at),
+    acknowledged_by_name: row.acknowledged_by_name,
+    ack_note: row.ack_note,
+    cleared_at: time(row.cleared_at),
+  };
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { MAX_ID } from './ids.ts';
+import { PagingQuerySchema } from './paging.ts';
+
+/**
+ * Alarms (issue 23): rules a team sets on its stations' health, evaluated as reports arrive and by a periodic check for
+ * silence; each rule raises at most one open alarm per station, which someone acknowledges and which clears itself
+ * when the condition ends.
+ */
+export const ALARM_KINDS = [
+  /** The station has been offline (silent past the system's offline threshold, or said so) for at least `minutes`. */
+  'offline',
+  /** Internal temperature above `threshold` °C. */
+  'temperature_high',
+  /** Internal humidity above `threshold` % (a leak). */
+  'humidity_high',
+  /** Free storage below `threshold` GB. */
+  'storage_low',
+  /** The wiper reports a fault. */
+  'wiper_fault',
+  /** Online, but no image captured for at least `minutes`. */
+  'no_images',
+  /** Water is being sampled while the UV-C illuminator is off (duty 0 %). */
+  'uvc_off_sampling',
+] as const;
+export type AlarmKind = (typeof ALARM_KINDS)[number];
+
+/** What each kind needs: a limit, a duration, or neither. */
+export const ALARM_KIND_NEEDS: Record<AlarmKind, 'threshold' | 'minutes' | null> = {
+  offline: 'minutes',
+  temperature_high: 'threshold',
+  humidity_high: 'threshold',
+  storage_low: 'threshold',
+  wiper_fault: null,
+  no_images: 'minutes',
+  uvc_off_sampling: null,
+};
+
+export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
+export type AlarmState = (typeof ALARM_STATES)[number];
+
+/** The most rules one team keeps: each is evaluated on every report of its stations. */
+export const MAX_ALARM_RULES_PER_TEAM = 100;
+
+export const AlarmRuleSchema = z.object({
+  id: z.number().int(),
+  group_id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(ALARM_KINDS),
+  threshold: z.number().nullable(),
+  minutes: z.number().int().nullable(),
+  /** null: every station of the team. */
+  ipp_id: z.number().int().nullable(),
+  enabled: z.boolean(),
+  /** While an alarm stays active, it is notified again after this many minutes; 0 never. */
+  renotify_minutes: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type AlarmRule = z.infer<typeof AlarmRuleSchema>;
+
+/** POST /alarm/save-rule: a new rule (no id) or a change. A superadmin names the team; others save in their own. */
+export const AlarmRuleSaveBodySchema = z
+  .object({
+    id: z.number().int().positive().max(MAX_ID).optional(),
+    group_id: z.number().int().positive().max(MAX_ID).optional(),
+    name: z.string().trim().min(1).max(64),
+    kind: z.enum(ALARM_KINDS),
+    threshold: z.number().min(-1000).max(1_000_000).nullable().default(null),
+    minutes: z.number().int().min(0).max(10_080).nullable().default(null),
+    ipp_id: z.number().int().positive().max(MAX_ID).nullable().default(null),
+    enabled: z.boolean().default(true),
+    renotify_minutes: z.number().int().min(0).max(10_080).default(60),
+  })
+  .superRefine((body, ctx) => {
+    const need = ALARM_KIND_NEEDS[body.kind];
+    if (need === 'threshold' && body.threshold === null)
+      ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'reason.required' });
+    if (need === 'minutes' && body.minutes === null)
+      ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'reason.required' });
+  });
+export type AlarmRuleSaveBody = z.input<typeof AlarmRuleSaveBodySchema>;
+
+export const AlarmRulesQuerySchema = z.object({
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+});
+
+export const AlarmSchema = z.object({
+  id: z.number().int(),
+  group_id: z.number().int(),
+  rule_id: z.number().int().nullable(),
+  rule_name: z.string(),
+  kind: z.enum(ALARM_KINDS),
+  threshold: z.number().nullable(),
+  minutes: z.number().int().nullable(),
+  ipp_id: z.number().int(),
+  dev_id: z.string(),
+  site_name: z.string(),
+  state: z.enum(ALARM_STATES),
+  /** The reading that raised it (or its latest while active): °C, %, GB or minutes; null for faults. */
+  value: z.number().nullable(),
+  raised_at: z.number().int(),
+  last_seen_at: z.number().int(),
+  acknowledged_at: z.number().int().nullable(),
+  acknowledged_by_name: z.string().nullable(),
+  ack_note: z.string().nullable(),
+  cleared_at: z.number().int().nullable(),
+});
+export type Alarm = z.infer<typeof AlarmSchema>;
+
+/** GET /alarm/list: newest first. `open` = active or acknowledged. */
+export const AlarmListQuerySchema = PagingQuerySchema.extend({
+  state: z.enum(['open', 'all', ...ALARM_STATES]).default('open'),
+  ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  kind: z.enum(ALARM_KINDS).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type AlarmListQuery = z.infer<typeof AlarmListQuerySchema>;
+
+export const AlarmAcknowledgeBodySchema = z.object({
+  id: z.number().int().positive().max(MAX_ID),
+  note: z.string().trim().max(500).default(''),
+});
+export type AlarmAcknowledgeBody = z.input<typeof AlarmAcknowledgeBodySchema>;
+
+/** GET /alarm/summary: the header's count. */
+export const AlarmSummarySchema = z.object({ active: z.number().int(), acknowledged: z.number().int() });
+export type AlarmSummary = z.infer<typeof AlarmSummarySchema>;
