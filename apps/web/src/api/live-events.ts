@@ -10,6 +10,7 @@ function isLiveEvent(value: unknown): value is LiveEvent {
   const e = value as Record<string, unknown>;
   if (typeof e.ipp_id !== 'number' || typeof e.at !== 'number') return false;
   if (e.type === 'ipp') return Array.isArray(e.reasons);
+  if (e.type === 'alarm') return true;
   return e.type === 'roi' && typeof e.count === 'number' && typeof e.last_roi_id === 'number';
 }
 

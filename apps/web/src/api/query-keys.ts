@@ -9,3 +9,6 @@ export const ippsQueryKey = ['ipps'] as const;
  * station data): refetched together when new data arrives or a favourite changes.
  */
 export const viewsQueryKey = ['views'] as const;
+
+/** Alarms: the list, the rules and the header's count. */
+export const alarmsQueryKey = ['alarms'] as const;

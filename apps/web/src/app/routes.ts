@@ -49,6 +49,7 @@ const stationDetailPage = page(() =>
 const imageDetailPage = page(() =>
   import('@/features/image-detail/pages/image-detail-page').then((m) => ({ default: m.ImageDetailPage })),
 );
+const alarmsPage = page(() => import('@/features/alarms/pages/alarms-page').then((m) => ({ default: m.AlarmsPage })));
 const identifyPage = page(() => import('@/features/identify/pages/identify-page').then((m) => ({ default: m.IdentifyPage })));
 
 export const MENU_GROUPS: readonly MenuGroup[] = [
@@ -70,6 +71,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/manage/ipp', { menu: 'monitoring', page: ippsPage }),
   route('/ipp/ipp-view', { menu: 'monitoring', page: stationPreviewPage }),
   route('/ipp/ipp-view-detail', { keepAlive: true, menu: 'monitoring', page: stationDetailPage }),
+  route('/alarms', { menu: 'monitoring', page: alarmsPage }),
   route('/identify', { menu: 'root', icon: AimOutlined, page: identifyPage }),
   route('/system/config', { menu: 'system', page: settingsPage }),
   route('/system/account', { menu: 'system', page: accountPage }),

@@ -17,4 +17,5 @@ export const ROUTE_TITLE_KEYS: Readonly<Record<ConsolePath, string>> = {
   '/ipp/ipp-image-detail': 'route.ippImageDetail',
   '/ipp/ipp-view-detail': 'route.ippViewDetail',
   '/identify': 'route.identify',
+  '/alarms': 'route.alarms',
 };

@@ -10,6 +10,8 @@ export const START_UP: Record<string, Handler> = {
     okEnvelope({ site_title: '', logo: '', default_language: 'zh', idle_minutes: 30, map_tile_url: '', wall_max: 100 }),
   '/api/get-lang/lang': () => okEnvelope([]),
   '/api/setting/get-role': () => okEnvelope({ roles: [], routes: [] }),
+  // The header's alarm count: none.
+  '/api/alarm/summary': () => okEnvelope({ active: 0, acknowledged: 0 }),
   // The live event stream: open, and quiet (tests that need events answer it themselves).
   '/api/events': () =>
     new Response(new ReadableStream({ start: () => undefined }), {

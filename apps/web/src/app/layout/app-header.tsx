@@ -1,6 +1,6 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Flex, Layout } from 'antd';
-import { Fragment } from 'react';
+import { Fragment, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '@/components/language-switch';
 import { useSession } from '@/hooks/use-session';
@@ -11,6 +11,9 @@ import { LiveIndicator } from './live-indicator';
 import { LogoutButton } from './logout-button';
 import { SizeSwitch } from './size-switch';
 import { UserBadge } from './user-badge';
+
+// Loaded after the shell (its size is budgeted), like the live stream it follows.
+const AlarmBell = lazy(() => import('@/features/alarms/components/alarm-bell'));
 
 interface AppHeaderProps {
   collapsed: boolean;
@@ -57,6 +60,9 @@ export function AppHeader({ collapsed, onToggleSidebar }: AppHeaderProps) {
       <Flex align="center" gap="middle" wrap>
         {demo && <DemoTag />}
         <LiveIndicator />
+        <Suspense fallback={null}>
+          <AlarmBell />
+        </Suspense>
         <LanguageSwitch />
         <SizeSwitch />
         <UserBadge />

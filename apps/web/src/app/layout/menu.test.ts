@@ -20,7 +20,12 @@ describe('buildMenu', () => {
       '/manage/user',
       '/about',
     ]);
-    expect(menu[1]?.children?.map((node) => node.key)).toEqual(['/manage/ipp', '/ipp/ipp-view', '/ipp/ipp-view-detail']);
+    expect(menu[1]?.children?.map((node) => node.key)).toEqual([
+      '/manage/ipp',
+      '/ipp/ipp-view',
+      '/ipp/ipp-view-detail',
+      '/alarms',
+    ]);
     expect(menu[3]?.children?.map((node) => node.key)).toEqual(['/system/config', '/system/account', '/system/role']);
   });
 
@@ -35,6 +40,7 @@ describe('buildMenu', () => {
       '/manage/ipp',
       '/ipp/ipp-view',
       '/ipp/ipp-view-detail',
+      '/alarms',
       '/identify',
       '/system/account',
       '/about',

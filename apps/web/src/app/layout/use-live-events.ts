@@ -2,7 +2,7 @@ import type { LiveEvent } from '@ipp/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import type { LiveState } from '@/api/live-events';
-import { ippsQueryKey, viewsQueryKey } from '@/api/query-keys';
+import { alarmsQueryKey, ippsQueryKey, viewsQueryKey } from '@/api/query-keys';
 import { useSession } from '@/hooks/use-session';
 
 /** The stream's state and when it last brought something, for the header's indicator. */
@@ -53,7 +53,9 @@ export function refresherFor(queryClient: QueryClient) {
     void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
     void queryClient.invalidateQueries({ queryKey: ippsQueryKey });
   }, DATA_REFRESH_MS);
+  const alarms = throttled(() => void queryClient.invalidateQueries({ queryKey: alarmsQueryKey }), IPP_REFRESH_MS);
   return (events: LiveEvent[]) => {
+    if (events.some((e) => e.type === 'alarm')) alarms();
     if (events.some((e) => e.type === 'ipp')) stations();
     if (events.some((e) => e.type === 'roi')) data();
   };

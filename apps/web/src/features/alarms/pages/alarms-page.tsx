@@ -1,0 +1,237 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import type { Alarm, AlarmRule } from '@ipp/contracts';
+import { Button, Card, Flex, Segmented, Space, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmAction } from '@/components/confirm-action';
+import { LoadFailed } from '@/components/load-failed';
+import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
+import { useSession } from '@/hooks/use-session';
+import { formatTime } from '@/lib/format';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
+import { useAlarms, type AlarmFilter } from '../api/get-alarms';
+import { AcknowledgeModal } from '../components/acknowledge-modal';
+import { ruleText, valueText } from '../components/alarm-text';
+import { RuleFormModal } from '../components/rule-form-modal';
+
+const STATE_COLOR = { active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
+const STATES = ['open', 'active', 'acknowledged', 'cleared', 'all'] as const;
+
+function AlarmList() {
+  const { t } = useTranslation();
+  const [state, setState] = useState<AlarmFilter['state']>('open');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
+  const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
+  const alarms = useAlarms({ state, page, limit });
+
+  const columns: TableColumnsType<Alarm> = [
+    { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 168, render: (v: number) => formatTime(v) },
+    {
+      title: t('alarms.station'),
+      key: 'station',
+      width: 170,
+      ellipsis: true,
+      render: (_, a) => `${a.site_name} (${a.dev_id})`,
+    },
+    {
+      title: t('alarms.rule'),
+      key: 'rule',
+      ellipsis: true,
+      render: (_, a) => (
+        <Flex vertical>
+          <span>{a.rule_name}</span>
+          <Typography.Text type="secondary">{ruleText(t, a)}</Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: t('alarms.value'), key: 'value', width: 96, align: 'right', render: (_, a) => valueText(a) },
+    {
+      title: t('alarms.stateLabel'),
+      dataIndex: 'state',
+      width: 168,
+      render: (s: Alarm['state'], a) => (
+        <Flex vertical align="start">
+          <Tag color={STATE_COLOR[s]} data-testid={`alarm-state-${a.id}`}>
+            {t(`alarms.state.${s}`)}
+          </Tag>
+          {a.cleared_at && <Typography.Text type="secondary">{formatTime(a.cleared_at)}</Typography.Text>}
+        </Flex>
+      ),
+    },
+    {
+      title: t('alarms.acknowledgedBy'),
+      key: 'ack',
+      width: 190,
+      ellipsis: true,
+      render: (_, a) =>
+        a.acknowledged_at ? (
+          <Flex vertical>
+            <span>{a.acknowledged_by_name ?? '—'}</span>
+            <Typography.Text type="secondary">{formatTime(a.acknowledged_at)}</Typography.Text>
+            {a.ack_note && <Typography.Text ellipsis={{ tooltip: a.ack_note }}>{a.ack_note}</Typography.Text>}
+          </Flex>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      title: t('common.actions'),
+      key: 'actions',
+      width: 104,
+      fixed: 'right',
+      render: (_, a) =>
+        a.state === 'active' && (
+          <Button size="small" onClick={() => setAcknowledging(a)} data-testid={`alarm-ack-${a.id}`}>
+            {t('alarms.acknowledge')}
+          </Button>
+        ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap="middle">
+      <Segmented
+        value={state}
+        onChange={(value) => {
+          setState(value);
+          setPage(1);
+        }}
+        options={STATES.map((s) => ({ value: s, label: t(`alarms.filter.${s}`) }))}
+        data-testid="alarm-state-filter"
+      />
+      {alarms.isError ? (
+        <LoadFailed error={alarms.error} onRetry={() => void alarms.refetch()} />
+      ) : (
+        <Table<Alarm>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={alarms.data?.items}
+          loading={alarms.isLoading}
+          scroll={{ x: 1040 }}
+          locale={{ emptyText: state === 'open' ? t('alarms.noneOpen') : t('alarms.none') }}
+          data-testid="alarm-table"
+          pagination={{
+            current: page,
+            pageSize: limit,
+            total: alarms.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZE_OPTIONS,
+            onChange: (next, size) => {
+              setPage(size === limit ? next : 1);
+              setLimit(size);
+            },
+          }}
+        />
+      )}
+      {acknowledging && <AcknowledgeModal alarm={acknowledging} onClose={() => setAcknowledging(null)} />}
+    </Flex>
+  );
+}
+
+function RuleList() {
+  const { t } = useTranslation();
+  const { role } = useSession();
+  const canEdit = role === 'superadmin' || role === 'administrator';
+  const rules = useAlarmRules();
+  const ipps = useIpps({ limit: ALL_IPPS_LIMIT });
+  const stationName = (id: number) => {
+    const ipp = ipps.data?.items.find((i) => i.id === id);
+    return ipp ? `${ipp.site_name} (${ipp.dev_id})` : `#${id}`;
+  };
+  const remove = useRemoveAlarmRule();
+  const [editing, setEditing] = useState<AlarmRule | 'new' | null>(null);
+
+  const columns: TableColumnsType<AlarmRule> = [
+    { title: t('alarms.ruleName'), dataIndex: 'name', width: 200, ellipsis: true },
+    { title: t('alarms.condition.label'), key: 'condition', render: (_, r) => ruleText(t, r) },
+    {
+      title: t('alarms.station'),
+      dataIndex: 'ipp_id',
+      width: 200,
+      ellipsis: true,
+      render: (v: number | null) => (v === null ? t('alarms.allStations') : stationName(v)),
+    },
+    {
+      title: t('alarms.renotifyLabel'),
+      dataIndex: 'renotify_minutes',
+      width: 150,
+      render: (v: number) => (v === 0 ? t('alarms.never') : t('alarms.everyMinutes', { count: v })),
+    },
+    {
+      title: t('alarms.enabled'),
+      dataIndex: 'enabled',
+      width: 90,
+      render: (v: boolean) => (v ? <Tag color="success">{t('alarms.on')}</Tag> : <Tag>{t('alarms.off')}</Tag>),
+    },
+  ];
+  if (canEdit)
+    columns.push({
+      title: t('common.actions'),
+      key: 'actions',
+      width: 96,
+      fixed: 'right',
+      render: (_, rule) => (
+        <Space size={4}>
+          <Tooltip title={t('common.edit')}>
+            <Button size="small" icon={<EditOutlined />} aria-label={t('common.edit')} onClick={() => setEditing(rule)} />
+          </Tooltip>
+          <ConfirmAction
+            title={t('alarms.removeConfirm', { name: rule.name })}
+            onConfirm={() => remove.mutateAsync(rule.id)}
+            tooltip={t('common.delete')}
+          >
+            <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
+          </ConfirmAction>
+        </Space>
+      ),
+    });
+
+  return (
+    <Flex vertical gap="middle">
+      {canEdit && (
+        <div>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="alarm-rule-add">
+            {t('alarms.addRule')}
+          </Button>
+        </div>
+      )}
+      {rules.isError ? (
+        <LoadFailed error={rules.error} onRetry={() => void rules.refetch()} />
+      ) : (
+        <Table<AlarmRule>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={rules.data}
+          loading={rules.isLoading}
+          pagination={false}
+          scroll={{ x: 800 }}
+          locale={{ emptyText: t('alarms.noRules') }}
+          data-testid="alarm-rule-table"
+        />
+      )}
+      {editing && <RuleFormModal rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </Flex>
+  );
+}
+
+/**
+ * Alarms (issue 23): the team's alarms as they are raised, acknowledged and cleared (live), and the rules that raise
+ * them, which administrators edit.
+ */
+export function AlarmsPage() {
+  const { t } = useTranslation();
+  return (
+    <Card title={t('route.alarms')}>
+      <Tabs
+        items={[
+          { key: 'alarms', label: t('alarms.tabAlarms'), children: <AlarmList /> },
+          { key: 'rules', label: t('alarms.tabRules'), children: <RuleList /> },
+        ]}
+      />
+    </Card>
+  );
+}
