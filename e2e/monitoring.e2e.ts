@@ -20,6 +20,9 @@ const T = {
     all: '全部',
     exposure: /^曝光时间/,
     exposureChange: '曝光时间: 80 µs → 115 µs',
+    alarmsTab: '告警',
+    rulesTab: '规则',
+    acknowledged: '已确认',
   },
   en: {
     saved: 'Save successful',
@@ -30,6 +33,9 @@ const T = {
     exposure: /^Exposure time/,
     exposureChange: 'Exposure time: 80 µs → 115 µs',
     allWarning: 'Querying all the data is very time-consuming',
+    alarmsTab: 'Alarms',
+    rulesTab: 'Rules',
+    acknowledged: 'Acknowledged',
   },
 } as const;
 
@@ -263,6 +269,35 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     expect(lines.length).toBeGreaterThan(1);
     const total = lines.slice(1).reduce((sum, line) => sum + Number(line.split(',')[2]), 0);
     expect(total).toBeGreaterThan(0);
+
+    // Alarms (issue 23): an offline rule; the instrument stops; the alarm arrives on the open page and in the header
+    // without a reload; someone acknowledges it with a note.
+    await page.goto('/alarms');
+    await page.getByRole('tab', { name: t.rulesTab }).click();
+    await page.getByTestId('alarm-rule-add').click();
+    await page.getByTestId('alarm-rule-name').fill('Offline');
+    await page.getByTestId('alarm-rule-minutes').fill('0');
+    await page.getByTestId('alarm-rule-submit').click();
+    await page.getByTestId('alarm-rule-table').getByText('Offline', { exact: true }).waitFor();
+    await page.getByRole('tab', { name: t.alarmsTab }).click();
+    await page.getByTestId('alarm-table').waitFor();
+    expect(await page.locator('[data-testid^="alarm-state-"]').count()).toBe(0);
+    await page.evaluate(() => ((window as unknown as { noReload: boolean }).noReload = true));
+    const exited = new Promise((r) => simulator?.once('exit', r));
+    simulator?.kill('SIGTERM');
+    await exited;
+    const state = page.locator('[data-testid^="alarm-state-"]').first();
+    await state.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('alarm-table').textContent()).toContain(`E2E buoy (${devId})`);
+    await expect.poll(() => page.getByTestId('alarm-bell').getAttribute('data-active')).toBe('1');
+    expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
+    const alarmId = ((await state.getAttribute('data-testid')) ?? '').replace('alarm-state-', '');
+    await page.getByTestId(`alarm-ack-${alarmId}`).click();
+    await page.getByTestId('alarm-ack-note').fill('checking the cable');
+    await page.getByTestId('alarm-ack-submit').click();
+    await expect.poll(() => page.getByTestId(`alarm-state-${alarmId}`).textContent()).toBe(t.acknowledged);
+    expect(await page.getByTestId('alarm-table').textContent()).toContain('checking the cable');
+    await expect.poll(() => page.getByTestId('alarm-bell').getAttribute('data-active')).toBe('0');
     await context.close();
-  }, 240_000);
+  }, 300_000);
 });

@@ -47,6 +47,7 @@ import { eventBusFor, type EventBus } from './modules/events/event-bus.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { alarmsRoutes } from './modules/alarms/alarms.routes.ts';
 import { AlarmsService } from './modules/alarms/alarms.service.ts';
+import { WebhooksService } from './modules/alarms/webhooks.service.ts';
 import { LiveStreams } from './modules/events/live-streams.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
@@ -95,6 +96,7 @@ declare module 'fastify' {
     liveStreams: LiveStreams;
     /** Alarm rules and alarms (tests evaluate through it). */
     alarms: AlarmsService;
+    webhooks: WebhooksService;
   }
 }
 
@@ -195,7 +197,13 @@ export async function buildApp({
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET, bus);
   const alarms = new AlarmsService(db, clock, settings, bus, (error) => app.log.error(error, 'alarm evaluation failed'));
   devices.onReport((ippId) => alarms.stationReported(ippId));
-  app.addHook('onReady', async () => alarms.start(config.ALARM_CHECK_MS));
+  const webhooks = new WebhooksService(db, clock, (error) => app.log.error(error, 'alarm webhook failed'));
+  alarms.useNotifier(webhooks);
+  app.addHook('onReady', async () => {
+    alarms.start(config.ALARM_CHECK_MS);
+    webhooks.start(config.WEBHOOK_POLL_MS);
+  });
+  app.addHook('preClose', async () => webhooks.stop());
   // Before the bus closes: the last evaluations still publish.
   app.addHook('preClose', async () => alarms.stop());
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
@@ -258,7 +266,7 @@ export async function buildApp({
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
       await api.register(ippsRoutes(ipps));
       await api.register(eventsRoutes(streams));
-      await api.register(alarmsRoutes(alarms));
+      await api.register(alarmsRoutes(alarms, webhooks));
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
@@ -299,6 +307,7 @@ export async function buildApp({
   app.decorate('mqtt', bridge);
   app.decorate('events', bus);
   app.decorate('alarms', alarms);
+  app.decorate('webhooks', webhooks);
   app.decorate('liveStreams', streams);
   app.decorate('rois', rois);
   app.decorate('devices', devices);

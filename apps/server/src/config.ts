@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   EVENT_HEARTBEAT_MS: intFrom(100, 600_000).default(20_000),
   /** How often every station with alarm rules is evaluated again (silence raises no report: offline, no images). */
   ALARM_CHECK_MS: intFrom(200, 3_600_000).default(30_000),
+  /** How often the webhook outbox is looked at for notices due (new ones are sent at once). */
+  WEBHOOK_POLL_MS: intFrom(100, 600_000).default(5_000),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -590,6 +590,10 @@ const CASES: Case[] = [
  */
 const NOT_OBJECT_ROUTES: Record<string, string> = {
   'GET /api/alarm/rules': 'a team’s rules by group_id: another team’s is 1011 except for the superadmin (alarms.test.ts)',
+  'GET /api/alarm/webhook':
+    'the team’s own webhook: another team’s group_id is 1011 except for the superadmin (alarm-webhooks.test.ts)',
+  'POST /api/alarm/save-webhook':
+    'sets the team’s own webhook: another team’s group_id is 1011 except for the superadmin (alarm-webhooks.test.ts)',
   'GET /api/alarm/list': 'always filtered to the caller’s team; another team’s ipp_id lists nothing (alarms.test.ts)',
   'POST /api/alarm/save-rule':
     'another team’s rule id or station id is refused as a missing one, users get 1011 (alarms.test.ts, team isolation)',

@@ -125,3 +125,51 @@ export type AlarmAcknowledgeBody = z.input<typeof AlarmAcknowledgeBodySchema>;
 /** GET /alarm/summary: the header's count. */
 export const AlarmSummarySchema = z.object({ active: z.number().int(), acknowledged: z.number().int() });
 export type AlarmSummary = z.infer<typeof AlarmSummarySchema>;
+
+/** A team's webhook as administrators see it: never the secret itself, only its last characters. */
+export const AlarmWebhookSchema = z.object({
+  url: z.string().nullable(),
+  secret_hint: z.string().nullable(),
+  updated_at: z.number().int().nullable(),
+  /** Notices waiting to be sent or retried, and those given up after every retry. */
+  pending: z.number().int(),
+  failed: z.number().int(),
+  last_delivery: z
+    .object({ at: z.number().int(), ok: z.boolean(), error: z.string().nullable(), attempts: z.number().int() })
+    .nullable(),
+});
+export type AlarmWebhook = z.infer<typeof AlarmWebhookSchema>;
+
+export const AlarmWebhookQuerySchema = z.object({
+  group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+});
+
+/**
+ * POST /alarm/save-webhook: the URL alarms are posted to (null removes it). A new secret is made when the first URL is
+ * saved or when asked; it is answered once, like a device key.
+ */
+export const AlarmWebhookSaveBodySchema = z.object({
+  group_id: z.number().int().positive().max(MAX_ID).optional(),
+  url: z
+    .url({ protocol: /^https?$/, message: 'reason.format' })
+    .max(2000)
+    .nullable(),
+  new_secret: z.boolean().default(false),
+});
+export type AlarmWebhookSaveBody = z.input<typeof AlarmWebhookSaveBodySchema>;
+
+export const AlarmWebhookSaveResultSchema = z.object({ webhook: AlarmWebhookSchema, secret: z.string().nullable() });
+export type AlarmWebhookSaveResult = z.infer<typeof AlarmWebhookSaveResultSchema>;
+
+/** The headers of a webhook notice: when it was signed, and `v1=` HMAC-SHA256 (hex) of `<timestamp>.<body>`. */
+export const WEBHOOK_TIMESTAMP_HEADER = 'x-ipp-timestamp';
+export const WEBHOOK_SIGNATURE_HEADER = 'x-ipp-signature';
+
+/** The JSON body of a webhook notice. */
+export const AlarmNoticeSchema = z.object({
+  event: z.enum(['alarm.raised', 'alarm.again']),
+  /** When the notice was made (a retry sends the same body, signed again). */
+  at: z.number().int(),
+  alarm: AlarmSchema,
+});
+export type AlarmNotice = z.infer<typeof AlarmNoticeSchema>;

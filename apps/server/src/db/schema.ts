@@ -137,6 +137,32 @@ export interface AlarmsTable {
   cleared_at: number | null;
 }
 
+/** A team's alarm webhook (migration 0018): where notices are posted and the secret that signs them. */
+export interface AlarmWebhooksTable {
+  group_id: number;
+  url: string;
+  secret: string;
+  updated_at: number;
+}
+
+/** One webhook notice to deliver (migration 0018): retried with backoff until delivered or given up (failed_at). */
+export interface AlarmDeliveriesTable {
+  id: Generated<number>;
+  group_id: number;
+  alarm_id: number | null;
+  /** The JSON body, signed as sent. */
+  payload: string;
+  attempts: number;
+  next_at: number;
+  /** A process sending it holds it until then (several processes share the outbox). */
+  leased_until: number | null;
+  attempted_at: number | null;
+  delivered_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
 /** One configuration version of an instrument (migration 0017): the configuration audit. */
 export interface IppConfigHistoryTable {
   id: Generated<number>;
@@ -458,6 +484,8 @@ export interface Database {
   ipp_config_history: IppConfigHistoryTable;
   alarm_rules: AlarmRulesTable;
   alarms: AlarmsTable;
+  alarm_webhooks: AlarmWebhooksTable;
+  alarm_deliveries: AlarmDeliveriesTable;
   user_views: UserViewsTable;
   classes: ClassesTable;
   import_progress: ImportProgressTable;

@@ -53,8 +53,38 @@ export function alarmsMigration(dialect: DialectName) {
         .execute();
       await db.schema.createIndex('alarms_group_raised').on('alarms').columns(['group_id', 'raised_at']).execute();
       await db.schema.createIndex('alarms_ipp').on('alarms').column('ipp_id').execute();
+
+      // Each team's webhook, and the deliveries waiting or done (an outbox: a notice survives a restart and is retried).
+      await db.schema
+        .createTable('alarm_webhooks')
+        .addColumn('group_id', 'integer', (c) => c.primaryKey().references('teams.id').onDelete('cascade'))
+        .addColumn('url', 'varchar(2000)', (c) => c.notNull())
+        .addColumn('secret', 'varchar(128)', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await withIdColumn(db.schema.createTable('alarm_deliveries'), dialect)
+        .addColumn('group_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('alarm_id', 'integer', (c) => c.references('alarms.id').onDelete('cascade'))
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_at', 'bigint', (c) => c.notNull())
+        .addColumn('leased_until', 'bigint')
+        .addColumn('attempted_at', 'bigint')
+        .addColumn('delivered_at', 'bigint')
+        .addColumn('failed_at', 'bigint')
+        .addColumn('last_error', 'varchar(500)')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('alarm_deliveries_due')
+        .on('alarm_deliveries')
+        .columns(['delivered_at', 'failed_at', 'next_at'])
+        .execute();
+      await db.schema.createIndex('alarm_deliveries_group').on('alarm_deliveries').columns(['group_id', 'id']).execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('alarm_deliveries').execute();
+      await db.schema.dropTable('alarm_webhooks').execute();
       await db.schema.dropTable('alarms').execute();
       await db.schema.dropTable('alarm_rules').execute();
     },

@@ -6,6 +6,10 @@ import {
   AlarmRulesQuerySchema,
   AlarmSchema,
   AlarmSummarySchema,
+  AlarmWebhookQuerySchema,
+  AlarmWebhookSaveBodySchema,
+  AlarmWebhookSaveResultSchema,
+  AlarmWebhookSchema,
   IdBodySchema,
   envelopeOf,
 } from '@ipp/contracts';
@@ -14,10 +18,11 @@ import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { AlarmsService } from './alarms.service.ts';
+import type { WebhooksService } from './webhooks.service.ts';
 
 const ADMINS = ['superadmin', 'administrator'] as const;
 
-export const alarmsRoutes = (service: AlarmsService): FastifyPluginAsyncZod =>
+export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService): FastifyPluginAsyncZod =>
   async function (app) {
     app.get(
       '/alarm/rules',
@@ -109,5 +114,33 @@ export const alarmsRoutes = (service: AlarmsService): FastifyPluginAsyncZod =>
         await service.acknowledge(requireAuth(request).user, request.body);
         return ok({ ok: true as const });
       },
+    );
+
+    app.get(
+      '/alarm/webhook',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['alarms'],
+          summary: "The team's alarm webhook: its URL, the secret's last characters, and how its deliveries fare",
+          querystring: AlarmWebhookQuerySchema,
+          response: { 200: envelopeOf(AlarmWebhookSchema) },
+        },
+      },
+      async (request) => ok(await webhooks.get(requireAuth(request).user, request.query.group_id)),
+    );
+
+    app.post(
+      '/alarm/save-webhook',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['alarms'],
+          summary: 'Set (or remove, url null) the URL alarms are posted to; a new signing secret is answered once',
+          body: AlarmWebhookSaveBodySchema,
+          response: { 200: envelopeOf(AlarmWebhookSaveResultSchema) },
+        },
+      },
+      async (request) => ok(await webhooks.save(requireAuth(request).user, request.body)),
     );
   };

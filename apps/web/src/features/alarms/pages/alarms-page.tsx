@@ -14,6 +14,7 @@ import { useAlarms, type AlarmFilter } from '../api/get-alarms';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
 import { ruleText, valueText } from '../components/alarm-text';
 import { RuleFormModal } from '../components/rule-form-modal';
+import { WebhookCard } from '../components/webhook-card';
 
 const STATE_COLOR = { active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
 const STATES = ['open', 'active', 'acknowledged', 'cleared', 'all'] as const;
@@ -213,6 +214,7 @@ function RuleList() {
           data-testid="alarm-rule-table"
         />
       )}
+      {canEdit && <WebhookCard />}
       {editing && <RuleFormModal rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </Flex>
   );

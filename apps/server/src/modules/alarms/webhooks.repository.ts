@@ -1,0 +1,87 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { AlarmDeliveriesTable, Database } from '../../db/schema.ts';
+
+export function findWebhook(db: Kysely<Database>, groupId: number) {
+  return db.selectFrom('alarm_webhooks').selectAll().where('group_id', '=', groupId).executeTakeFirst();
+}
+
+export async function saveWebhook(db: Kysely<Database>, groupId: number, url: string, secret: string, at: number) {
+  await db
+    .insertInto('alarm_webhooks')
+    .values({ group_id: groupId, url, secret, updated_at: at })
+    .onConflict((oc) => oc.column('group_id').doUpdateSet({ url, secret, updated_at: at }))
+    .execute();
+}
+
+export function removeWebhook(db: Kysely<Database>, groupId: number) {
+  return db.deleteFrom('alarm_webhooks').where('group_id', '=', groupId).execute();
+}
+
+export function insertDelivery(db: Kysely<Database>, values: Insertable<AlarmDeliveriesTable>) {
+  return db.insertInto('alarm_deliveries').values(values).execute();
+}
+
+/** Deliveries due now that no process holds. */
+export function dueDeliveries(db: Kysely<Database>, now: number, limit: number) {
+  return db
+    .selectFrom('alarm_deliveries')
+    .selectAll()
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .where('next_at', '<=', now)
+    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a delivery for this process until `until`; false when another process took it first. */
+export async function leaseDelivery(db: Kysely<Database>, id: number, now: number, until: number) {
+  const result = await db
+    .updateTable('alarm_deliveries')
+    .set({ leased_until: until })
+    .where('id', '=', id)
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function updateDelivery(db: Kysely<Database>, id: number, values: Updateable<AlarmDeliveriesTable>) {
+  return db.updateTable('alarm_deliveries').set(values).where('id', '=', id).execute();
+}
+
+export async function deliveryCounts(db: Kysely<Database>, groupId: number) {
+  const row = await db
+    .selectFrom('alarm_deliveries')
+    .select((eb) => [
+      eb.fn
+        .sum<number | string | null>(
+          eb
+            .case()
+            .when(eb.and([eb('delivered_at', 'is', null), eb('failed_at', 'is', null)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('pending'),
+      eb.fn.sum<number | string | null>(eb.case().when('failed_at', 'is not', null).then(1).else(0).end()).as('failed'),
+    ])
+    .where('group_id', '=', groupId)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending ?? 0), failed: Number(row.failed ?? 0) };
+}
+
+/** The last delivery that ended (delivered or given up) or was tried, for the administrators' view. */
+export function lastAttempt(db: Kysely<Database>, groupId: number) {
+  return db
+    .selectFrom('alarm_deliveries')
+    .selectAll()
+    .where('group_id', '=', groupId)
+    .where('attempted_at', 'is not', null)
+    .orderBy('attempted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,168 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AlarmNoticeSchema, type AlarmWebhook, type AlarmWebhookSaveResult } from '@ipp/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebhooksService, webhookSignature, WEBHOOK_MAX_ATTEMPTS } from '../src/modules/alarms/webhooks.service.ts';
+import { buildWorld, call, type World } from './helpers/actors.ts';
+import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
+import { dialects } from './helpers/dialects.ts';
+import { registerIpp, telemetry } from './helpers/device.ts';
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver on this machine that answers each notice with the next status of `statuses` (the last one repeats). */
+async function receiver(statuses: number[]) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: text });
+      res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Issue 23, webhook notifications: signed JSON, retried with backoff from a durable outbox, shared by processes. */
+describe.each(dialects)('alarm webhooks on %s', (dialect) => {
+  let env: TestEnv;
+  let w: World;
+  let hook: Awaited<ReturnType<typeof receiver>> | null = null;
+  beforeEach(async () => {
+    env = await buildTestApp(dialect, { config: { WEBHOOK_POLL_MS: 600_000 } });
+    w = await buildWorld(env);
+  });
+  afterEach(async () => {
+    await hook?.close();
+    hook = null;
+    await env.close();
+  });
+
+  const save = async (token: string | undefined, payload: object, lang = 'en') =>
+    body(await call(env, token, 'POST', '/api/alarm/save-webhook', payload, lang));
+  const view = async (token: string | undefined) => body(await call(env, token, 'GET', '/api/alarm/webhook'));
+  const deliveries = () => env.db.kysely.selectFrom('alarm_deliveries').selectAll().orderBy('id').execute();
+
+  /** A rule, a station breaking it, and the notice it makes in the outbox. */
+  const raiseOne = async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    expect(
+      body(
+        await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-rule', {
+          name: 'Hot',
+          kind: 'temperature_high',
+          threshold: 40,
+        }),
+      ).code,
+    ).toBe(1000);
+    expect((await telemetry(env, a1.key, { at: env.clock.now, temperature_c: 45 })).statusCode).toBe(200);
+    await env.app.alarms.settled();
+    await expect.poll(async () => (await deliveries()).length).toBe(1);
+  };
+
+  it('posts each raised alarm as signed JSON, retries with a doubling pause, and shows how deliveries fare', async () => {
+    hook = await receiver([500, 503, 200]);
+    const saved = await save(w.tokens.ownAdmin, { url: hook.url });
+    expect(saved.code, JSON.stringify(saved)).toBe(1000);
+    const { secret, webhook } = saved.data as AlarmWebhookSaveResult;
+    expect(secret).toMatch(/^[\w-]{32}$/);
+    expect(webhook).toMatchObject({ url: hook.url, secret_hint: `…${secret!.slice(-4)}`, pending: 0, failed: 0 });
+
+    await raiseOne();
+    await expect.poll(() => hook!.received.length).toBe(1);
+    await env.app.webhooks.deliverDue();
+    let [row] = await deliveries();
+    expect(row).toMatchObject({ attempts: 1, last_error: 'HTTP 500', delivered_at: null, failed_at: null });
+    // Not due again before the pause.
+    env.clock.advance(9_000);
+    await env.app.webhooks.deliverDue();
+    expect(hook.received).toHaveLength(1);
+    env.clock.advance(1_000);
+    await env.app.webhooks.deliverDue();
+    expect(hook.received).toHaveLength(2);
+    env.clock.advance(20_000);
+    await env.app.webhooks.deliverDue();
+    expect(hook.received).toHaveLength(3);
+    [row] = await deliveries();
+    expect(row).toMatchObject({ attempts: 3, delivered_at: env.clock.now, last_error: null });
+
+    // Every try carries the same body, signed with the team's secret over its own timestamp.
+    const bodies = new Set(hook.received.map((r) => r.body));
+    expect(bodies.size).toBe(1);
+    for (const r of hook.received) {
+      const timestamp = Number(r.headers['x-ipp-timestamp']);
+      expect(r.headers['x-ipp-signature']).toBe(webhookSignature(secret!, timestamp, r.body));
+      expect(r.headers['content-type']).toBe('application/json');
+    }
+    const notice = AlarmNoticeSchema.parse(JSON.parse(hook.received[0]!.body));
+    expect(notice).toMatchObject({ event: 'alarm.raised', alarm: { rule_name: 'Hot', dev_id: 'A1', value: 45 } });
+    // A receiver holding another secret would not match.
+    expect(webhookSignature('other', 1, hook.received[0]!.body)).not.toBe(hook.received[0]!.headers['x-ipp-signature']);
+
+    const status = (await view(w.tokens.ownAdmin)).data as AlarmWebhook;
+    expect(status).toMatchObject({ pending: 0, failed: 0, last_delivery: { ok: true, attempts: 3, error: null } });
+  });
+
+  it('gives a notice up after the last try and says so; a new secret is answered once', async () => {
+    hook = await receiver([500]);
+    const first = (await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult;
+    await raiseOne();
+    await expect.poll(() => hook!.received.length).toBe(1);
+    for (let i = 0; i < WEBHOOK_MAX_ATTEMPTS + 2; i++) {
+      env.clock.advance(60 * 60_000);
+      await env.app.webhooks.deliverDue();
+    }
+    expect(hook.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+    // Hours went by: the administrator signs in again.
+    w.tokens.ownAdmin = await login(env, 'admin_a');
+    const status = (await view(w.tokens.ownAdmin)).data as AlarmWebhook;
+    expect(status).toMatchObject({ pending: 0, failed: 1, last_delivery: { ok: false, error: 'HTTP 500' } });
+
+    // Saving the same URL keeps the secret (none answered); asking for a new one answers it once.
+    expect(((await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult).secret).toBeNull();
+    const rotated = ((await save(w.tokens.ownAdmin, { url: hook.url, new_secret: true })).data as AlarmWebhookSaveResult).secret;
+    expect(rotated).not.toBe(first.secret);
+    expect(rotated).toMatch(/^[\w-]{32}$/);
+  });
+
+  it('two processes sharing the outbox send a notice once', async () => {
+    hook = await receiver([200]);
+    await save(w.tokens.ownAdmin, { url: hook.url });
+    await raiseOne();
+    // The app sent it at once; made due again, only the two "processes" below deliver it.
+    await expect.poll(async () => (await deliveries())[0]!.delivered_at).not.toBeNull();
+    const before = hook.received.length;
+    await env.db.kysely.updateTable('alarm_deliveries').set({ delivered_at: null, leased_until: null, attempts: 0 }).execute();
+    const a = new WebhooksService(env.db, env.clock.read, (e) => {
+      throw e;
+    });
+    const b = new WebhooksService(env.db, env.clock.read, (e) => {
+      throw e;
+    });
+    await Promise.all([a.deliverDue(), b.deliverDue(), a.deliverDue(), b.deliverDue()]);
+    expect(hook.received.length - before).toBe(1);
+  });
+
+  it('lets only administrators of the team see and set it, and refuses a URL that is not http(s), in the user language', async () => {
+    expect((await view(w.tokens.user)).code).toBe(1011);
+    expect((await save(w.tokens.user, { url: 'https://example.org/x' })).code).toBe(1011);
+    expect((await save(undefined, { url: 'https://example.org/x' })).code).toBe(1010);
+    const bad = await save(w.tokens.ownAdmin, { url: 'ftp://example.org/x' }, 'zh');
+    expect(bad.code).toBe(1002);
+    expect(bad.msg).toContain('url');
+    expect(bad.msg).toContain('格式不正确');
+    expect((await save(w.tokens.ownAdmin, { url: 'https://example.org/x' })).code).toBe(1000);
+    expect((await view(w.tokens.otherAdmin)).data).toMatchObject({ url: null });
+    expect(body(await call(env, w.tokens.otherAdmin, 'GET', `/api/alarm/webhook?group_id=${w.teamA}`)).code).toBe(1011);
+    expect((await view(w.tokens.ownAdmin)).data).toMatchObject({ url: 'https://example.org/x' });
+    expect((await save(w.tokens.ownAdmin, { url: null })).code).toBe(1000);
+    expect((await view(w.tokens.ownAdmin)).data).toMatchObject({ url: null, secret_hint: null });
+  });
+});

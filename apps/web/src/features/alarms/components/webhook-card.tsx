@@ -1,0 +1,94 @@
+import { Alert, Button, Card, Flex, Input, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmAction } from '@/components/confirm-action';
+import { formatTime } from '@/lib/format';
+import { useAlarmWebhook, useSaveAlarmWebhook } from '../api/webhook';
+
+/**
+ * The team's alarm webhook (administrators): where raised alarms are posted as signed JSON, the signing secret (shown
+ * once when made), and whether deliveries get through.
+ */
+export function WebhookCard() {
+  const { t } = useTranslation();
+  const webhook = useAlarmWebhook(true);
+  const save = useSaveAlarmWebhook();
+  // What the administrator typed; null while the field shows the saved URL.
+  const [draft, setDraft] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const current = webhook.data;
+  const url = draft ?? current?.url ?? '';
+  const setUrl = setDraft;
+
+  const submit = (body: { url: string | null; new_secret?: boolean }) =>
+    save.mutate(body, {
+      onSuccess: (result) => {
+        setSecret(result.secret);
+        setDraft(null);
+      },
+    });
+  const last = current?.last_delivery;
+
+  return (
+    <Card size="small" title={t('alarms.webhook.title')} data-testid="alarm-webhook">
+      <Flex vertical gap="small">
+        <Typography.Text type="secondary">{t('alarms.webhook.hint')}</Typography.Text>
+        <Space.Compact style={{ maxWidth: 720 }}>
+          <Input
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.org/ipp-alarms"
+            maxLength={2000}
+            aria-label={t('alarms.webhook.url')}
+            data-testid="alarm-webhook-url"
+          />
+          <Button
+            type="primary"
+            loading={save.isPending}
+            disabled={url.trim() === (current?.url ?? '')}
+            onClick={() => submit({ url: url.trim() || null })}
+            data-testid="alarm-webhook-save"
+          >
+            {t('common.save')}
+          </Button>
+        </Space.Compact>
+        {secret && (
+          <Alert
+            type="success"
+            showIcon
+            closable
+            onClose={() => setSecret(null)}
+            title={t('alarms.webhook.secretOnce')}
+            description={
+              <Typography.Text copyable code data-testid="alarm-webhook-secret">
+                {secret}
+              </Typography.Text>
+            }
+          />
+        )}
+        {current?.url && (
+          <Flex gap="middle" wrap align="center">
+            <Typography.Text>
+              {t('alarms.webhook.secret')}: <Typography.Text code>{current.secret_hint}</Typography.Text>
+            </Typography.Text>
+            <ConfirmAction
+              title={t('alarms.webhook.rotateConfirm')}
+              onConfirm={() => submit({ url: current.url, new_secret: true })}
+            >
+              <Button size="small">{t('alarms.webhook.rotate')}</Button>
+            </ConfirmAction>
+            <Typography.Text type={last && !last.ok ? 'danger' : 'secondary'} data-testid="alarm-webhook-status">
+              {last
+                ? last.ok
+                  ? t('alarms.webhook.lastOk', { time: formatTime(last.at) })
+                  : t('alarms.webhook.lastFailed', { time: formatTime(last.at), error: last.error ?? '' })
+                : t('alarms.webhook.noneYet')}
+              {current.pending > 0 && ` · ${t('alarms.webhook.pending', { count: current.pending })}`}
+              {current.failed > 0 && ` · ${t('alarms.webhook.failed', { count: current.failed })}`}
+            </Typography.Text>
+          </Flex>
+        )}
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Alarm, AlarmRule } from '@ipp/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { appRouteObjects } from '@/app/router';
+import { setLanguage } from '@/i18n';
+import { callsTo, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
+import { okEnvelope, renderRoutes } from '@/test/render';
+
+const ALARM: Alarm = {
+  id: 7,
+  group_id: 1,
+  rule_id: 3,
+  rule_name: 'Leak',
+  kind: 'humidity_high',
+  threshold: 80,
+  minutes: null,
+  ipp_id: 2,
+  dev_id: '21001',
+  site_name: 'Daya Bay',
+  state: 'active',
+  value: 91.2,
+  raised_at: Date.UTC(2026, 10, 27, 1, 0),
+  last_seen_at: Date.UTC(2026, 10, 27, 1, 5),
+  acknowledged_at: null,
+  acknowledged_by_name: null,
+  ack_note: null,
+  cleared_at: null,
+};
+const RULE: AlarmRule = {
+  id: 3,
+  group_id: 1,
+  name: 'Leak',
+  kind: 'humidity_high',
+  threshold: 80,
+  minutes: null,
+  ipp_id: null,
+  enabled: true,
+  renotify_minutes: 60,
+  updated_at: 1,
+};
+const NO_WEBHOOK = { url: null, secret_hint: null, updated_at: null, pending: 0, failed: 0, last_delivery: null };
+
+function server(role: 'administrator' | 'user', extra: Record<string, Handler> = {}) {
+  return mockServer({
+    '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role }),
+    '/api/alarm/list': () => pageEnvelope([ALARM], 1),
+    '/api/alarm/summary': () => okEnvelope({ active: 1, acknowledged: 0 }),
+    '/api/alarm/rules': () => okEnvelope([RULE]),
+    '/api/alarm/webhook': () => okEnvelope(NO_WEBHOOK),
+    '/api/ipp/index': () => pageEnvelope([], 0),
+    '/api/alarm/acknowledge': () => okEnvelope({ ok: true }),
+    '/api/alarm/save-rule': (_url, init) => okEnvelope({ ...RULE, id: 4, ...(JSON.parse(String(init?.body)) as object) }),
+    ...extra,
+  });
+}
+
+beforeEach(async () => {
+  await setLanguage('en');
+});
+
+describe('alarms page', () => {
+  it('lists open alarms with what raised them, filters by state and acknowledges one with a note', async () => {
+    signIn('user');
+    const fetchMock = server('user');
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    const table = await screen.findByTestId('alarm-table');
+    await within(table).findByText('Daya Bay (21001)');
+    expect(within(table).getByText('Internal humidity above 80 %')).toBeTruthy();
+    expect(within(table).getByText('91.2 %')).toBeTruthy();
+    expect(screen.getByTestId('alarm-state-7').textContent).toBe('Active');
+    expect(callsTo(fetchMock, '/api/alarm/list').at(-1)?.url.searchParams.get('state')).toBe('open');
+
+    await user.click(screen.getByText('Cleared'));
+    await waitFor(() => expect(callsTo(fetchMock, '/api/alarm/list').at(-1)?.url.searchParams.get('state')).toBe('cleared'));
+    await user.click(screen.getByText('Open'));
+
+    await user.click(await screen.findByTestId('alarm-ack-7'));
+    await user.type(await screen.findByTestId('alarm-ack-note'), 'diver sent');
+    await user.click(screen.getByTestId('alarm-ack-submit'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/acknowledge')).toEqual({ id: 7, note: 'diver sent' }));
+  });
+
+  it('lets a user read the rules but not change them; no webhook for users', async () => {
+    signIn('user');
+    const fetchMock = server('user');
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    await within(await screen.findByTestId('alarm-rule-table')).findByText('Leak');
+    expect(screen.queryByTestId('alarm-rule-add')).toBeNull();
+    expect(screen.queryByTestId('alarm-webhook')).toBeNull();
+    expect(callsTo(fetchMock, '/api/alarm/webhook')).toHaveLength(0);
+  });
+
+  it('lets an administrator add a rule, asking for the limit the kind needs', async () => {
+    signIn('administrator');
+    const fetchMock = server('administrator');
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    await screen.findByTestId('alarm-webhook');
+    await user.click(await screen.findByTestId('alarm-rule-add'));
+    await user.type(await screen.findByTestId('alarm-rule-name'), 'Station down');
+    const minutes = screen.getByTestId('alarm-rule-minutes');
+    await user.clear(minutes);
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    expect(await screen.findByText('Please enter the limit')).toBeTruthy();
+    await user.type(minutes, '20');
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    await waitFor(() =>
+      expect(lastBody(fetchMock, '/api/alarm/save-rule')).toEqual({
+        name: 'Station down',
+        kind: 'offline',
+        threshold: null,
+        minutes: 20,
+        ipp_id: null,
+        enabled: true,
+        renotify_minutes: 60,
+      }),
+    );
+  });
+});
