@@ -286,12 +286,12 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     const exited = new Promise((r) => simulator?.once('exit', r));
     simulator?.kill('SIGTERM');
     await exited;
-    const state = page.locator('[data-testid^="alarm-state-"]').first();
-    await state.waitFor({ timeout: 30_000 });
+    const alarmState = page.locator('[data-testid^="alarm-state-"]').first();
+    await alarmState.waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('alarm-table').textContent()).toContain(`E2E buoy (${devId})`);
     await expect.poll(() => page.getByTestId('alarm-bell').getAttribute('data-active')).toBe('1');
     expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
-    const alarmId = ((await state.getAttribute('data-testid')) ?? '').replace('alarm-state-', '');
+    const alarmId = ((await alarmState.getAttribute('data-testid')) ?? '').replace('alarm-state-', '');
     await page.getByTestId(`alarm-ack-${alarmId}`).click();
     await page.getByTestId('alarm-ack-note').fill('checking the cable');
     await page.getByTestId('alarm-ack-submit').click();

@@ -48,6 +48,8 @@ import { eventsRoutes } from './modules/events/events.routes.ts';
 import { alarmsRoutes } from './modules/alarms/alarms.routes.ts';
 import { AlarmsService } from './modules/alarms/alarms.service.ts';
 import { WebhooksService } from './modules/alarms/webhooks.service.ts';
+import { AlarmOutbox } from './modules/alarms/alarm-outbox.ts';
+import { EmailNotifier, smtpTransport } from './modules/alarms/alarm-email.ts';
 import { LiveStreams } from './modules/events/live-streams.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
@@ -97,6 +99,8 @@ declare module 'fastify' {
     /** Alarm rules and alarms (tests evaluate through it). */
     alarms: AlarmsService;
     webhooks: WebhooksService;
+    /** Alarm notices waiting to go out (tests deliver them with a moved clock). */
+    alarmOutbox: AlarmOutbox;
   }
 }
 
@@ -197,13 +201,26 @@ export async function buildApp({
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET, bus);
   const alarms = new AlarmsService(db, clock, settings, bus, (error) => app.log.error(error, 'alarm evaluation failed'));
   devices.onReport((ippId) => alarms.stationReported(ippId));
-  const webhooks = new WebhooksService(db, clock, (error) => app.log.error(error, 'alarm webhook failed'));
+  // Notices beyond the console: webhook posts and e-mails, through one outbox with retries.
+  const notifyFailed = (error: unknown) => app.log.error(error, 'alarm notice failed');
+  const webhooks = new WebhooksService(db, clock, (): AlarmOutbox => outbox, notifyFailed);
+  const mailer = new EmailNotifier(
+    db,
+    clock,
+    (): AlarmOutbox => outbox,
+    config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null,
+    config.ALARM_MAIL_FROM,
+    async () => (await settings.get()).default_language,
+    notifyFailed,
+  );
+  const outbox: AlarmOutbox = new AlarmOutbox(db, clock, { webhook: webhooks.deliver, email: mailer.deliver }, notifyFailed);
   alarms.useNotifier(webhooks);
+  alarms.useNotifier(mailer);
   app.addHook('onReady', async () => {
     alarms.start(config.ALARM_CHECK_MS);
-    webhooks.start(config.WEBHOOK_POLL_MS);
+    outbox.start(config.WEBHOOK_POLL_MS);
   });
-  app.addHook('preClose', async () => webhooks.stop());
+  app.addHook('preClose', async () => outbox.stop());
   // Before the bus closes: the last evaluations still publish.
   app.addHook('preClose', async () => alarms.stop());
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
@@ -266,7 +283,7 @@ export async function buildApp({
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
       await api.register(ippsRoutes(ipps));
       await api.register(eventsRoutes(streams));
-      await api.register(alarmsRoutes(alarms, webhooks));
+      await api.register(alarmsRoutes(alarms, webhooks, mailer));
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(views, blobs));
@@ -308,6 +325,7 @@ export async function buildApp({
   app.decorate('events', bus);
   app.decorate('alarms', alarms);
   app.decorate('webhooks', webhooks);
+  app.decorate('alarmOutbox', outbox);
   app.decorate('liveStreams', streams);
   app.decorate('rois', rois);
   app.decorate('devices', devices);

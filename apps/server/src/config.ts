@@ -26,6 +26,13 @@ const EnvSchema = z.object({
     .string()
     .regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL')
     .optional(),
+  /** Alarm e-mail: smtp[s]://[user:pass@]host[:port]; unset, nobody is e-mailed (the console still notifies). */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The sender of alarm e-mails. */
+  ALARM_MAIL_FROM: z.string().min(3).max(200).default('IPP Console <ipp-console@localhost>'),
   /**
    * The MQTT shared-subscription group of this deployment: its server processes share the device topics, so each
    * message is handled by one of them. Another deployment on the same broker needs its own group.

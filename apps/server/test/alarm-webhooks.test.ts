@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AlarmNoticeSchema, type AlarmWebhook, type AlarmWebhookSaveResult } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WebhooksService, webhookSignature, WEBHOOK_MAX_ATTEMPTS } from '../src/modules/alarms/webhooks.service.ts';
+import { AlarmOutbox, OUTBOX_MAX_ATTEMPTS } from '../src/modules/alarms/alarm-outbox.ts';
+import { webhookSignature } from '../src/modules/alarms/webhooks.service.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
@@ -77,18 +78,18 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
 
     await raiseOne();
     await expect.poll(() => hook!.received.length).toBe(1);
-    await env.app.webhooks.deliverDue();
+    await env.app.alarmOutbox.deliverDue();
     let [row] = await deliveries();
     expect(row).toMatchObject({ attempts: 1, last_error: 'HTTP 500', delivered_at: null, failed_at: null });
     // Not due again before the pause.
     env.clock.advance(9_000);
-    await env.app.webhooks.deliverDue();
+    await env.app.alarmOutbox.deliverDue();
     expect(hook.received).toHaveLength(1);
     env.clock.advance(1_000);
-    await env.app.webhooks.deliverDue();
+    await env.app.alarmOutbox.deliverDue();
     expect(hook.received).toHaveLength(2);
     env.clock.advance(20_000);
-    await env.app.webhooks.deliverDue();
+    await env.app.alarmOutbox.deliverDue();
     expect(hook.received).toHaveLength(3);
     [row] = await deliveries();
     expect(row).toMatchObject({ attempts: 3, delivered_at: env.clock.now, last_error: null });
@@ -115,11 +116,11 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     const first = (await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult;
     await raiseOne();
     await expect.poll(() => hook!.received.length).toBe(1);
-    for (let i = 0; i < WEBHOOK_MAX_ATTEMPTS + 2; i++) {
+    for (let i = 0; i < OUTBOX_MAX_ATTEMPTS + 2; i++) {
       env.clock.advance(60 * 60_000);
-      await env.app.webhooks.deliverDue();
+      await env.app.alarmOutbox.deliverDue();
     }
-    expect(hook.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+    expect(hook.received).toHaveLength(OUTBOX_MAX_ATTEMPTS);
     // Hours went by: the administrator signs in again.
     w.tokens.ownAdmin = await login(env, 'admin_a');
     const status = (await view(w.tokens.ownAdmin)).data as AlarmWebhook;
@@ -140,12 +141,12 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     await expect.poll(async () => (await deliveries())[0]!.delivered_at).not.toBeNull();
     const before = hook.received.length;
     await env.db.kysely.updateTable('alarm_deliveries').set({ delivered_at: null, leased_until: null, attempts: 0 }).execute();
-    const a = new WebhooksService(env.db, env.clock.read, (e) => {
+    const senders = { webhook: env.app.webhooks.deliver };
+    const fail = (e: unknown) => {
       throw e;
-    });
-    const b = new WebhooksService(env.db, env.clock.read, (e) => {
-      throw e;
-    });
+    };
+    const a = new AlarmOutbox(env.db, env.clock.read, senders, fail);
+    const b = new AlarmOutbox(env.db, env.clock.read, senders, fail);
     await Promise.all([a.deliverDue(), b.deliverDue(), a.deliverDue(), b.deliverDue()]);
     expect(hook.received.length - before).toBe(1);
   });

@@ -124,9 +124,11 @@ describe.each(dialects)('role lists on %s', (dialect) => {
       { role: 'administrator', name_zh: '团队管理员', name_en: 'Team Admin' },
       { role: 'user', name_zh: '普通用户', name_en: 'User' },
     ]);
-    expect(table.routes).toHaveLength(15);
+    expect(table.routes).toHaveLength(16);
     expect(table.routes.find((r) => r.path === '/manage/user')?.roles).toEqual(['superadmin', 'administrator']);
     expect(table.routes.find((r) => r.path === '/identify')?.roles).toBeNull();
+    // Alarms (issue 23): every role of the team reads and acknowledges them.
+    expect(table.routes.find((r) => r.path === '/alarms')?.roles).toBeNull();
   });
 
   it('lets a superadmin change what users may open', async () => {

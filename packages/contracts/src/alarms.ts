@@ -173,3 +173,17 @@ export const AlarmNoticeSchema = z.object({
   alarm: AlarmSchema,
 });
 export type AlarmNotice = z.infer<typeof AlarmNoticeSchema>;
+
+/** Which alarms a user is e-mailed about: none, every alarm of the team, or those of the stations the user follows. */
+export const ALARM_EMAIL_CHOICES = ['off', 'team', 'followed'] as const;
+export type AlarmEmailChoice = (typeof ALARM_EMAIL_CHOICES)[number];
+
+/** GET /alarm/my-email: the caller's choice, the address it goes to, and whether this server sends e-mail at all. */
+export const AlarmEmailSettingSchema = z.object({
+  alarm_email: z.enum(ALARM_EMAIL_CHOICES),
+  email: z.string(),
+  available: z.boolean(),
+});
+export type AlarmEmailSetting = z.infer<typeof AlarmEmailSettingSchema>;
+
+export const AlarmEmailSaveBodySchema = z.object({ alarm_email: z.enum(ALARM_EMAIL_CHOICES) });

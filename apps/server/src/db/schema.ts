@@ -23,6 +23,8 @@ export interface UsersTable {
   /** The user's own settings (migration 0010); null = the site default. */
   language: string | null;
   size: string | null;
+  /** off | team | followed (migration 0018): which alarms the user is e-mailed about. */
+  alarm_email: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -150,7 +152,11 @@ export interface AlarmDeliveriesTable {
   id: Generated<number>;
   group_id: number;
   alarm_id: number | null;
-  /** The JSON body, signed as sent. */
+  /** webhook | email */
+  channel: string;
+  /** The e-mail address (channel email). */
+  recipient: string | null;
+  /** The JSON body (webhook, signed as sent) or the message as JSON {subject, text} (email). */
   payload: string;
   attempts: number;
   next_at: number;

@@ -512,26 +512,25 @@ export function requestsFor(op: Operation, creds: () => Credentials): fc.Arbitra
  * rightly write: failed sign-ins (the throttle counts them) and a session's last-seen time.
  */
 export async function databaseState(env: TestEnv): Promise<string> {
-  // On PostgreSQL the introspection lists every schema's tables: other suites run beside this one in schemas of their
-  // own, which may change or vanish while it reads. Only this suite's schema is its state.
-  const own =
-    env.db.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(env.db.kysely)).rows[0]?.schema
-      : undefined;
-  const tables = (await env.db.kysely.introspection.getTables()).filter(
-    (t) => t.name !== 'login_failures' && (own === undefined || t.schema === own),
-  );
   if (env.db.dialect === 'postgres') {
-    const parts = tables.map((t) => {
-      const cols = t.columns
-        .filter((c) => !(t.name === 'sessions' && c.name === 'last_seen_at'))
-        .map((c) => `"${c.name}"`)
-        .join(', ');
-      return `(select '${t.name}:' || count(*) || ':' || coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from (select ${cols} from "${t.name}") x)`;
+    // Only this suite's schema, read from the catalogue directly: the introspection lists every schema's tables, and
+    // other suites beside this one drop theirs while it reads ("schema … does not exist").
+    const columns = await sql<{ tbl: string; col: string }>`
+      select table_name as tbl, column_name as col from information_schema.columns
+      where table_schema = current_schema() order by table_name, ordinal_position`.execute(env.db.kysely);
+    const byTable = new Map<string, string[]>();
+    for (const { tbl: table, col: column } of columns.rows) {
+      if (table === 'login_failures' || (table === 'sessions' && column === 'last_seen_at')) continue;
+      byTable.set(table, [...(byTable.get(table) ?? []), column]);
+    }
+    const parts = [...byTable].map(([table, cols]) => {
+      const list = cols.map((c) => `"${c}"`).join(', ');
+      return `(select '${table}:' || count(*) || ':' || coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from (select ${list} from "${table}") x)`;
     });
     const row = await sql<{ state: string }>`select ${sql.raw(parts.join(` || '|' || `))} as state`.execute(env.db.kysely);
     return row.rows[0]!.state;
   }
+  const tables = (await env.db.kysely.introspection.getTables()).filter((t) => t.name !== 'login_failures');
   const out: string[] = [];
   for (const t of tables) {
     const rows = await env.db.kysely

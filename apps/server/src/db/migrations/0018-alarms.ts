@@ -65,6 +65,8 @@ export function alarmsMigration(dialect: DialectName) {
       await withIdColumn(db.schema.createTable('alarm_deliveries'), dialect)
         .addColumn('group_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
         .addColumn('alarm_id', 'integer', (c) => c.references('alarms.id').onDelete('cascade'))
+        .addColumn('channel', 'varchar(16)', (c) => c.notNull().defaultTo('webhook'))
+        .addColumn('recipient', 'varchar(254)')
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('next_at', 'bigint', (c) => c.notNull())
@@ -80,9 +82,15 @@ export function alarmsMigration(dialect: DialectName) {
         .on('alarm_deliveries')
         .columns(['delivered_at', 'failed_at', 'next_at'])
         .execute();
+      // Which alarms each user is e-mailed about: off, every alarm of the team, or those of the stations they follow.
+      await db.schema
+        .alterTable('users')
+        .addColumn('alarm_email', 'varchar(16)', (c) => c.notNull().defaultTo('off'))
+        .execute();
       await db.schema.createIndex('alarm_deliveries_group').on('alarm_deliveries').columns(['group_id', 'id']).execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').dropColumn('alarm_email').execute();
       await db.schema.dropTable('alarm_deliveries').execute();
       await db.schema.dropTable('alarm_webhooks').execute();
       await db.schema.dropTable('alarms').execute();

@@ -180,3 +180,11 @@ export async function countOpen(db: Kysely<Database>, groupId: number | undefine
   const of = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
   return { active: of('active'), acknowledged: of('acknowledged') };
 }
+
+export function userEmailChoice(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('users').select(['alarm_email', 'email']).where('id', '=', userId).executeTakeFirst();
+}
+
+export function setUserEmailChoice(db: Kysely<Database>, userId: number, choice: string, at: number) {
+  return db.updateTable('users').set({ alarm_email: choice, updated_at: at }).where('id', '=', userId).execute();
+}

@@ -1,5 +1,7 @@
 import {
   AlarmAcknowledgeBodySchema,
+  AlarmEmailSaveBodySchema,
+  AlarmEmailSettingSchema,
   AlarmListQuerySchema,
   AlarmRuleSaveBodySchema,
   AlarmRuleSchema,
@@ -19,10 +21,11 @@ import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { AlarmsService } from './alarms.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';
+import type { EmailNotifier } from './alarm-email.ts';
 
 const ADMINS = ['superadmin', 'administrator'] as const;
 
-export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService): FastifyPluginAsyncZod =>
+export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService, mailer: EmailNotifier): FastifyPluginAsyncZod =>
   async function (app) {
     app.get(
       '/alarm/rules',
@@ -142,5 +145,36 @@ export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService):
         },
       },
       async (request) => ok(await webhooks.save(requireAuth(request).user, request.body)),
+    );
+
+    app.get(
+      '/alarm/my-email',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['alarms'],
+          summary: 'Which alarms the caller is e-mailed about, the address, and whether this server sends e-mail',
+          response: { 200: envelopeOf(AlarmEmailSettingSchema) },
+        },
+      },
+      async (request) => ok(await service.emailSetting(requireAuth(request).user, mailer.enabled)),
+    );
+
+    app.post(
+      '/alarm/save-my-email',
+      {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['alarms'],
+          summary: "Choose which alarms to be e-mailed about: none, the team's, or the followed stations'",
+          body: AlarmEmailSaveBodySchema,
+          response: { 200: envelopeOf(AlarmEmailSettingSchema) },
+        },
+      },
+      async (request) => {
+        const user = requireAuth(request).user;
+        await service.saveEmailChoice(user, request.body.alarm_email);
+        return ok(await service.emailSetting(user, mailer.enabled));
+      },
     );
   };

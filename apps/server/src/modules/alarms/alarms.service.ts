@@ -1,5 +1,8 @@
 import {
+  ALARM_EMAIL_CHOICES,
   MAX_ALARM_RULES_PER_TEAM,
+  type AlarmEmailChoice,
+  type AlarmEmailSetting,
   MeasuredSchema,
   ResultCode,
   type Alarm,
@@ -136,6 +139,16 @@ export class AlarmsService {
       return row;
     });
     this.announce(alarm.group_id, alarm.ipp_id);
+  }
+
+  async emailSetting(actor: UserRow, available: boolean): Promise<AlarmEmailSetting> {
+    const row = await repo.userEmailChoice(this.db.kysely, actor.id);
+    const choice = ALARM_EMAIL_CHOICES.find((c) => c === row?.alarm_email) ?? 'off';
+    return { alarm_email: choice, email: row?.email ?? '', available };
+  }
+
+  async saveEmailChoice(actor: UserRow, choice: AlarmEmailChoice) {
+    await repo.setUserEmailChoice(this.db.kysely, actor.id, choice, this.clock());
   }
 
   /** After a station's report: evaluates it soon, once however many reports arrive meanwhile. */

@@ -52,7 +52,7 @@ export function updateDelivery(db: Kysely<Database>, id: number, values: Updatea
   return db.updateTable('alarm_deliveries').set(values).where('id', '=', id).execute();
 }
 
-export async function deliveryCounts(db: Kysely<Database>, groupId: number) {
+export async function deliveryCounts(db: Kysely<Database>, groupId: number, channel: string) {
   const row = await db
     .selectFrom('alarm_deliveries')
     .select((eb) => [
@@ -69,19 +69,45 @@ export async function deliveryCounts(db: Kysely<Database>, groupId: number) {
       eb.fn.sum<number | string | null>(eb.case().when('failed_at', 'is not', null).then(1).else(0).end()).as('failed'),
     ])
     .where('group_id', '=', groupId)
+    .where('channel', '=', channel)
     .executeTakeFirstOrThrow();
   return { pending: Number(row.pending ?? 0), failed: Number(row.failed ?? 0) };
 }
 
 /** The last delivery that ended (delivered or given up) or was tried, for the administrators' view. */
-export function lastAttempt(db: Kysely<Database>, groupId: number) {
+export function lastAttempt(db: Kysely<Database>, groupId: number, channel: string) {
   return db
     .selectFrom('alarm_deliveries')
     .selectAll()
     .where('group_id', '=', groupId)
+    .where('channel', '=', channel)
     .where('attempted_at', 'is not', null)
     .orderBy('attempted_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+}
+
+/**
+ * Who is e-mailed about an alarm of a station: members of its team with an address who chose every alarm of the team,
+ * or the stations they follow and follow this one.
+ */
+export async function mailRecipients(db: Kysely<Database>, groupId: number, ippId: number) {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('user_views', 'user_views.user_id', 'users.id')
+    .select(['users.id', 'users.email', 'users.language', 'users.alarm_email', 'user_views.ipp_ids'])
+    .where('users.group_id', '=', groupId)
+    .where('users.alarm_email', 'in', ['team', 'followed'])
+    .where('users.email', '!=', '')
+    .orderBy('users.id')
+    .execute();
+  return rows.filter((row) => {
+    if (row.alarm_email === 'team') return true;
+    try {
+      return (JSON.parse(row.ipp_ids ?? '[]') as unknown[]).includes(ippId);
+    } catch {
+      return false;
+    }
+  });
 }

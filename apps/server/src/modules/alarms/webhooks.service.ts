@@ -13,19 +13,12 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './webhooks.repository.ts';
 
-/** Tries before a notice is given up; with the backoff below the last one is about 21 minutes after the first. */
-export const WEBHOOK_MAX_ATTEMPTS = 8;
-const FIRST_RETRY_MS = 10_000;
-const MAX_RETRY_MS = 60 * 60_000;
 /** A receiver that answers nothing within this is a failed try. */
 const SEND_TIMEOUT_MS = 10_000;
-const LEASE_MS = 2 * SEND_TIMEOUT_MS;
-const BATCH = 20;
-
-export const retryDelayMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
 
 /** `v1=` HMAC-SHA256 (hex) of `<timestamp>.<body>` with the team's secret: what a receiver recomputes to trust a notice. */
 export function webhookSignature(secret: string, timestamp: number, body: string) {
@@ -33,17 +26,14 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 }
 
 /**
- * Alarm notices by webhook (issue 23): a team's administrators set a URL; each raised alarm (and each re-notice) becomes
- * a row of an outbox, posted as signed JSON and retried with a doubling pause until delivered or given up. Several
- * processes share the outbox: each takes a notice under a short lease.
+ * Alarm notices by webhook (issue 23): a team's administrators set a URL; each raised alarm (and each re-notice) goes
+ * into the outbox and is posted as signed JSON.
  */
 export class WebhooksService implements AlarmNotifier {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly outbox: () => AlarmOutbox,
     private readonly onError: (error: unknown) => void,
     private readonly send: typeof fetch = fetch,
   ) {}
@@ -77,51 +67,23 @@ export class WebhooksService implements AlarmNotifier {
 
   private async enqueue(alarm: Alarm, reason: 'raised' | 'again') {
     if (!(await repo.findWebhook(this.db.kysely, alarm.group_id))) return;
-    const now = this.clock();
-    const notice: AlarmNotice = { event: reason === 'raised' ? 'alarm.raised' : 'alarm.again', at: now, alarm };
-    await repo.insertDelivery(this.db.kysely, {
+    const notice: AlarmNotice = { event: reason === 'raised' ? 'alarm.raised' : 'alarm.again', at: this.clock(), alarm };
+    await this.outbox().add({
       group_id: alarm.group_id,
       alarm_id: alarm.id,
+      channel: 'webhook',
       payload: JSON.stringify(notice),
-      attempts: 0,
-      next_at: now,
-      created_at: now,
     });
-    this.poke();
   }
 
-  /** Sends what is due now, one pass (the loop's step; tests call it with a moved clock). */
-  deliverDue(): Promise<void> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async pass() {
-    const now = this.clock();
-    for (const row of await repo.dueDeliveries(this.db.kysely, now, BATCH)) {
-      if (!(await repo.leaseDelivery(this.db.kysely, row.id, now, now + LEASE_MS))) continue;
-      await this.attempt(row);
-    }
-  }
-
-  private async attempt(row: { id: number; group_id: number; payload: string; attempts: number }) {
+  /** The outbox's sender for channel webhook: the team's URL and secret as they are now. */
+  readonly deliver: OutboxSender = async (row) => {
     const webhook = await repo.findWebhook(this.db.kysely, row.group_id);
-    const attempts = row.attempts + 1;
-    const startedAt = this.clock();
-    if (!webhook) {
-      await repo.updateDelivery(this.db.kysely, row.id, {
-        failed_at: startedAt,
-        last_error: 'webhook removed',
-        leased_until: null,
-      });
-      return;
-    }
-    let error: string | null = null;
+    if (!webhook) throw new Error('webhook removed');
+    const timestamp = Math.floor(this.clock() / 1000);
+    let response: Response;
     try {
-      const timestamp = Math.floor(startedAt / 1000);
-      const response = await this.send(webhook.url, {
+      response = await this.send(webhook.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -133,52 +95,18 @@ export class WebhooksService implements AlarmNotifier {
         redirect: 'manual',
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status < 200 || response.status > 299) error = `HTTP ${response.status}`;
     } catch (cause) {
-      error = (cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)).slice(0, 500);
+      throw new Error(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
     }
-    const now = this.clock();
-    if (error === null) {
-      await repo.updateDelivery(this.db.kysely, row.id, {
-        attempts,
-        attempted_at: now,
-        delivered_at: now,
-        last_error: null,
-        leased_until: null,
-      });
-    } else {
-      const giveUp = attempts >= WEBHOOK_MAX_ATTEMPTS;
-      await repo.updateDelivery(this.db.kysely, row.id, {
-        attempts,
-        attempted_at: now,
-        last_error: error,
-        leased_until: null,
-        ...(giveUp ? { failed_at: now } : { next_at: now + retryDelayMs(attempts) }),
-      });
-    }
-  }
-
-  start(pollMs: number) {
-    this.timer ??= setInterval(() => this.poke(), pollMs);
-    this.timer.unref();
-  }
-
-  poke() {
-    void this.deliverDue().catch(this.onError);
-  }
-
-  async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status < 200 || response.status > 299) throw new Error(`HTTP ${response.status}`);
+  };
 
   private async present(group: number): Promise<AlarmWebhook> {
     const [webhook, counts, last] = await Promise.all([
       repo.findWebhook(this.db.kysely, group),
-      repo.deliveryCounts(this.db.kysely, group),
-      repo.lastAttempt(this.db.kysely, group),
+      repo.deliveryCounts(this.db.kysely, group, 'webhook'),
+      repo.lastAttempt(this.db.kysely, group, 'webhook'),
     ]);
     return {
       url: webhook?.url ?? null,

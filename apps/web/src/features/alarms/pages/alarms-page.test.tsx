@@ -48,6 +48,9 @@ function server(role: 'administrator' | 'user', extra: Record<string, Handler> =
     '/api/alarm/summary': () => okEnvelope({ active: 1, acknowledged: 0 }),
     '/api/alarm/rules': () => okEnvelope([RULE]),
     '/api/alarm/webhook': () => okEnvelope(NO_WEBHOOK),
+    '/api/alarm/my-email': () => okEnvelope({ alarm_email: 'off', email: 'me@example.org', available: true }),
+    '/api/alarm/save-my-email': (_url, init) =>
+      okEnvelope({ email: 'me@example.org', available: true, ...(JSON.parse(String(init?.body)) as object) }),
     '/api/ipp/index': () => pageEnvelope([], 0),
     '/api/alarm/acknowledge': () => okEnvelope({ ok: true }),
     '/api/alarm/save-rule': (_url, init) => okEnvelope({ ...RULE, id: 4, ...(JSON.parse(String(init?.body)) as object) }),
@@ -92,6 +95,10 @@ describe('alarms page', () => {
     expect(screen.queryByTestId('alarm-rule-add')).toBeNull();
     expect(screen.queryByTestId('alarm-webhook')).toBeNull();
     expect(callsTo(fetchMock, '/api/alarm/webhook')).toHaveLength(0);
+    // Everyone chooses their own e-mails.
+    await user.click(await screen.findByText('Alarms of the stations I follow'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/save-my-email')).toEqual({ alarm_email: 'followed' }));
+    expect(screen.getByText('Sent to me@example.org')).toBeTruthy();
   });
 
   it('lets an administrator add a rule, asking for the limit the kind needs', async () => {

@@ -15,6 +15,7 @@ import { AcknowledgeModal } from '../components/acknowledge-modal';
 import { ruleText, valueText } from '../components/alarm-text';
 import { RuleFormModal } from '../components/rule-form-modal';
 import { WebhookCard } from '../components/webhook-card';
+import { EmailChoiceCard } from '../components/email-choice-card';
 
 const STATE_COLOR = { active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
 const STATES = ['open', 'active', 'acknowledged', 'cleared', 'all'] as const;
@@ -214,6 +215,7 @@ function RuleList() {
           data-testid="alarm-rule-table"
         />
       )}
+      <EmailChoiceCard />
       {canEdit && <WebhookCard />}
       {editing && <RuleFormModal rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </Flex>

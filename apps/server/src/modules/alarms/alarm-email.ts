@@ -1,0 +1,101 @@
+import type { Alarm, Lang } from '@ipp/contracts';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { translate } from '../../http/messages.ts';
+import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
+import type { AlarmNotifier } from './alarms.service.ts';
+import * as repo from './webhooks.repository.ts';
+
+/** An SMTP server that answers nothing within this is a failed try. */
+const SEND_TIMEOUT_MS = 15_000;
+
+/** A transport from SMTP_URL: smtp[s]://[user:pass@]host[:port]; bounded waits so a dead server fails a try, not the outbox. */
+export function smtpTransport(url: string): Transporter {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'smtps:';
+  return nodemailer.createTransport({
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
+    secure,
+    auth: parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: SEND_TIMEOUT_MS,
+  });
+}
+
+const num = (value: number) => String(Math.round(value * 10) / 10);
+
+/** An alarm as an e-mail in the recipient's language. */
+export function alarmMail(alarm: Alarm, reason: 'raised' | 'again', lang: Lang) {
+  const station = alarm.site_name ? `${alarm.site_name} (${alarm.dev_id})` : alarm.dev_id;
+  const limit = alarm.threshold ?? alarm.minutes;
+  const condition = translate(`alarmMail.${alarm.kind}`, lang, { limit: limit === null ? '' : num(limit) });
+  const subject =
+    translate('alarmMail.subject', lang, { station, condition }) + (reason === 'again' ? translate('alarmMail.again', lang) : '');
+  const text = translate('alarmMail.body', lang, {
+    station,
+    rule: alarm.rule_name,
+    condition,
+    value: alarm.value === null ? '—' : num(alarm.value),
+    raised: new Date(alarm.raised_at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
+  });
+  return { subject, text };
+}
+
+/**
+ * Alarm notices by e-mail (issue 23): each member of the station's team who chose it (every alarm of the team, or those
+ * of the stations they follow) and has an address gets one message per notice, through the outbox's retries.
+ */
+export class EmailNotifier implements AlarmNotifier {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly outbox: () => AlarmOutbox,
+    private readonly transport: Transporter | null,
+    private readonly from: string,
+    private readonly defaultLang: () => Promise<Lang>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get enabled() {
+    return this.transport !== null;
+  }
+
+  notify(alarm: Alarm, reason: 'raised' | 'again') {
+    if (!this.transport) return;
+    void this.enqueue(alarm, reason).catch(this.onError);
+  }
+
+  private async enqueue(alarm: Alarm, reason: 'raised' | 'again') {
+    const fallback = await this.defaultLang();
+    for (const user of await repo.mailRecipients(this.db.kysely, alarm.group_id, alarm.ipp_id)) {
+      const lang: Lang = user.language === 'en' || user.language === 'zh' ? user.language : fallback;
+      await this.outbox().add({
+        group_id: alarm.group_id,
+        alarm_id: alarm.id,
+        channel: 'email',
+        recipient: user.email,
+        payload: JSON.stringify(alarmMail(alarm, reason, lang)),
+      });
+    }
+  }
+
+  /** The outbox's sender for channel email. */
+  readonly deliver: OutboxSender = async (row) => {
+    if (!this.transport || !row.recipient) throw new Error('e-mail is not configured');
+    const { subject, text } = JSON.parse(row.payload) as { subject: string; text: string };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.transport.sendMail({ from: this.from, to: row.recipient, subject, text, date: new Date(this.clock()) }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('SMTP timeout')), SEND_TIMEOUT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

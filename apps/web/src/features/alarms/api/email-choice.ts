@@ -1,0 +1,24 @@
+import { AlarmEmailSettingSchema, type AlarmEmailChoice } from '@ipp/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, parseData, requestEnvelope } from '@/api/client';
+import { alarmsQueryKey } from '@/api/query-keys';
+
+const key = [...alarmsQueryKey, 'my-email'] as const;
+
+/** Which alarms the signed-in user is e-mailed about, the address, and whether the server sends e-mail. */
+export function useAlarmEmailSetting() {
+  return useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) =>
+      parseData(AlarmEmailSettingSchema, (await requestEnvelope<unknown>('/alarm/my-email', { signal })).data),
+  });
+}
+
+export function useSaveAlarmEmailChoice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (alarm_email: AlarmEmailChoice) =>
+      parseData(AlarmEmailSettingSchema, await api.post<unknown>('/alarm/save-my-email', { alarm_email })),
+    onSuccess: (setting) => queryClient.setQueryData(key, setting),
+  });
+}
