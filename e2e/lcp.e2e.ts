@@ -116,38 +116,32 @@ describe.skipIf(!chromiumAvailable)('Largest Contentful Paint of /home in Chromi
 
     const cold: PaintFigures[] = [];
     const warm: PaintFigures[] = [];
-    // Headless Chromium now and then reports no paint after the loading indicator's (about one warm load in thirty
-    // here: the welcome card on screen, no entry for it, no input or scroll in between), so the only entry names an
-    // element that is gone. Such a load measured nothing; it is measured again and counted, and the count is bounded:
-    // a console whose largest paint really were the indicator would fail every load, not a few.
+    // Headless Chromium now and then reports no paint after the loading indicator's (1 warm load in 30 here, several in
+    // a row in one context on CI: the welcome card on screen, no entry for it, no input or scroll in between), so the
+    // only entry names an element that is gone. Such a load measured nothing: the round is counted and another context
+    // measured instead. A console whose largest paint really were the indicator would give no measured round at all.
     let unmeasured = 0;
     const measured = (f: PaintFigures) => !(f.lcpEntries === 1 && f.element === null);
-    for (let round = 1; round <= ROUNDS; round++) {
-      let context = await browser.newContext({ baseURL: server.url, viewport, storageState });
-      let first = await measureHome(context);
-      for (let retry = 0; retry < 2 && !measured(first); retry++) {
+    for (let round = 1; cold.length < ROUNDS && round <= ROUNDS * 2; round++) {
+      const context = await browser.newContext({ baseURL: server.url, viewport, storageState });
+      const first = await measureHome(context);
+      const again = await measureHome(context);
+      await context.close();
+      console.log(describeRun(`cold #${round}`, first));
+      console.log(describeRun(`warm #${round}`, again));
+      if (!measured(first) || !measured(again)) {
         unmeasured++;
-        await context.close();
-        context = await browser.newContext({ baseURL: server.url, viewport, storageState });
-        first = await measureHome(context);
+        continue;
       }
       cold.push(first);
-      let again = await measureHome(context);
-      for (let retry = 0; retry < 2 && !measured(again); retry++) {
-        unmeasured++;
-        again = await measureHome(context);
-      }
       warm.push(again);
-      await context.close();
-      console.log(describeRun(`cold #${round}`, cold.at(-1)!));
-      console.log(describeRun(`warm #${round}`, warm.at(-1)!));
     }
-    console.log(`/home loads measured again (no paint reported after the loading indicator): ${unmeasured}`);
-    expect(unmeasured).toBeLessThanOrEqual(ROUNDS / 2);
+    console.log(`/home rounds without a paint reported after the loading indicator: ${unmeasured}`);
+    expect(cold.length).toBeGreaterThanOrEqual(3);
     const medianOf = (runs: PaintFigures[], pick: (f: PaintFigures) => number | null) =>
       ms(median(runs.map(pick).filter((v): v is number => v !== null)));
     console.log(
-      `/home median of ${ROUNDS}: cold LCP ${medianOf(cold, (f) => f.lcp)}, FCP ${medianOf(cold, (f) => f.fcp)}; ` +
+      `/home median of ${cold.length}: cold LCP ${medianOf(cold, (f) => f.lcp)}, FCP ${medianOf(cold, (f) => f.fcp)}; ` +
         `warm LCP ${medianOf(warm, (f) => f.lcp)}, FCP ${medianOf(warm, (f) => f.fcp)}; ` +
         `JavaScript cold ${kb(cold[0]!.jsTransferred)} transferred, warm ${kb(warm[0]!.jsTransferred)}`,
     );

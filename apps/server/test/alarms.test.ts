@@ -222,6 +222,14 @@ describe.each(dialects)('alarms on %s', (dialect) => {
     const en = await saveRule(w.tokens.ownAdmin, { name: 'x', kind: 'offline' });
     expect(en).toMatchObject({ code: 1002 });
     expect(en.msg).toContain('minutes');
+    // A superadmin naming a team that does not exist (the fuzzer's find: a foreign key failure answered 500).
+    expect(await saveRule(w.tokens.superadmin, { group_id: 999_999, name: 'x', kind: 'wiper_fault' })).toMatchObject({
+      code: 1002,
+      msg: expect.stringContaining('The team does not exist'),
+    });
+    expect(
+      body(await call(env, w.tokens.superadmin, 'POST', '/api/alarm/save-webhook', { group_id: 999_999, url: null })).code,
+    ).toBe(1002);
     expect(await env.db.kysely.selectFrom('alarm_rules').selectAll().execute()).toEqual([]);
   });
 

@@ -18,6 +18,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../events/event-bus.ts';
+import { findTeamById } from '../teams/teams.repository.ts';
 import { isOnline, visibleGroup } from '../ipps/ipps.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -69,6 +70,8 @@ export class AlarmsService {
       if (body.id !== undefined && !existing) throw ruleNotFound();
       const group = existing ? existing.group_id : visibleGroup(actor, body.group_id);
       if (group === undefined || group < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+      if (!existing && !(await findTeamById(trx, group)))
+        throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
       if (existing && actor.role !== 'superadmin' && existing.group_id !== actor.group_id) throw ruleNotFound();
       if (body.ipp_id !== null && body.ipp_id !== undefined) {
         const ipp = await repo.ippIdentity(trx, body.ipp_id);

@@ -101,7 +101,7 @@ function AlarmList() {
           setPage(1);
         }}
         options={STATES.map((s) => ({ value: s, label: t(`alarms.filter.${s}`) }))}
-        data-testid="alarm-state-filter"
+        data-testid="alarm-filter"
       />
       {alarms.isError ? (
         <LoadFailed error={alarms.error} onRetry={() => void alarms.refetch()} />
