@@ -133,6 +133,21 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     expect(rotated).toMatch(/^[\w-]{32}$/);
   });
 
+  it('two administrators saving the first URL at once: one new secret, and it is the one that signs', async () => {
+    hook = await receiver([200]);
+    const answers = await Promise.all([
+      save(w.tokens.ownAdmin, { url: hook.url }),
+      save(w.tokens.superadmin, { group_id: w.teamA, url: hook.url }),
+    ]);
+    expect(answers.map((a) => a.code)).toEqual([1000, 1000]);
+    const secrets = answers.map((a) => (a.data as AlarmWebhookSaveResult).secret).filter((s) => s !== null);
+    expect(secrets).toHaveLength(1);
+    await raiseOne();
+    await expect.poll(() => hook!.received.length).toBe(1);
+    const r = hook.received[0]!;
+    expect(r.headers['x-ipp-signature']).toBe(webhookSignature(secrets[0]!, Number(r.headers['x-ipp-timestamp']), r.body));
+  });
+
   it('two processes sharing the outbox send a notice once', async () => {
     hook = await receiver([200]);
     await save(w.tokens.ownAdmin, { url: hook.url });

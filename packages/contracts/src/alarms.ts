@@ -79,6 +79,8 @@ export const AlarmRuleSaveBodySchema = z
       ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'reason.required' });
   });
 export type AlarmRuleSaveBody = z.input<typeof AlarmRuleSaveBodySchema>;
+/** The body as the server reads it, defaults filled in. */
+export type AlarmRuleSave = z.output<typeof AlarmRuleSaveBodySchema>;
 
 export const AlarmRulesQuerySchema = z.object({
   group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { translate } from '../../http/messages.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
-import * as repo from './webhooks.repository.ts';
+import * as repo from './notices.repository.ts';
 
 /** An SMTP server that answers nothing within this is a failed try. */
 const SEND_TIMEOUT_MS = 15_000;

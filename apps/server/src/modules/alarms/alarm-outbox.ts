@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import * as repo from './webhooks.repository.ts';
+import * as repo from './notices.repository.ts';
 
 /** Tries before a notice is given up; with the backoff below the last one is about 21 minutes after the first. */
 export const OUTBOX_MAX_ATTEMPTS = 8;

@@ -9,7 +9,7 @@ import {
   type AlarmKind,
   type AlarmListQuery,
   type AlarmRule,
-  type AlarmRuleSaveBody,
+  type AlarmRuleSave,
   type AlarmSummary,
 } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
@@ -26,6 +26,11 @@ import { evaluate, type StationNow } from './alarm-conditions.ts';
 import * as repo from './alarms.repository.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
+/** Whether the actor sees a team's rules and alarms: its own team, or any for a superadmin (visibleGroup's rule). */
+const inTeamOf = (actor: UserRow, groupId: number) => {
+  const group = visibleGroup(actor);
+  return group === undefined || group === groupId;
+};
 const alarmNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmNotFound', {}, 'id');
 
 /** Where a raised (or re-notified) alarm goes besides the console: webhooks, e-mail. */
@@ -63,7 +68,7 @@ export class AlarmsService {
     return (await repo.rulesOfGroup(this.db.kysely, group)).map(presentRule);
   }
 
-  async saveRule(actor: UserRow, body: AlarmRuleSaveBody & { threshold: number | null; minutes: number | null }) {
+  async saveRule(actor: UserRow, body: AlarmRuleSave) {
     const now = this.clock();
     const id = await this.db.kysely.transaction().execute(async (trx) => {
       const existing = body.id === undefined ? undefined : await repo.findRule(trx, body.id);
@@ -72,8 +77,8 @@ export class AlarmsService {
       if (group === undefined || group < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
       if (!existing && !(await findTeamById(trx, group)))
         throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
-      if (existing && actor.role !== 'superadmin' && existing.group_id !== actor.group_id) throw ruleNotFound();
-      if (body.ipp_id !== null && body.ipp_id !== undefined) {
+      if (existing && !inTeamOf(actor, existing.group_id)) throw ruleNotFound();
+      if (body.ipp_id !== null) {
         const ipp = await repo.ippIdentity(trx, body.ipp_id);
         if (!ipp || ipp.group_id !== group) throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
       }
@@ -82,9 +87,9 @@ export class AlarmsService {
         kind: body.kind,
         threshold: body.threshold,
         minutes: body.minutes,
-        ipp_id: body.ipp_id ?? null,
-        enabled: body.enabled === false ? 0 : 1,
-        renotify_minutes: body.renotify_minutes ?? 60,
+        ipp_id: body.ipp_id,
+        enabled: body.enabled ? 1 : 0,
+        renotify_minutes: body.renotify_minutes,
         updated_at: now,
       };
       if (existing) {
@@ -106,7 +111,7 @@ export class AlarmsService {
     const now = this.clock();
     const cleared = await this.db.kysely.transaction().execute(async (trx) => {
       const rule = await repo.findRule(trx, id);
-      if (!rule || (actor.role !== 'superadmin' && rule.group_id !== actor.group_id)) throw ruleNotFound();
+      if (!rule || !inTeamOf(actor, rule.group_id)) throw ruleNotFound();
       const ipps = await repo.clearAlarmsOfRule(trx, id, now);
       await repo.deleteRule(trx, id);
       return { group: rule.group_id, ipps: ipps.map((r) => r.ipp_id) };
@@ -129,8 +134,7 @@ export class AlarmsService {
     const now = this.clock();
     const alarm = await this.db.kysely.transaction().execute(async (trx) => {
       const row = await repo.findAlarm(trx, body.id);
-      const group = visibleGroup(actor);
-      if (!row || (group !== undefined && row.group_id !== group)) throw alarmNotFound();
+      if (!row || !inTeamOf(actor, row.group_id)) throw alarmNotFound();
       if (row.state !== 'active') throw new AppError(ResultCode.FAILED, 'alarmNotActive');
       const changed = await repo.acknowledgeAlarm(trx, row.id, {
         acknowledged_at: now,

@@ -12,11 +12,10 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
-import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
-import * as repo from './webhooks.repository.ts';
+import * as repo from './notices.repository.ts';
 
 /** A receiver that answers nothing within this is a failed try. */
 const SEND_TIMEOUT_MS = 10_000;
@@ -50,7 +49,9 @@ export class WebhooksService implements AlarmNotifier {
     const group = teamOf(actor, body.group_id);
     const now = this.clock();
     const secret = await this.db.kysely.transaction().execute(async (trx) => {
-      if (!(await findTeamById(trx, group))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+      // Two administrators saving the first URL at once: the second finds the first's secret and keeps it.
+      if (!(await repo.lockTeam(trx, group, this.db.dialect === 'postgres')))
+        throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
       if (body.url === null) {
         await repo.removeWebhook(trx, group);
         return null;

@@ -18,7 +18,6 @@ export function WebhookCard() {
   const [secret, setSecret] = useState<string | null>(null);
   const current = webhook.data;
   const url = draft ?? current?.url ?? '';
-  const setUrl = setDraft;
 
   const submit = (body: { url: string | null; new_secret?: boolean }) =>
     save.mutate(body, {
@@ -36,7 +35,7 @@ export function WebhookCard() {
         <Space.Compact style={{ maxWidth: 720 }}>
           <Input
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => setDraft(e.target.value)}
             placeholder="https://example.org/ipp-alarms"
             maxLength={2000}
             aria-label={t('alarms.webhook.url')}

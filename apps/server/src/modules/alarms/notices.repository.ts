@@ -1,6 +1,12 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AlarmDeliveriesTable, Database } from '../../db/schema.ts';
 
+/** The team, its row locked on PostgreSQL (SQLite runs one write transaction at a time): saves of its webhook queue up. */
+export function lockTeam(db: Kysely<Database>, groupId: number, forUpdate: boolean) {
+  const query = db.selectFrom('teams').select('id').where('id', '=', groupId);
+  return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
+}
+
 export function findWebhook(db: Kysely<Database>, groupId: number) {
   return db.selectFrom('alarm_webhooks').selectAll().where('group_id', '=', groupId).executeTakeFirst();
 }
