@@ -19,3 +19,4 @@ export * from './physical.ts';
 export * from './ecology.ts';
 export * from './taxa.ts';
 export * from './alarms.ts';
+export * from './trends.ts';

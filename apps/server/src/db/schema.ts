@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Role } from '@ipp/contracts';
+import type { Role, TrendSeriesKey } from '@ipp/contracts';
 
 /** Timestamps are integer milliseconds since the epoch on both dialects. */
 export interface TeamsTable {
@@ -479,6 +479,20 @@ export type RoiSizeDayTable = Omit<RoiSizeHourTable, 'hour'> & { day: number };
 /** The same sums per statistics day (start of the day at STATS_UTC_OFFSET). */
 export type TelemetryRollupDayTable = Omit<TelemetryRollupHourTable, 'hour'> & { day: number };
 
+/** Per station and hour: telemetry samples, wiper states, and count/sum/min/max of each trend series (issue 23). */
+export type TelemetryTrendHourTable = {
+  ipp_id: number;
+  hour: number;
+  samples: number;
+  wiper_cleaning_n: number;
+  wiper_fault_n: number;
+} & { [K in TrendSeriesKey as `${K}_n` | `${K}_sum`]: number } & {
+  [K in TrendSeriesKey as `${K}_min` | `${K}_max`]: number | null;
+};
+
+/** The same per statistics day. */
+export type TelemetryTrendDayTable = Omit<TelemetryTrendHourTable, 'hour'> & { day: number };
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -505,6 +519,8 @@ export interface Database {
   roi_rollup_day: RoiRollupDayTable;
   roi_count_hour: RoiCountHourTable;
   telemetry_rollup_day: TelemetryRollupDayTable;
+  telemetry_trend_hour: TelemetryTrendHourTable;
+  telemetry_trend_day: TelemetryTrendDayTable;
   roi_size_hour: RoiSizeHourTable;
   roi_size_day: RoiSizeDayTable;
   rollup_meta: { key: string; value: string };

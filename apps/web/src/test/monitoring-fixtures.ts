@@ -1,4 +1,14 @@
-import type { Measured, Roi24, Roi30, RoiDetails, RoiSummary, SiteBucket, SiteRoi } from '@ipp/contracts';
+import {
+  TREND_SERIES,
+  type Measured,
+  type Roi24,
+  type Roi30,
+  type RoiDetails,
+  type RoiSummary,
+  type SiteBucket,
+  type SiteRoi,
+  type TelemetryTrend,
+} from '@ipp/contracts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -148,6 +158,33 @@ export function siteRoiFixture(overrides: Partial<SiteRoi> = {}): SiteRoi {
     others: 12,
     total: 240,
     volume_l: 48,
+    ...overrides,
+  };
+}
+
+/** 24 hourly buckets of telemetry: the CPU at 40 + hour °C (±2), the board current missing in the first 12 hours. */
+export function telemetryTrendFixture(overrides: Partial<TelemetryTrend> = {}): TelemetryTrend {
+  const hours = Array.from({ length: 24 }, (_, i) => i);
+  const none = hours.map(() => null);
+  return {
+    ipp_id: 7,
+    dev_id: '21005',
+    site_name: 'Yellow Sea buoy',
+    start: LOCAL_DAY,
+    end: LOCAL_DAY + DAY,
+    bucket_ms: HOUR,
+    samples: hours.map(() => 60),
+    wiper_cleaning_pct: hours.map((h) => (h % 6 === 0 ? 1.7 : 0)),
+    wiper_fault_pct: hours.map(() => 0),
+    series: TREND_SERIES.map((key) => {
+      if (key === 'cpu_temp_c')
+        return { key, mean: hours.map((h) => 40 + h), min: hours.map((h) => 38 + h), max: hours.map((h) => 42 + h) };
+      if (key === 'cb_current_a') {
+        const v = hours.map((h) => (h < 12 ? null : 1.25));
+        return { key, mean: v, min: v, max: v };
+      }
+      return { key, mean: none, min: none, max: none };
+    }),
     ...overrides,
   };
 }

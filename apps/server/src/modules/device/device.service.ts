@@ -23,6 +23,7 @@ import { hashToken } from '../auth/password.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { addTelemetryRollup } from '../stats/rollups.repository.ts';
+import { addTrendRollup } from '../stats/trend-rollups.repository.ts';
 import * as repo from './device.repository.ts';
 
 /** Device clocks may run a little ahead of the server's; more than this is refused as invalid. */
@@ -101,6 +102,7 @@ export class DeviceService {
         humidity_pct: sample.humidity_pct ?? null,
         volume_l: volumeL,
       });
+      await addTrendRollup(trx, this.dayOffsetHours, device.id, sample.at, measuredOf(sample));
       if (newest) {
         const applied = sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at);
         await repo.updateIppState(trx, device.id, {

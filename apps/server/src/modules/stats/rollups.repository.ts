@@ -1,6 +1,7 @@
 import { sizeClassOf } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { rebuildTrendDays } from './trend-rollups.repository.ts';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -248,7 +249,9 @@ export async function ensureDayRollups(
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (dialect === 'postgres')
-      await sql`lock table roi_rollup_day, roi_size_day, telemetry_rollup_day in exclusive mode`.execute(trx);
+      await sql`lock table roi_rollup_day, roi_size_day, telemetry_rollup_day, telemetry_trend_day in exclusive mode`.execute(
+        trx,
+      );
     const row = await trx.selectFrom('rollup_meta').select('value').where('key', '=', 'day_offset_hours').executeTakeFirst();
     if (row && Number(row.value) === offsetHours) return false;
     const offset = offsetHours * HOUR_MS;
@@ -304,6 +307,7 @@ export async function ensureDayRollups(
           .groupBy(['ipp_id', day]),
       )
       .execute();
+    await rebuildTrendDays(trx, offsetHours);
     await trx
       .insertInto('rollup_meta')
       .values({ key: 'day_offset_hours', value: String(offsetHours) })

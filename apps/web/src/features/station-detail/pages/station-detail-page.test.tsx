@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
 import { ippFixture } from '@/test/fixtures';
-import { siteRoiFixture } from '@/test/monitoring-fixtures';
+import { siteRoiFixture, telemetryTrendFixture } from '@/test/monitoring-fixtures';
 import { chartOptions } from '@/test/monitoring-mocks';
 import { callsTo, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
@@ -18,6 +18,7 @@ function server(extra: Record<string, Handler> = {}) {
     '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO),
     '/api/ipp/index': () => pageEnvelope([BUOY, FJORD]),
     '/api/roi/get-site-roi': () => okEnvelope(siteRoiFixture()),
+    '/api/ipp/telemetry-trend': () => okEnvelope(telemetryTrendFixture()),
     '/api/ai/corrected-counts': (url) =>
       okEnvelope({
         dev_id: url.searchParams.get('dev_id'),
@@ -117,6 +118,49 @@ describe('data detail', () => {
     const site = siteRoiFixture();
     const query = Object.fromEntries(callsTo(fetchMock, '/api/ai/corrected-counts')[0]!.url.searchParams);
     expect(query).toEqual({ dev_id: '21005', start: String(site.start), end: String(site.end) });
+  });
+
+  it('draws the engineering trends of the chosen group: mean inside the min–max band, gaps where nothing was reported', async () => {
+    const fetchMock = server();
+    await openPage();
+    const card = await screen.findByTestId('trends-card');
+    expect(within(card).getByText('工程趋势')).toBeTruthy();
+    expect(Object.fromEntries(callsTo(fetchMock, '/api/ipp/telemetry-trend')[0]!.url.searchParams)).toMatchObject({
+      dev_id: '21005',
+      period: '24h',
+      points: '24',
+    });
+    // Environment first: neither series was reported, so each says so instead of drawing an empty axis.
+    expect(await within(card).findAllByText('此时段内未上报')).toHaveLength(2);
+
+    fireEvent.click(within(card).getByText('计算单元'));
+    await within(card).findByTestId('trend-cpu_temp_c');
+    const cpu = chartOptions.get('trend-cpu_temp_c')!;
+    const series = cpu.series as { name: string; data: (number | null)[]; stack?: string }[];
+    expect(series.find((s) => s.name === '平均值')?.data.slice(0, 2)).toEqual([40, 41]);
+    // The band: the minimum, then the width up to the maximum, stacked.
+    const band = series.filter((s) => s.stack === 'band');
+    expect(band.map((s) => s.data[0])).toEqual([38, 4]);
+    expect((cpu.yAxis as { name: string }).name).toBe('°C');
+
+    fireEvent.click(within(card).getByText('载板'));
+    await within(card).findByTestId('trend-cb_current_a');
+    const cb = (chartOptions.get('trend-cb_current_a')!.series as { name: string; data: (number | null)[] }[]).find(
+      (s) => s.name === '平均值',
+    )!;
+    expect(cb.data.slice(10, 14)).toEqual([null, null, 1.25, 1.25]);
+
+    fireEvent.click(within(card).getByText('雨刷'));
+    await within(card).findByTestId('trend-wiper_states');
+    const wiper = chartOptions.get('trend-wiper_states')!.series as { name: string; data: number[] }[];
+    expect(wiper.map((s) => s.name)).toEqual(['清洁中', '故障']);
+    expect(wiper[0]!.data[0]).toBe(1.7);
+  });
+
+  it('says so when the station sent no telemetry in the period', async () => {
+    server({ '/api/ipp/telemetry-trend': () => okEnvelope(telemetryTrendFixture({ samples: new Array(24).fill(0) })) });
+    await openPage();
+    expect((await screen.findByTestId('trends-empty')).textContent).toContain('没有上报遥测数据');
   });
 
   it('queries the chosen period with its number of points', async () => {

@@ -15,6 +15,7 @@ import { CorrectedCountsCard } from '../components/corrected-counts-card';
 import { EcologyCard } from '../components/ecology-card';
 import { SiteCharts } from '../components/site-charts';
 import { SiteSummary } from '../components/site-summary';
+import { TrendsCard } from '../components/trends-card';
 import type { Period } from '../utils/periods';
 
 /**
@@ -49,6 +50,7 @@ export function StationDetailPage({ meta }: PageProps) {
             <CorrectedCountsCard devId={site.data.dev_id} start={site.data.start} end={site.data.end} />
           </>
         )}
+        <TrendsCard devId={site.data.dev_id} period={period} />
       </Flex>
     );
   }
