@@ -182,3 +182,34 @@ describe.each(dialects)('alarm e-mail on %s', (dialect) => {
     expect(setting).toEqual({ alarm_email: 'off', email: expect.any(String), available: false });
   });
 });
+
+describe('alarm e-mail text', () => {
+  it("names a biology alarm's class, limit and window in the recipient's language", async () => {
+    const { alarmMail } = await import('../src/modules/alarms/alarm-email.ts');
+    const alarm = {
+      id: 1,
+      group_id: 1,
+      rule_id: 1,
+      rule_name: 'Bloom',
+      kind: 'class_concentration' as const,
+      threshold: 20,
+      minutes: 180,
+      class_id: 3,
+      class_name: '003 Dinoflagellate',
+      ipp_id: 1,
+      dev_id: 'A1',
+      site_name: 'Bay',
+      state: 'active' as const,
+      value: 26.4,
+      raised_at: Date.UTC(2026, 10, 27, 3, 0),
+      last_seen_at: Date.UTC(2026, 10, 27, 3, 0),
+      acknowledged_at: null,
+      acknowledged_by_name: null,
+      ack_note: null,
+      cleared_at: null,
+    };
+    expect(alarmMail(alarm, 'raised', 'en').subject).toBe('[IPP alarm] Bay (A1): 003 Dinoflagellate above 20 ind/L over 3 h');
+    expect(alarmMail(alarm, 'raised', 'zh').subject).toBe('[IPP 告警] Bay (A1)：003 Dinoflagellate 浓度在 3 小时内高于 20 个/L');
+    expect(alarmMail(alarm, 'again', 'en').text).toContain('26.4');
+  });
+});

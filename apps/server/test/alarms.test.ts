@@ -214,6 +214,71 @@ describe.each(dialects)('alarms on %s', (dialect) => {
     expect(body(await call(env, w.tokens.user, 'GET', '/api/alarm/rules')).data).toHaveLength(1);
   });
 
+  it('biology: raises when a class passes its concentration over the window (from the rollups) and clears as the window moves on', async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const copepod = await env.db.kysely
+      .selectFrom('classes')
+      .select(['id', 'name'])
+      .where('label_index', '=', 1)
+      .executeTakeFirstOrThrow();
+    const bloom = await rule({ name: 'Bloom', kind: 'class_concentration', class_id: copepod.id, threshold: 2, minutes: 120 });
+    expect(bloom).toMatchObject({ class_id: copepod.id, threshold: 2, minutes: 120 });
+    // 2 L sampled.
+    await report(a1.key, { volume_total_l: 10 });
+    await report(a1.key, { volume_total_l: 12 });
+    let seed = 0;
+    const images = async (n: number, label: number) => {
+      for (let i = 0; i < n; i++) {
+        env.clock.advance(1000);
+        const res = body(
+          await uploadRoi(env, a1.key, { captured_at: env.clock.now, label_index: label, size_px: 900 }, await pngOf(++seed)),
+        );
+        expect(res.code, JSON.stringify(res)).toBe(1000);
+      }
+      await env.app.alarms.settled();
+    };
+    // 3 copepods and 4 of another class in 2 L: 1.5 copepods per litre, under the limit.
+    await images(3, 1);
+    await images(4, 2);
+    expect((await alarms(w.tokens.user)).count).toBe(0);
+    await images(2, 1);
+    const open = await alarms(w.tokens.user);
+    expect(open.rows).toHaveLength(1);
+    expect(open.rows[0]).toMatchObject({
+      kind: 'class_concentration',
+      class_id: copepod.id,
+      class_name: copepod.name,
+      value: 2.5,
+      state: 'active',
+    });
+    // More images raise no second alarm.
+    await images(1, 1);
+    expect((await alarms(w.tokens.user)).rows.map((a) => a.value)).toEqual([3]);
+    // Two hours later the window holds none of it: the periodic check clears the alarm (read from the table: the
+    // test sessions have expired by then).
+    env.clock.advance(2 * 3_600_000);
+    await env.app.alarms.checkAll();
+    const row = await env.db.kysely.selectFrom('alarms').select(['state', 'cleared_at', 'class_id']).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'cleared', class_id: copepod.id });
+    expect(Number(row.cleared_at)).toBe(env.clock.now);
+  });
+
+  it("refuses a biology rule without a class, with a window under an hour, or on another team's class", async () => {
+    const other = await env.db.kysely
+      .insertInto('classes')
+      .values({ name: '901 Team B only', label_index: 901, system: 0, group_id: w.teamB, created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const base = { name: 'b', kind: 'class_concentration', threshold: 5, minutes: 60 };
+    const noClass = await saveRule(w.tokens.ownAdmin, base, 'zh');
+    expect(noClass).toMatchObject({ code: 1002, msg: expect.stringContaining('class_id') });
+    const short = await saveRule(w.tokens.ownAdmin, { ...base, class_id: 1, minutes: 30 });
+    expect(short).toMatchObject({ code: 1002, msg: expect.stringContaining('at least 60 minutes') });
+    const foreign = await saveRule(w.tokens.ownAdmin, { ...base, class_id: other.id });
+    expect(foreign).toMatchObject({ code: 1002, msg: expect.stringContaining('The class does not exist') });
+    expect(await env.db.kysely.selectFrom('alarm_rules').selectAll().execute()).toEqual([]);
+  });
+
   it('refuses a rule without its limit, in the user language, and stores nothing', async () => {
     const zh = await saveRule(w.tokens.ownAdmin, { name: 'x', kind: 'humidity_high' }, 'zh');
     expect(zh.code).toBe(1002);

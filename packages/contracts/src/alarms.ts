@@ -22,19 +22,30 @@ export const ALARM_KINDS = [
   'no_images',
   /** Water is being sampled while the UV-C illuminator is off (duty 0 %). */
   'uvc_off_sampling',
+  /**
+   * Biology: the concentration of `class_id` (individuals per litre of water sampled) above `threshold` over the last
+   * `minutes`, in whole hours (the hour rollups answer it; a harmful taxon blooming).
+   */
+  'class_concentration',
 ] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number];
 
-/** What each kind needs: a limit, a duration, or neither. */
-export const ALARM_KIND_NEEDS: Record<AlarmKind, 'threshold' | 'minutes' | null> = {
-  offline: 'minutes',
-  temperature_high: 'threshold',
-  humidity_high: 'threshold',
-  storage_low: 'threshold',
-  wiper_fault: null,
-  no_images: 'minutes',
-  uvc_off_sampling: null,
+export type AlarmParam = 'threshold' | 'minutes' | 'class_id';
+
+/** What each kind needs: a limit, a duration, a class. */
+export const ALARM_KIND_NEEDS: Record<AlarmKind, readonly AlarmParam[]> = {
+  offline: ['minutes'],
+  temperature_high: ['threshold'],
+  humidity_high: ['threshold'],
+  storage_low: ['threshold'],
+  wiper_fault: [],
+  no_images: ['minutes'],
+  uvc_off_sampling: [],
+  class_concentration: ['class_id', 'threshold', 'minutes'],
 };
+
+/** A concentration window is whole hours: at least one, at most a week. */
+export const CONCENTRATION_WINDOW_MINUTES = { min: 60, max: 10_080 } as const;
 
 export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
@@ -49,6 +60,9 @@ export const AlarmRuleSchema = z.object({
   kind: z.enum(ALARM_KINDS),
   threshold: z.number().nullable(),
   minutes: z.number().int().nullable(),
+  /** The class a biology rule watches and its name; null for the others. */
+  class_id: z.number().int().nullable(),
+  class_name: z.string().nullable(),
   /** null: every station of the team. */
   ipp_id: z.number().int().nullable(),
   enabled: z.boolean(),
@@ -67,16 +81,19 @@ export const AlarmRuleSaveBodySchema = z
     kind: z.enum(ALARM_KINDS),
     threshold: z.number().min(-1000).max(1_000_000).nullable().default(null),
     minutes: z.number().int().min(0).max(10_080).nullable().default(null),
+    class_id: z.number().int().positive().max(MAX_ID).nullable().default(null),
     ipp_id: z.number().int().positive().max(MAX_ID).nullable().default(null),
     enabled: z.boolean().default(true),
     renotify_minutes: z.number().int().min(0).max(10_080).default(60),
   })
   .superRefine((body, ctx) => {
-    const need = ALARM_KIND_NEEDS[body.kind];
-    if (need === 'threshold' && body.threshold === null)
-      ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'reason.required' });
-    if (need === 'minutes' && body.minutes === null)
-      ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'reason.required' });
+    for (const need of ALARM_KIND_NEEDS[body.kind])
+      if (body[need] === null) ctx.addIssue({ code: 'custom', path: [need], message: 'reason.required' });
+    const window = CONCENTRATION_WINDOW_MINUTES;
+    if (body.kind === 'class_concentration' && body.minutes !== null && body.minutes < window.min)
+      ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'reason.windowHour' });
+    if (body.kind === 'class_concentration' && body.threshold !== null && body.threshold < 0)
+      ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'reason.notNegative' });
   });
 export type AlarmRuleSaveBody = z.input<typeof AlarmRuleSaveBodySchema>;
 /** The body as the server reads it, defaults filled in. */
@@ -94,6 +111,9 @@ export const AlarmSchema = z.object({
   kind: z.enum(ALARM_KINDS),
   threshold: z.number().nullable(),
   minutes: z.number().int().nullable(),
+  /** A biology alarm's class and its name now (null when the class was removed since). */
+  class_id: z.number().int().nullable(),
+  class_name: z.string().nullable(),
   ipp_id: z.number().int(),
   dev_id: z.string(),
   site_name: z.string(),

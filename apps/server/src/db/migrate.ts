@@ -19,6 +19,7 @@ import { classTaxaMigration } from './migrations/0016-class-taxa.ts';
 import { configHistoryMigration } from './migrations/0017-config-history.ts';
 import { alarmsMigration } from './migrations/0018-alarms.ts';
 import { telemetryTrendsMigration } from './migrations/0019-telemetry-trends.ts';
+import { alarmClassesMigration } from './migrations/0020-alarm-classes.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0017-config-history': configHistoryMigration(db.dialect),
     '0018-alarms': alarmsMigration(db.dialect),
     '0019-telemetry-trends': telemetryTrendsMigration(db.dialect),
+    '0020-alarm-classes': alarmClassesMigration(),
   };
 }
 

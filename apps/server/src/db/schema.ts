@@ -105,6 +105,8 @@ export interface AlarmRulesTable {
   kind: string;
   threshold: number | null;
   minutes: number | null;
+  /** The class a biology rule watches (migration 0020); null for the others, or when the class was removed. */
+  class_id: number | null;
   /** null: every station of the team. */
   ipp_id: number | null;
   /** 1 or 0. */
@@ -124,6 +126,8 @@ export interface AlarmsTable {
   kind: string;
   threshold: number | null;
   minutes: number | null;
+  /** A biology alarm's class (migration 0020). */
+  class_id: number | null;
   ipp_id: number;
   /** active | acknowledged | cleared */
   state: string;

@@ -10,13 +10,27 @@ export interface StationNow {
   offlineSince: number | null;
   latest: Measured | null;
   lastRoiAt: number | null;
+  /** Biology: individuals per litre of each watched class over its window (concentrationKey); null without water. */
+  concentrations?: ReadonlyMap<string, number | null>;
 }
 
 export interface RuleLimits {
   kind: AlarmKind;
   threshold: number | null;
   minutes: number | null;
+  class_id?: number | null;
 }
+
+const HOUR_MS = 3_600_000;
+
+/** A concentration window in whole hours (the hour rollups' grain): the current hour and the hours before it. */
+export const windowHours = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60) / 60));
+
+/** The first hour a biology rule's window reads at `now`. */
+export const windowStart = (minutes: number | null, now: number) =>
+  Math.floor(now / HOUR_MS) * HOUR_MS - (windowHours(minutes) - 1) * HOUR_MS;
+
+export const concentrationKey = (classId: number, minutes: number | null) => `${classId}:${windowHours(minutes)}`;
 
 /** Whether the rule's condition holds now, and the reading that shows it (null where there is none). */
 export interface Condition {
@@ -62,6 +76,12 @@ export function evaluate(rule: RuleLimits, station: StationNow): Condition {
       const sampling = (latest.volume_5min_ml ?? 0) > 0;
       const off = latest.uvc_illuminator_duty_pct === 0;
       return { firing: sampling && off, value: latest.uvc_illuminator_duty_pct };
+    }
+    case 'class_concentration': {
+      // Biology does not need the station online: a bloom measured in the window stays true until the window passes it.
+      if (rule.class_id === null || rule.class_id === undefined) return QUIET;
+      const value = station.concentrations?.get(concentrationKey(rule.class_id, rule.minutes));
+      return value === null || value === undefined ? QUIET : { firing: value > limit, value };
     }
   }
 }

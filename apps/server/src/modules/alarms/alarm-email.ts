@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { translate } from '../../http/messages.ts';
+import { windowHours } from './alarm-conditions.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
@@ -31,7 +32,11 @@ const num = (value: number) => String(Math.round(value * 10) / 10);
 export function alarmMail(alarm: Alarm, reason: 'raised' | 'again', lang: Lang) {
   const station = alarm.site_name ? `${alarm.site_name} (${alarm.dev_id})` : alarm.dev_id;
   const limit = alarm.threshold ?? alarm.minutes;
-  const condition = translate(`alarmMail.${alarm.kind}`, lang, { limit: limit === null ? '' : num(limit) });
+  const condition = translate(`alarmMail.${alarm.kind}`, lang, {
+    limit: limit === null ? '' : num(limit),
+    class: alarm.class_name ?? '—',
+    hours: String(windowHours(alarm.minutes)),
+  });
   const subject =
     translate('alarmMail.subject', lang, { station, condition }) + (reason === 'again' ? translate('alarmMail.again', lang) : '');
   const text = translate('alarmMail.body', lang, {

@@ -5,12 +5,30 @@ import type { AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts'
 export type AlarmRuleRow = Selectable<AlarmRulesTable>;
 export type AlarmRow = Selectable<AlarmsTable>;
 
+/** A team's rules, each with its class's name (biology rules). */
 export function rulesOfGroup(db: Kysely<Database>, groupId: number) {
-  return db.selectFrom('alarm_rules').selectAll().where('group_id', '=', groupId).orderBy('id').execute();
+  return db
+    .selectFrom('alarm_rules')
+    .leftJoin('classes', 'classes.id', 'alarm_rules.class_id')
+    .selectAll('alarm_rules')
+    .select('classes.name as class_name')
+    .where('alarm_rules.group_id', '=', groupId)
+    .orderBy('alarm_rules.id')
+    .execute();
 }
 
 export function findRule(db: Kysely<Database>, id: number) {
   return db.selectFrom('alarm_rules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findRuleWithClass(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('alarm_rules')
+    .leftJoin('classes', 'classes.id', 'alarm_rules.class_id')
+    .selectAll('alarm_rules')
+    .select('classes.name as class_name')
+    .where('alarm_rules.id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function countRules(db: Kysely<Database>, groupId: number) {
@@ -152,11 +170,44 @@ function filtered(db: Kysely<Database>, filter: AlarmFilter) {
   return query;
 }
 
+/** ROIs of a class and litres sampled at a station since `fromHour` (the hour rollups: a few rows, never the ROIs). */
+export async function classCountAndVolume(db: Kysely<Database>, ippId: number, classId: number, fromHour: number) {
+  const count = await db
+    .selectFrom('roi_rollup_hour')
+    .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+    .where('ipp_id', '=', ippId)
+    .where('class_key', '=', classId)
+    .where('hour', '>=', fromHour)
+    .executeTakeFirst();
+  const volume = await db
+    .selectFrom('telemetry_rollup_hour')
+    .select((eb) => eb.fn.sum<number | string | null>('volume_l').as('v'))
+    .where('ipp_id', '=', ippId)
+    .where('hour', '>=', fromHour)
+    .executeTakeFirst();
+  return { count: Number(count?.n ?? 0), volumeL: Number(volume?.v ?? 0) };
+}
+
+export function classOwner(db: Kysely<Database>, classId: number) {
+  return db.selectFrom('classes').select(['id', 'group_id']).where('id', '=', classId).executeTakeFirst();
+}
+
+export async function classNames(db: Kysely<Database>, ids: readonly number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db
+    .selectFrom('classes')
+    .select(['id', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page: number, limit: number) {
   const [rows, total] = await Promise.all([
     filtered(db, filter)
+      .leftJoin('classes', 'classes.id', 'alarms.class_id')
       .selectAll('alarms')
-      .select(['ipps.dev_id', 'ipps.site_name'])
+      .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
       .orderBy('alarms.raised_at', 'desc')
       .orderBy('alarms.id', 'desc')
       .limit(limit)

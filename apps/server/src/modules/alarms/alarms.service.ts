@@ -22,7 +22,7 @@ import { findTeamById } from '../teams/teams.repository.ts';
 import { isOnline, visibleGroup } from '../ipps/ipps.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { evaluate, type StationNow } from './alarm-conditions.ts';
+import { concentrationKey, evaluate, windowStart, type StationNow } from './alarm-conditions.ts';
 import * as repo from './alarms.repository.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
@@ -78,6 +78,12 @@ export class AlarmsService {
       if (!existing && !(await findTeamById(trx, group)))
         throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
       if (existing && !inTeamOf(actor, existing.group_id)) throw ruleNotFound();
+      if (body.kind === 'class_concentration' && body.class_id !== null) {
+        // A shared or system class, or one of this team's own: another team's class is not theirs to watch.
+        const cls = await repo.classOwner(trx, body.class_id);
+        if (!cls || (cls.group_id !== null && cls.group_id !== group))
+          throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'class_id');
+      }
       if (body.ipp_id !== null) {
         const ipp = await repo.ippIdentity(trx, body.ipp_id);
         if (!ipp || ipp.group_id !== group) throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
@@ -87,6 +93,7 @@ export class AlarmsService {
         kind: body.kind,
         threshold: body.threshold,
         minutes: body.minutes,
+        class_id: body.kind === 'class_concentration' ? body.class_id : null,
         ipp_id: body.ipp_id,
         enabled: body.enabled ? 1 : 0,
         renotify_minutes: body.renotify_minutes,
@@ -102,7 +109,7 @@ export class AlarmsService {
         throw new AppError(ResultCode.FAILED, 'alarmRuleLimit', { max: MAX_ALARM_RULES_PER_TEAM });
       return repo.insertRule(trx, { ...values, group_id: group, created_by: actor.id, created_at: now });
     });
-    const rule = (await repo.findRule(this.db.kysely, id))!;
+    const rule = (await repo.findRuleWithClass(this.db.kysely, id))!;
     this.evaluateGroupSoon(rule.group_id);
     return presentRule(rule);
   }
@@ -220,10 +227,13 @@ export class AlarmsService {
       if (!station) return [];
       const rules = await repo.enabledRulesFor(trx, station.group_id, ippId);
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
-      const view = stationNow(station, now, offlineMs);
+      const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
       const out: { alarm: repo.AlarmRow; reason: 'raised' | 'again' | 'cleared' }[] = [];
       for (const rule of rules) {
-        const condition = evaluate({ kind: rule.kind as AlarmKind, threshold: rule.threshold, minutes: rule.minutes }, view);
+        const condition = evaluate(
+          { kind: rule.kind as AlarmKind, threshold: rule.threshold, minutes: rule.minutes, class_id: rule.class_id },
+          view,
+        );
         const current = open.get(rule.id);
         if (condition.firing && !current) {
           const raised = await raise(trx, rule, station, condition.value, now);
@@ -248,10 +258,15 @@ export class AlarmsService {
     });
     if (notices.length === 0) return;
     const ipp = await repo.ippIdentity(this.db.kysely, ippId);
+    const names = await repo.classNames(
+      this.db.kysely,
+      notices.flatMap((n) => (n.alarm.class_id === null || n.alarm.class_id === undefined ? [] : [n.alarm.class_id])),
+    );
     for (const { alarm, reason } of notices) {
+      const class_name = alarm.class_id === null || alarm.class_id === undefined ? null : (names.get(alarm.class_id) ?? null);
       if (reason !== 'cleared' && ipp)
         for (const notifier of this.notifiers)
-          notifier.notify(presentAlarm({ ...alarm, dev_id: ipp.dev_id, site_name: ipp.site_name }), reason);
+          notifier.notify(presentAlarm({ ...alarm, dev_id: ipp.dev_id, site_name: ipp.site_name, class_name }), reason);
     }
     this.announce(notices[0]!.alarm.group_id, ippId);
   }
@@ -275,6 +290,7 @@ async function raise(
     kind: rule.kind,
     threshold: rule.threshold,
     minutes: rule.minutes,
+    class_id: rule.class_id,
     ipp_id: station.id,
     state: 'active',
     value,
@@ -296,6 +312,19 @@ async function raise(
       };
 }
 
+/** Individuals per litre of each class the biology rules watch, over each rule's window (null: no water sampled). */
+async function concentrationsOf(trx: Kysely<Database>, ippId: number, rules: readonly repo.AlarmRuleRow[], now: number) {
+  const out = new Map<string, number | null>();
+  for (const rule of rules) {
+    if (rule.kind !== 'class_concentration' || rule.class_id === null) continue;
+    const key = concentrationKey(rule.class_id, rule.minutes);
+    if (out.has(key)) continue;
+    const { count, volumeL } = await repo.classCountAndVolume(trx, ippId, rule.class_id, windowStart(rule.minutes, now));
+    out.set(key, volumeL > 0 ? Math.round((count / volumeL) * 1000) / 1000 : null);
+  }
+  return out;
+}
+
 function stationNow(station: repo.StationForAlarms, now: number, offlineMs: number): StationNow {
   const lastOnlineAt = station.last_online_at === null ? null : Number(station.last_online_at);
   const reportedOffline = station.reported_offline_at === null ? null : Number(station.reported_offline_at);
@@ -311,7 +340,7 @@ function stationNow(station: repo.StationForAlarms, now: number, offlineMs: numb
   };
 }
 
-function presentRule(row: repo.AlarmRuleRow): AlarmRule {
+function presentRule(row: repo.AlarmRuleRow & { class_name: string | null }): AlarmRule {
   return {
     id: row.id,
     group_id: row.group_id,
@@ -319,6 +348,8 @@ function presentRule(row: repo.AlarmRuleRow): AlarmRule {
     kind: row.kind as AlarmKind,
     threshold: row.threshold,
     minutes: row.minutes,
+    class_id: row.class_id,
+    class_name: row.class_name,
     ipp_id: row.ipp_id,
     enabled: Boolean(row.enabled),
     renotify_minutes: row.renotify_minutes,
@@ -326,7 +357,7 @@ function presentRule(row: repo.AlarmRuleRow): AlarmRule {
   };
 }
 
-function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string }): Alarm {
+function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string; class_name: string | null }): Alarm {
   const time = (v: number | null) => (v === null ? null : Number(v));
   return {
     id: row.id,
@@ -336,6 +367,8 @@ function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string }
     kind: row.kind as AlarmKind,
     threshold: row.threshold,
     minutes: row.minutes,
+    class_id: row.class_id,
+    class_name: row.class_name,
     ipp_id: row.ipp_id,
     dev_id: row.dev_id,
     site_name: row.site_name,

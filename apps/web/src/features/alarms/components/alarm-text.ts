@@ -9,12 +9,25 @@ const UNIT: Record<AlarmKind, string> = {
   wiper_fault: '',
   no_images: 'min',
   uvc_off_sampling: '%',
+  class_concentration: 'ind/L',
 };
 
 const num = (value: number) => String(Math.round(value * 10) / 10);
 
-/** What a rule watches, in words: "Humidity above 80 %", "Offline for 15 min or more". */
-export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold' | 'minutes'>) {
+/** Whole hours of a biology rule's window (the server counts whole hours, as here). */
+const hoursOf = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60) / 60));
+
+/**
+ * What a rule (or the rule of an alarm) watches, in words: "Humidity above 80 %", "Offline for 15 min or more",
+ * "003 Dinoflagellate above 20 ind/L over 3 h".
+ */
+export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold' | 'minutes' | 'class_name'>) {
+  if (rule.kind === 'class_concentration')
+    return t('alarms.condition.class_concentration', {
+      class: rule.class_name ?? '—',
+      limit: `${num(rule.threshold ?? 0)} ${UNIT.class_concentration}`,
+      hours: hoursOf(rule.minutes),
+    });
   const limit = rule.threshold ?? rule.minutes;
   return t(`alarms.condition.${rule.kind}`, { limit: limit === null ? '' : `${num(limit)} ${UNIT[rule.kind]}`.trim() });
 }

@@ -1,6 +1,7 @@
-import { ALARM_KINDS, ALARM_KIND_NEEDS, type AlarmKind, type AlarmRule } from '@ipp/contracts';
+import { ALARM_KINDS, ALARM_KIND_NEEDS, CONCENTRATION_WINDOW_MINUTES, type AlarmKind, type AlarmRule } from '@ipp/contracts';
 import { Form, Input, InputNumber, Modal, Select, Switch, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useClasses } from '@/api/get-classes';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
 import { useSaveAlarmRule } from '../api/alarm-rules';
 
@@ -9,6 +10,7 @@ interface RuleFormValues {
   kind: AlarmKind;
   threshold?: number | null;
   minutes?: number | null;
+  class_id?: number | null;
   ipp_id: number | null;
   enabled: boolean;
   renotify_minutes: number;
@@ -21,8 +23,10 @@ export function RuleFormModal({ rule, onClose }: { rule: AlarmRule | null; onClo
   const { t } = useTranslation();
   const [form] = Form.useForm<RuleFormValues>();
   const kind = Form.useWatch('kind', form) ?? rule?.kind ?? DEFAULTS.kind;
-  const need = ALARM_KIND_NEEDS[kind];
+  const needs = ALARM_KIND_NEEDS[kind];
+  const biology = kind === 'class_concentration';
   const ipps = useIpps({ limit: ALL_IPPS_LIMIT });
+  const classes = useClasses();
   const save = useSaveAlarmRule();
 
   const submit = (values: RuleFormValues) =>
@@ -31,8 +35,9 @@ export function RuleFormModal({ rule, onClose }: { rule: AlarmRule | null; onClo
         ...(rule ? { id: rule.id } : {}),
         name: values.name,
         kind: values.kind,
-        threshold: need === 'threshold' ? (values.threshold ?? null) : null,
-        minutes: need === 'minutes' ? (values.minutes ?? null) : null,
+        threshold: needs.includes('threshold') ? (values.threshold ?? null) : null,
+        minutes: needs.includes('minutes') ? (values.minutes ?? null) : null,
+        class_id: needs.includes('class_id') ? (values.class_id ?? null) : null,
         ipp_id: values.ipp_id,
         enabled: values.enabled,
         renotify_minutes: values.renotify_minutes,
@@ -55,6 +60,12 @@ export function RuleFormModal({ rule, onClose }: { rule: AlarmRule | null; onClo
         layout="vertical"
         initialValues={rule ? { ...rule } : DEFAULTS}
         onFinish={submit}
+        onValuesChange={(changed: Partial<RuleFormValues>) => {
+          // A concentration window is at least an hour: a shorter duration of another kind becomes one hour.
+          const minutes = form.getFieldValue('minutes') as number | null | undefined;
+          if (changed.kind === 'class_concentration' && (minutes ?? 0) < CONCENTRATION_WINDOW_MINUTES.min)
+            form.setFieldValue('minutes', CONCENTRATION_WINDOW_MINUTES.min);
+        }}
         requiredMark
       >
         <Form.Item name="name" label={t('alarms.ruleName')} rules={[{ required: true, whitespace: true, max: 64 }]}>
@@ -63,22 +74,45 @@ export function RuleFormModal({ rule, onClose }: { rule: AlarmRule | null; onClo
         <Form.Item name="kind" label={t('alarms.kindLabel')} rules={[{ required: true }]}>
           <Select data-testid="alarm-rule-kind" options={ALARM_KINDS.map((k) => ({ value: k, label: t(`alarms.kind.${k}`) }))} />
         </Form.Item>
-        {need === 'threshold' && (
+        {needs.includes('class_id') && (
+          <Form.Item
+            name="class_id"
+            label={t('alarms.classLabel')}
+            rules={[{ required: true, message: t('alarms.classRequired') }]}
+          >
+            <Select
+              showSearch
+              optionFilterProp="label"
+              loading={classes.isLoading}
+              data-testid="alarm-rule-class"
+              options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.title }))}
+            />
+          </Form.Item>
+        )}
+        {needs.includes('threshold') && (
           <Form.Item
             name="threshold"
             label={t(`alarms.thresholdLabel.${kind}`)}
             rules={[{ required: true, message: t('alarms.limitRequired') }]}
           >
-            <InputNumber min={-1000} max={1_000_000} style={{ width: 200 }} data-testid="alarm-rule-threshold" />
+            <InputNumber min={biology ? 0 : -1000} max={1_000_000} style={{ width: 200 }} data-testid="alarm-rule-threshold" />
           </Form.Item>
         )}
-        {need === 'minutes' && (
+        {needs.includes('minutes') && (
           <Form.Item
             name="minutes"
-            label={t('alarms.minutesLabel')}
+            label={t(biology ? 'alarms.windowLabel' : 'alarms.minutesLabel')}
+            extra={biology ? t('alarms.windowHint') : undefined}
             rules={[{ required: true, message: t('alarms.limitRequired') }]}
           >
-            <InputNumber min={0} max={10_080} precision={0} style={{ width: 200 }} data-testid="alarm-rule-minutes" />
+            <InputNumber
+              min={biology ? CONCENTRATION_WINDOW_MINUTES.min : 0}
+              max={10_080}
+              step={biology ? 60 : 1}
+              precision={0}
+              style={{ width: 200 }}
+              data-testid="alarm-rule-minutes"
+            />
           </Form.Item>
         )}
         <Form.Item name="ipp_id" label={t('alarms.station')}>

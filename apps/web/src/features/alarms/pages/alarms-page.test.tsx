@@ -6,6 +6,7 @@ import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
 import { callsTo, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
+import { pickOption } from '@/test/select';
 
 const ALARM: Alarm = {
   id: 7,
@@ -15,6 +16,8 @@ const ALARM: Alarm = {
   kind: 'humidity_high',
   threshold: 80,
   minutes: null,
+  class_id: null,
+  class_name: null,
   ipp_id: 2,
   dev_id: '21001',
   site_name: 'Daya Bay',
@@ -34,6 +37,8 @@ const RULE: AlarmRule = {
   kind: 'humidity_high',
   threshold: 80,
   minutes: null,
+  class_id: null,
+  class_name: null,
   ipp_id: null,
   enabled: true,
   renotify_minutes: 60,
@@ -122,6 +127,82 @@ describe('alarms page', () => {
         kind: 'offline',
         threshold: null,
         minutes: 20,
+        class_id: null,
+        ipp_id: null,
+        enabled: true,
+        renotify_minutes: 60,
+      }),
+    );
+  });
+
+  it('lets an administrator add a biology rule: a class above a concentration over whole hours', async () => {
+    signIn('administrator');
+    const bloom: AlarmRule = {
+      ...RULE,
+      id: 5,
+      name: 'Bloom',
+      kind: 'class_concentration',
+      threshold: 20,
+      minutes: 180,
+      class_id: 3,
+      class_name: '003 Dinoflagellate',
+    };
+    const fetchMock = server('administrator', {
+      '/api/alarm/rules': () => okEnvelope([RULE, bloom]),
+      '/api/alarm/list': () =>
+        pageEnvelope(
+          [
+            {
+              ...ALARM,
+              kind: 'class_concentration',
+              threshold: 20,
+              minutes: 180,
+              class_id: 3,
+              class_name: '003 Dinoflagellate',
+              value: 26.4,
+            },
+          ],
+          1,
+        ),
+      '/api/tool/sys-init': () =>
+        okEnvelope(
+          [1, 3].map((id) => ({
+            id,
+            title: id === 1 ? '001 Copepod' : '003 Dinoflagellate',
+            label_index: id,
+            system: false,
+            visible: true,
+            attention: false,
+            owner: 'shared',
+            editable: true,
+            taxon: null,
+          })),
+        ),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    expect(await screen.findByText('003 Dinoflagellate above 20 ind/L over 3 h')).toBeTruthy();
+    expect(screen.getByText('26.4 ind/L')).toBeTruthy();
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    const rules = await screen.findByTestId('alarm-rule-table');
+    expect(await within(rules).findByText('003 Dinoflagellate above 20 ind/L over 3 h')).toBeTruthy();
+    await user.click(await screen.findByTestId('alarm-rule-add'));
+    await user.type(await screen.findByTestId('alarm-rule-name'), 'Bloom');
+    await pickOption('alarm-rule-kind', 'Class concentration high');
+    // The window starts at one hour (the offline default of 15 minutes would be refused).
+    await waitFor(() => expect((screen.getByTestId('alarm-rule-minutes') as HTMLInputElement).value).toBe('60'));
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    expect(await screen.findByText('Please choose a class')).toBeTruthy();
+    await pickOption('alarm-rule-class', '003 Dinoflagellate');
+    await user.type(screen.getByTestId('alarm-rule-threshold'), '20');
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    await waitFor(() =>
+      expect(lastBody(fetchMock, '/api/alarm/save-rule')).toEqual({
+        name: 'Bloom',
+        kind: 'class_concentration',
+        threshold: 20,
+        minutes: 60,
+        class_id: 3,
         ipp_id: null,
         enabled: true,
         renotify_minutes: 60,
