@@ -9,7 +9,7 @@ const UNIT: Record<AlarmKind, string> = {
   wiper_fault: '',
   no_images: 'min',
   uvc_off_sampling: '%',
-  class_concentration: 'ind/L',
+  class_concentration: '',
 };
 
 const num = (value: number) => String(Math.round(value * 10) / 10);
@@ -25,7 +25,7 @@ export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold
   if (rule.kind === 'class_concentration')
     return t('alarms.condition.class_concentration', {
       class: rule.class_name ?? '—',
-      limit: `${num(rule.threshold ?? 0)} ${UNIT.class_concentration}`,
+      limit: `${num(rule.threshold ?? 0)} ${t('ecology.perLitre')}`,
       hours: hoursOf(rule.minutes),
     });
   const limit = rule.threshold ?? rule.minutes;
@@ -33,7 +33,8 @@ export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold
 }
 
 /** The reading that raised an alarm (or its latest while active), with its unit; '—' for faults. */
-export function valueText(alarm: Pick<Alarm, 'kind' | 'value'>) {
+export function valueText(t: TFunction, alarm: Pick<Alarm, 'kind' | 'value'>) {
   if (alarm.value === null || alarm.kind === 'wiper_fault') return '—';
-  return `${num(alarm.value)} ${UNIT[alarm.kind]}`.trim();
+  const unit = alarm.kind === 'class_concentration' ? t('ecology.perLitre') : UNIT[alarm.kind];
+  return `${num(alarm.value)} ${unit}`.trim();
 }

@@ -48,7 +48,7 @@ function AlarmList() {
         </Flex>
       ),
     },
-    { title: t('alarms.value'), key: 'value', width: 96, align: 'right', render: (_, a) => valueText(a) },
+    { title: t('alarms.value'), key: 'value', width: 96, align: 'right', render: (_, a) => valueText(t, a) },
     {
       title: t('alarms.stateLabel'),
       dataIndex: 'state',
