@@ -2,7 +2,7 @@ import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { TaxonSchema } from './taxa.ts';
 import { CLASS_NAME_PATTERN } from './classes.ts';
-import { RoiSummarySchema } from './views.ts';
+import { ROI_FLAG_FILTERS, RoiSummarySchema } from './views.ts';
 
 /**
  * Image categories (spec §4, our reading in docs/decisions.md "Images"). Negative ids are galleries and views;
@@ -159,6 +159,8 @@ export const RoiListQuerySchema = z.object({
    */
   esd_min_um: z.coerce.number().min(0).max(1_000_000).optional(),
   esd_max_um: z.coerce.number().min(0).max(1_000_000).optional(),
+  /** The instrument's state at capture (issue 23): any flag, no flag, or one flag (ROI_FLAGS). */
+  flag: z.enum(ROI_FLAG_FILTERS).optional(),
   sorttype: z.enum(['asc', 'desc']).default('desc'),
   diysort: z.enum(SORT_FIELDS).default('Roi_time'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),

@@ -7,6 +7,28 @@ export const RoiTypeSchema = z.enum(['ai', 'hi', 'ui']);
 export type RoiType = z.infer<typeof RoiTypeSchema>;
 
 /** An ROI as lists, walls and galleries show it. Image URLs are relative to the API base (spec §7). */
+/**
+ * The instrument's state when an ROI was captured (issue 23), from the telemetry sample at or before the capture (at
+ * most ROI_FLAG_RULES.sampleWithinMs earlier), flagged at ingest: the wiper cleaning (or its last clean less than
+ * wiperSettleMs before), the UV-C illuminator emitting (measured duty above 0), the internal temperature outside the
+ * operating range.
+ */
+export const ROI_FLAGS = ['wiper', 'uvc', 'temperature'] as const;
+export type RoiFlag = (typeof ROI_FLAGS)[number];
+export const ROI_FLAG_BITS: Readonly<Record<RoiFlag, number>> = { wiper: 1, uvc: 2, temperature: 4 };
+export const ROI_FLAG_RULES = {
+  sampleWithinMs: 10 * 60_000,
+  wiperSettleMs: 60_000,
+  temperatureC: { min: 0, max: 35 },
+} as const;
+
+/** The flags of a stored bit set. */
+export const roiFlagsOf = (bits: number): RoiFlag[] => ROI_FLAGS.filter((flag) => (bits & ROI_FLAG_BITS[flag]) !== 0);
+
+/** Identify's filter on them: any flag, none, or one. */
+export const ROI_FLAG_FILTERS = ['any', 'none', ...ROI_FLAGS] as const;
+export type RoiFlagFilter = (typeof ROI_FLAG_FILTERS)[number];
+
 export const RoiSummarySchema = z.object({
   id: z.number().int(),
   ipp_id: z.number().int(),
@@ -28,6 +50,8 @@ export const RoiSummarySchema = z.object({
   width: z.number().int(),
   height: z.number().int(),
   favorite: z.boolean(),
+  /** The instrument's state at capture that may affect the image (ROI_FLAGS); empty when none. */
+  flags: z.array(z.enum(ROI_FLAGS)),
   /** Original image, e.g. "roi/file/<sha256>". */
   url: z.string(),
   /** WebP thumbnail made at ingest. */

@@ -20,6 +20,7 @@ import { configHistoryMigration } from './migrations/0017-config-history.ts';
 import { alarmsMigration } from './migrations/0018-alarms.ts';
 import { telemetryTrendsMigration } from './migrations/0019-telemetry-trends.ts';
 import { alarmClassesMigration } from './migrations/0020-alarm-classes.ts';
+import { roiFlagsMigration } from './migrations/0021-roi-flags.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0018-alarms': alarmsMigration(db.dialect),
     '0019-telemetry-trends': telemetryTrendsMigration(db.dialect),
     '0020-alarm-classes': alarmClassesMigration(),
+    '0021-roi-flags': roiFlagsMigration(),
   };
 }
 

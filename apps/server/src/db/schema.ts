@@ -306,6 +306,8 @@ export interface RoisTable {
   labelled_at: number | null;
   /** The measured object's biovolume (its features' `biovolume`), px³; null until measured. */
   biovolume_px3: number | null;
+  /** ROI_FLAG_BITS of the instrument's state at capture (migration 0021). */
+  flags: Generated<number>;
 }
 
 /** A folder (roi-index): a class of a gallery, a temporary class or an ordinary folder. */

@@ -39,6 +39,7 @@ export function roiFixture(overrides: Partial<RoiSummary> = {}): RoiSummary {
     favorite: false,
     url: `roi/file/${id}`,
     thumb_url: `roi/thumb/${id}`,
+    flags: [],
     labelled_by: null,
     labelled_by_name: null,
     labelled_at: null,

@@ -24,6 +24,8 @@ import type { RoisService } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { addTelemetryRollup } from '../stats/rollups.repository.ts';
 import { addTrendRollup } from '../stats/trend-rollups.repository.ts';
+import { cleansOf } from '../rois/roi-flags.ts';
+import { flagCleanedRois } from '../rois/rois.repository.ts';
 import * as repo from './device.repository.ts';
 
 /** Device clocks may run a little ahead of the server's; more than this is refused as invalid. */
@@ -103,6 +105,7 @@ export class DeviceService {
         volume_l: volumeL,
       });
       await addTrendRollup(trx, this.dayOffsetHours, device.id, sample.at, measuredOf(sample));
+      for (const clean of cleansOf(measuredOf(sample))) await flagCleanedRois(trx, device.id, clean);
       if (newest) {
         const applied = sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at);
         await repo.updateIppState(trx, device.id, {

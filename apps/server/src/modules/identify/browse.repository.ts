@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { SortField } from '@ipp/contracts';
+import { ROI_FLAG_BITS, type RoiFlagFilter, type SortField } from '@ipp/contracts';
 import type { Database } from '../../db/schema.ts';
 import { summaries } from '../rois/rois.repository.ts';
 import type { Source } from './scope.ts';
@@ -16,6 +16,8 @@ export interface BrowseFilter {
   /** Equivalent spherical diameter range, µm: from the object's area (size_px) and its station's pixel size. */
   esdMinUm?: number;
   esdMaxUm?: number;
+  /** The instrument's state at capture (issue 23): any flag, none, or one. */
+  flag?: RoiFlagFilter;
 }
 
 export interface BrowseSort {
@@ -73,7 +75,14 @@ function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
   if (f.sizeMin !== undefined) and.push(eb('r.size_px', '>=', f.sizeMin));
   if (f.sizeMax !== undefined) and.push(eb('r.size_px', '<=', f.sizeMax));
   if (f.esdMinUm !== undefined || f.esdMaxUm !== undefined) and.push(esdWithin(eb, f.esdMinUm, f.esdMaxUm));
+  if (f.flag !== undefined) and.push(flagged(eb, f.flag));
   return eb.and(and);
+}
+
+function flagged(eb: Eb, flag: RoiFlagFilter): Expression<SqlBool> {
+  if (flag === 'any') return eb('r.flags', '!=', sql.lit(0));
+  if (flag === 'none') return eb('r.flags', '=', sql.lit(0));
+  return sql<SqlBool>`(r.flags & ${sql.lit(ROI_FLAG_BITS[flag])}) != 0`;
 }
 
 /**

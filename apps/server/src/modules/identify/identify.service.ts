@@ -209,7 +209,8 @@ export class IdentifyService {
   private async total(f: browse.BrowseFilter): Promise<number> {
     const k = this.db.kysely;
     const timed = f.start !== undefined || f.end !== undefined;
-    const sized = [f.sizeMin, f.sizeMax, f.esdMinUm, f.esdMaxUm].some((v) => v !== undefined);
+    // Filters the maintained counts do not keep: size and the capture flags.
+    const sized = [f.sizeMin, f.sizeMax, f.esdMinUm, f.esdMaxUm, f.flag].some((v) => v !== undefined);
     if (!sized && f.source.kind === 'stations') {
       const ippIds = f.ippId !== undefined ? [f.ippId] : f.source.ippIds;
       if (!timed) return counts.maintainedTotal(k, ippIds, f.kind, f.classKey);
@@ -345,6 +346,7 @@ export class IdentifyService {
       sizeMax,
       esdMinUm: q.esd_min_um,
       esdMaxUm: q.esd_max_um,
+      flag: q.flag,
     };
   }
 

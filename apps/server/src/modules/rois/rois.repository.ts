@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { ROI_FLAG_BITS, ROI_FLAG_RULES } from '@ipp/contracts';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, RoisTable } from '../../db/schema.ts';
 
 export function classIdForLabel(db: Kysely<Database>, labelIndex: number) {
@@ -158,6 +159,33 @@ export async function setFavorite(db: Kysely<Database>, id: number, at: number |
 }
 
 /** The columns of RoiSummary, joined with the station, the class and the person who gave its HI label. */
+/** A station's telemetry sample at or before a time (the instrument's state when an image was captured). */
+export function telemetryAtOrBefore(db: Kysely<Database>, ippId: number, at: number) {
+  return db
+    .selectFrom('telemetry')
+    .selectAll()
+    .where('ipp_id', '=', ippId)
+    .where('at', '<=', at)
+    .orderBy('at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Flags the images a station captured within the settle time after a wiper clean that a later sample told of (an image
+ * is often stored before the sample that reports the clean it followed). Only rows not yet flagged are written.
+ */
+export function flagCleanedRois(db: Kysely<Database>, ippId: number, cleanAt: number) {
+  return db
+    .updateTable('rois')
+    .set({ flags: sql<number>`flags | ${sql.lit(ROI_FLAG_BITS.wiper)}` })
+    .where('ipp_id', '=', ippId)
+    .where('roi_time', '>=', cleanAt)
+    .where('roi_time', '<=', cleanAt + ROI_FLAG_RULES.wiperSettleMs)
+    .where(sql<boolean>`(flags & ${sql.lit(ROI_FLAG_BITS.wiper)}) = 0`)
+    .execute();
+}
+
 export function summaries(db: Kysely<Database>) {
   return db
     .selectFrom('rois as r')
@@ -187,6 +215,7 @@ export function summaries(db: Kysely<Database>) {
       'r.mime',
       'r.labelled_by',
       'r.labelled_at',
+      'r.flags',
       'labeller.name as labelled_by_name',
     ]);
 }

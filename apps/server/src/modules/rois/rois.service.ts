@@ -1,4 +1,4 @@
-import type { RoiSummary, RoiType } from '@ipp/contracts';
+import { roiFlagsOf, type RoiSummary, type RoiType } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -13,6 +13,7 @@ import {
 } from '../stats/rollups.repository.ts';
 import { inspectImage } from './images.ts';
 import * as repo from './rois.repository.ts';
+import { flagBitsOf } from './roi-flags.ts';
 import type { Kysely } from 'kysely';
 import type { Recognizer } from '../recognition/recognizer.ts';
 
@@ -66,6 +67,7 @@ export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
     width: row.width,
     height: row.height,
     favorite: row.favorite_at !== null,
+    flags: roiFlagsOf(row.flags),
     url: blobUrl(originalName(row.sha256, row.mime)),
     thumb_url: blobUrl(thumbName(row.sha256)),
     labelled_by: row.hi === 1 ? row.labelled_by : null,
@@ -112,6 +114,7 @@ export class RoisService {
       ai?.class_id ??
       input.aiClassId ??
       (labelIndex === 0 ? null : ((await repo.classIdForLabel(this.db.kysely, labelIndex))?.id ?? null));
+    const flags = flagBitsOf(await repo.telemetryAtOrBefore(this.db.kysely, input.ippId, input.capturedAt), input.capturedAt);
     const receivedAt = this.clock();
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       const roiId = await repo.insertRoi(trx, {
@@ -130,6 +133,7 @@ export class RoisService {
         class_id: classId,
         hi,
         is_demo_image: input.isDemo ? 1 : 0,
+        flags,
         // An AI label below its class's confidence threshold goes to the review queue.
         ...(ai?.low ? { review_status: 1 } : {}),
         ...(input.reviewStatus ? { review_status: input.reviewStatus, reviewed_at: input.reviewedAt ?? null } : {}),

@@ -78,17 +78,6 @@ export async function lastInsertTime(db: Kysely<Database>, groupId: number | und
   return { at: num(row?.at), received_at: num(row?.received_at) };
 }
 
-export function telemetryAtOrBefore(db: Kysely<Database>, ippId: number, at: number) {
-  return db
-    .selectFrom('telemetry')
-    .selectAll()
-    .where('ipp_id', '=', ippId)
-    .where('at', '<=', at)
-    .orderBy('at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 /** The previous and next ROI of a station by capture time (ties broken by id). */
 export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: number, id: number) {
   const [previous, next] = await Promise.all([

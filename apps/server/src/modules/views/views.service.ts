@@ -219,7 +219,7 @@ export class ViewsService {
     const row = await this.visibleRoi(actor, roiId);
     const offlineMs = await this.offlineMs();
     const [sample, neighbours] = await Promise.all([
-      repo.telemetryAtOrBefore(this.db.kysely, row.ipp_id, row.roi_time),
+      roisRepo.telemetryAtOrBefore(this.db.kysely, row.ipp_id, row.roi_time),
       repo.neighbours(this.db.kysely, row.ipp_id, row.roi_time, row.id),
     ]);
     return {

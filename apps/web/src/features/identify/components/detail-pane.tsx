@@ -19,6 +19,7 @@ import { SimilarDrawer } from './ai/similar-drawer';
 import { sizeText } from '@/lib/roi-size';
 import { taxonText } from '@/lib/taxon';
 import { useClasses } from '@/api/get-classes';
+import { RoiFlags } from '@/components/roi-flags';
 
 /** An ROI of the loaded pages carries the workspace fields; one reached by previous/next may only have the summary. */
 export type DetailRoi = RoiSummary & Partial<RoiItem>;
@@ -222,6 +223,7 @@ export function DetailPane(props: DetailPaneProps) {
             ? [item('confidence', t('image.confidence'), formatConfidence(provenance.confidence))]
             : []),
           item('captured', t('image.captured'), formatTime(roi.roi_time)),
+          item('flags', t('roiFlags.label'), <RoiFlags flags={roi.flags} testId="identify-detail-flags" />),
           item('file-size', t('image.fileSize'), formatFileSize(roi.bytes)),
           item('size', t('image.sizePx'), sizeText(roi, t)),
           item('dimensions', t('image.dimensions'), `${roi.width} × ${roi.height} px`),

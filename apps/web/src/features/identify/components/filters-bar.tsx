@@ -1,5 +1,5 @@
 import { SortAscendingOutlined, SortDescendingOutlined } from '@ant-design/icons';
-import { RELATIVE_STARTS, SORT_FIELDS, type SortField } from '@ipp/contracts';
+import { RELATIVE_STARTS, ROI_FLAG_FILTERS, SORT_FIELDS, type RoiFlagFilter, type SortField } from '@ipp/contracts';
 import { Button, DatePicker, Flex, InputNumber, Segmented, Select, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -27,7 +27,7 @@ interface FiltersBarProps {
   review: boolean;
 }
 
-/** Recognition group, capture time, size range, sort, and (in review) pending or reviewed. */
+/** Recognition group, capture time, size range, the instrument's state at capture, sort, and (in review) pending or reviewed. */
 export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
   const { t } = useTranslation();
   const [custom, setCustom] = useState(filters.time.kind === 'range');
@@ -139,6 +139,16 @@ export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
           data-testid="identify-size-max"
         />
       </Flex>
+      <Select<RoiFlagFilter | 'all'>
+        value={filters.flag ?? 'all'}
+        onChange={(flag) => set({ flag: flag === 'all' ? null : flag })}
+        aria-label={t('roiFlags.filter.label')}
+        title={t('roiFlags.filter.label')}
+        popupMatchSelectWidth={false}
+        style={{ width: 150 }}
+        options={(['all', ...ROI_FLAG_FILTERS] as const).map((value) => ({ value, label: t(`roiFlags.filter.${value}`) }))}
+        data-testid="identify-flag"
+      />
       <Flex align="center" gap={4}>
         <Select<SortField>
           value={filters.sort}

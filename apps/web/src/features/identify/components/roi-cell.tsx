@@ -4,6 +4,7 @@ import { Checkbox, Flex, Tag, theme } from 'antd';
 import { memo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { imageUrl } from '@/api/client';
+import { RoiFlags } from '@/components/roi-flags';
 import { formatTime } from '@/lib/format';
 import type { ClickModifiers } from '../utils/selection';
 
@@ -62,6 +63,9 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
           onChange={(event) => onClick(roi.id, { range: (event.nativeEvent as MouseEvent).shiftKey, toggle: true })}
           data-testid={`roi-check-${roi.id}`}
         />
+      </span>
+      <span style={{ position: 'absolute', top: 8, right: 8, zIndex: 1 }}>
+        <RoiFlags flags={roi.flags} compact testId={`roi-flags-${roi.id}`} />
       </span>
       {broken ? (
         <Flex

@@ -49,8 +49,14 @@ function roiItem(id: number, type: RoiItem['type']): RoiItem {
     deleted_at: null,
   };
 }
-/** Newest first: three unidentified, then two AI-labelled. */
-const ITEMS = [roiItem(1, 'ui'), roiItem(2, 'ui'), roiItem(3, 'ui'), roiItem(4, 'ai'), roiItem(5, 'ai')];
+/** Newest first: three unidentified (the second captured while the wiper cleaned), then two AI-labelled. */
+const ITEMS = [
+  roiItem(1, 'ui'),
+  { ...roiItem(2, 'ui'), flags: ['wiper' as const] },
+  roiItem(3, 'ui'),
+  roiItem(4, 'ai'),
+  roiItem(5, 'ai'),
+];
 
 const action = (code: string, over: object = {}) => ({
   code,
@@ -122,6 +128,14 @@ describe('identify workspace', () => {
     expect(text('identify-category')).toContain('站点图像 (12.35 万)');
     const list = callsTo(fetchMock, '/api/roi/index')[0]!.url.searchParams;
     expect(Object.fromEntries(list)).toMatchObject({ category_id: '-100', ipp_id: '7', limit: '200', sorttype: 'desc' });
+
+    // The instrument's state at capture: marked on the thumbnail, and a filter of the list.
+    expect(screen.getByTestId('roi-flags-2').querySelector('[title]')?.getAttribute('title')).toBe(
+      '采集时雨刷正在清洁（或清洁后一分钟内）',
+    );
+    expect(screen.queryByTestId('roi-flags-1')).toBeNull();
+    await pickOption('identify-flag', '雨刷清洁中');
+    await waitFor(() => expect(callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams.get('flag')).toBe('wiper'));
 
     // A tree node narrows the list to its code.
     fireEvent.click(screen.getByTestId('identify-node-t:ai:c:1'));

@@ -45,6 +45,12 @@ describe('list query', () => {
     expect([px?.esd_min_um, px?.esd_max_um]).toEqual([undefined, undefined]);
   });
 
+  it('sends the capture-state filter only when one is chosen', () => {
+    expect(listQuery({ categoryId: -4 }, DEFAULT_FILTERS, 0)?.flag).toBeUndefined();
+    expect(listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, flag: 'uvc' }, 0)?.flag).toBe('uvc');
+    expect(listQuery({ categoryId: -4 }, { ...DEFAULT_FILTERS, flag: 'none' }, 0)?.flag).toBe('none');
+  });
+
   it('sends reviewed_type only in the review queue', () => {
     const filters = { ...DEFAULT_FILTERS, reviewed: 1 as const };
     expect(listQuery({ categoryId: -7 }, filters, 0)?.reviewed_type).toBe(1);

@@ -1,4 +1,4 @@
-import { CATEGORY, type RELATIVE_STARTS, type RoiListQuery, type SortField } from '@ipp/contracts';
+import { CATEGORY, type RELATIVE_STARTS, type RoiFlagFilter, type RoiListQuery, type SortField } from '@ipp/contracts';
 
 export type RelativeStart = (typeof RELATIVE_STARTS)[number];
 export type RecognitionGroup = 'ai' | 'hi' | 'ui';
@@ -25,6 +25,8 @@ export interface Filters {
   order: 'asc' | 'desc';
   /** Review queue (-7): 1 = reviewed, 0 = waiting. */
   reviewed: 0 | 1;
+  /** The instrument's state at capture (issue 23); null: any. */
+  flag: RoiFlagFilter | null;
 }
 
 export const DEFAULT_FILTERS: Filters = {
@@ -36,6 +38,7 @@ export const DEFAULT_FILTERS: Filters = {
   sort: 'Roi_time',
   order: 'desc',
   reviewed: 0,
+  flag: null,
 };
 
 /** The upper size bound sent for "no upper bound" (the largest 32-bit size, fine for both databases). */
@@ -74,6 +77,7 @@ export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQu
     coordRange_1: bounded ? (filters.sizeMax ?? SIZE_UNBOUNDED) : undefined,
     esd_min_um: inUm ? (filters.sizeMin ?? undefined) : undefined,
     esd_max_um: inUm ? (filters.sizeMax ?? undefined) : undefined,
+    flag: filters.flag ?? undefined,
     sorttype: filters.order,
     diysort: filters.sort,
     tz,

@@ -7,6 +7,7 @@ import { formatFileSize, formatTime } from '@/lib/format';
 import { stationPreviewPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
 import { sizeText } from '@/lib/roi-size';
+import { RoiFlags } from '@/components/roi-flags';
 
 const TYPE_COLORS = { ai: 'blue', hi: 'green', ui: 'default' } as const;
 
@@ -27,6 +28,7 @@ export function RoiMetadata({ roi }: { roi: RoiSummary }) {
         item('station', t('monitor.station'), <Link to={stationPreviewPath(roi.ipp_id)}>{stationName(roi)}</Link>),
         item('captured', t('image.captured'), formatTime(roi.roi_time)),
         item('received', t('image.received'), formatTime(roi.received_at)),
+        item('flags', t('roiFlags.label'), <RoiFlags flags={roi.flags} testId="image-flags" />),
         item('class', t('image.class'), roi.class_name ?? t('monitor.unclassified')),
         item('type', t('image.type'), <Tag color={TYPE_COLORS[roi.type]}>{t(`image.types.${roi.type}`)}</Tag>),
         item('confidence', t('image.confidence'), roi.confidence === null ? '—' : `${(roi.confidence * 100).toFixed(1)} %`),

@@ -13,7 +13,12 @@ function details(url: URL) {
   if (id < 100 || id > 102) return failField(1002, 'The image does not exist', 400, 'roi_id');
   return okEnvelope(
     detailsFixture({
-      roi: roiFixture({ id, class_name: id === 100 ? null : '001 Copepod', class_id: id === 100 ? null : 1 }),
+      roi: roiFixture({
+        id,
+        class_name: id === 100 ? null : '001 Copepod',
+        class_id: id === 100 ? null : 1,
+        flags: id === 102 ? ['wiper', 'temperature'] : [],
+      }),
       previous_id: id > 100 ? id - 1 : null,
       next_id: id < 102 ? id + 1 : null,
     }),
@@ -59,6 +64,7 @@ describe('image detail', () => {
     expect(text('image-meta-size')).toBe('2345 px²');
     expect(text('image-meta-dimensions')).toBe('320 × 240 px');
     expect(text('image-meta-file-size')).toBe('47.00 KB');
+    expect(text('image-flags')).toBe('无');
 
     expect(text('image-telemetry-temperature_c')).toBe('21.5 °C');
     expect(text('image-telemetry-wiper_state')).toBe('空闲');
@@ -85,6 +91,17 @@ describe('image detail', () => {
     // Each image was asked for (the neighbours ahead of time), none twice.
     const asked = callsTo(fetchMock, '/api/roi/get-roi-details').map((call) => call.url.searchParams.get('roi_id'));
     expect(new Set(asked)).toEqual(new Set(['100', '101', '102']));
+  });
+
+  it('flags what the instrument was doing at capture, with the full reason on each tag', async () => {
+    server();
+    await openImage(102);
+    const flags = screen.getByTestId('image-flags');
+    expect(flags.textContent).toBe('雨刷温度');
+    expect([...flags.querySelectorAll('.ant-tag')].map((tag) => tag.getAttribute('title'))).toEqual([
+      '采集时雨刷正在清洁（或清洁后一分钟内）',
+      '采集时舱内温度超出 0–35 °C',
+    ]);
   });
 
   it('ignores arrow keys while the user types', async () => {
