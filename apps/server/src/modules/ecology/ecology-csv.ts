@@ -1,6 +1,6 @@
 import type { NbssSeries } from '@ipp/contracts';
 import { csvCell as cell } from '../../http/csv-cell.ts';
-import { localIso } from '../rois/site-csv.ts';
+import { localIso, utcIso } from '../rois/site-csv.ts';
 import type { SiteEcologyFull } from './ecology.service.ts';
 
 const BOM = '\uFEFF';
@@ -22,6 +22,8 @@ export function ecologySeriesCsv(site: SiteEcologyFull, tz: number): string {
       'classes',
       'bucket_start',
       'bucket_end',
+      'bucket_start_utc',
+      'bucket_end_utc',
       'volume_l',
       'rois',
       'concentration_per_l',
@@ -34,6 +36,8 @@ export function ecologySeriesCsv(site: SiteEcologyFull, tz: number): string {
       selection,
       localIso(b.start, tz),
       localIso(b.start + site.bucket_ms, tz),
+      utcIso(b.start),
+      utcIso(b.start + site.bucket_ms),
       b.volume_l,
       b.count,
       b.concentration_per_l,
@@ -53,6 +57,8 @@ export function ecologyNbssCsv(site: SiteEcologyFull, tz: number): string {
       'series',
       'period_start',
       'period_end',
+      'period_start_utc',
+      'period_end_utc',
       'volume_l',
       'pixel_size_um',
       'size_class',
@@ -70,6 +76,8 @@ export function ecologyNbssCsv(site: SiteEcologyFull, tz: number): string {
         seriesName(s),
         localIso(site.start, tz),
         localIso(site.end, tz),
+        utcIso(site.start),
+        utcIso(site.end),
         site.volume_l,
         site.pixel_size_um,
         p.size_class,

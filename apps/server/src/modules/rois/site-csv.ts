@@ -9,6 +9,9 @@ export function localIso(time: number, tz: number) {
   return `${shifted}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/** ISO time in UTC, e.g. 2026-11-22T00:00:00Z: every export gives its times in UTC beside the viewer's. */
+export const utcIso = (time: number) => `${new Date(time).toISOString().slice(0, 19)}Z`;
+
 /**
  * One row per time bucket: its range, ROIs in total and per class, water sampled, concentration and the
  * telemetry means. UTF-8 with a byte-order mark so spreadsheet programs read Chinese names correctly.
@@ -21,6 +24,8 @@ export function siteCsv(site: SiteRoiFull, tz: number): string {
   const header = [
     'bucket_start',
     'bucket_end',
+    'bucket_start_utc',
+    'bucket_end_utc',
     'rois',
     'volume_l',
     'concentration_per_l',
@@ -37,6 +42,8 @@ export function siteCsv(site: SiteRoiFull, tz: number): string {
       [
         localIso(b.start, tz),
         localIso(b.start + site.bucket_ms, tz),
+        utcIso(b.start),
+        utcIso(b.start + site.bucket_ms),
         b.count,
         b.volume_l,
         b.concentration_per_l,
