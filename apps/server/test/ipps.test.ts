@@ -90,6 +90,21 @@ describe.each(dialects)('instrument registry on %s', (dialect) => {
     expect(insight.pixel_size_um).toBe(4);
   });
 
+  it('keeps a time zone per station: an IANA name, kept on an edit that leaves it out, cleared; an unknown name refused', async () => {
+    const created = await register('ownAdmin', form(w.teamA, { time_zone: 'America/Anchorage' }));
+    expect(created.ipp).toMatchObject({ time_zone: 'America/Anchorage' });
+    const id = created.ipp.id;
+    expect(body(await save('ownAdmin', form(w.teamA, { id, site_name: 'Renamed' }))).data).toMatchObject({
+      ipp: { time_zone: 'America/Anchorage' },
+    });
+    const bad = body(await save('ownAdmin', form(w.teamA, { id, time_zone: 'Mars/Olympus_Mons' }), 'zh'));
+    expect(bad).toMatchObject({ code: 1002, model: { field: 'time_zone' } });
+    expect(bad.msg).toContain('IANA');
+    expect(body(await save('ownAdmin', form(w.teamA, { id, time_zone: null }))).data).toMatchObject({
+      ipp: { time_zone: null },
+    });
+  });
+
   it('enforces every configuration limit at the server, naming the field', async () => {
     const cases: Array<[string, number]> = [
       ['frame_rate', 29.5],

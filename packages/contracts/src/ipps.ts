@@ -59,6 +59,28 @@ export const IPP_CONFIG_HINTS: Partial<Record<IppConfigKey, { min?: number; max?
 
 export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
 
+/** Whether the runtime knows an IANA time zone name ("Asia/Shanghai", "America/Anchorage", "Etc/GMT-8"). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A station's clock (issue 23): its IANA time zone, or without one the nautical zone of its longitude (15° per hour,
+ * "Etc/GMT-8" = UTC+8), or UTC without a position.
+ */
+export function stationTimeZone(ipp: { time_zone: string | null; longitude: number | null }): string {
+  if (ipp.time_zone) return ipp.time_zone;
+  if (ipp.longitude === null) return 'UTC';
+  const hours = Math.max(-12, Math.min(12, Math.round(ipp.longitude / 15)));
+  // POSIX-style names count west as positive: Etc/GMT-8 is eight hours east.
+  return hours === 0 ? 'UTC' : `Etc/GMT${hours > 0 ? '-' : '+'}${Math.abs(hours)}`;
+}
+
 /** The registry fields a user edits (spec §3 General). */
 export const IppSaveBodySchema = z.object({
   id: z.number().int().positive().max(MAX_ID).optional(),
@@ -81,6 +103,8 @@ export const IppSaveBodySchema = z.object({
    * on an edit: unchanged.
    */
   pixel_size_um: z.number().min(0.01).max(1000).nullable().optional(),
+  /** The station's IANA time zone (issue 23); null = from its longitude. Absent on an edit: unchanged. */
+  time_zone: z.string().trim().max(64).refine(isTimeZone, { message: 'reason.timeZone' }).nullable().optional(),
   config: IppConfigSchema,
 });
 export type IppSaveBody = z.infer<typeof IppSaveBodySchema>;
@@ -98,6 +122,8 @@ export const IppSchema = z.object({
   serial_number: z.string(),
   /** Micrometres per image pixel; null = not set. */
   pixel_size_um: z.number().nullable(),
+  /** The station's IANA time zone; null = from its longitude (stationTimeZone). */
+  time_zone: z.string().nullable(),
   online: z.boolean(),
   last_online_at: z.number().int().nullable(),
   wiper_status: z.string().nullable(),

@@ -21,6 +21,7 @@ import { alarmsMigration } from './migrations/0018-alarms.ts';
 import { telemetryTrendsMigration } from './migrations/0019-telemetry-trends.ts';
 import { alarmClassesMigration } from './migrations/0020-alarm-classes.ts';
 import { roiFlagsMigration } from './migrations/0021-roi-flags.ts';
+import { ippTimeZoneMigration } from './migrations/0022-ipp-time-zone.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0019-telemetry-trends': telemetryTrendsMigration(db.dialect),
     '0020-alarm-classes': alarmClassesMigration(),
     '0021-roi-flags': roiFlagsMigration(),
+    '0022-ipp-time-zone': ippTimeZoneMigration(),
   };
 }
 

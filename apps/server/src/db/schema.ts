@@ -62,6 +62,8 @@ export interface TranslationsTable {
 }
 
 export interface IppsTable {
+  /** IANA time zone of the station (migration 0022); null = from its longitude. */
+  time_zone: string | null;
   id: Generated<number>;
   /** Site ID; the instrument's identity on the device protocol. */
   dev_id: string;

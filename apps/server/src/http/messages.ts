@@ -212,6 +212,10 @@ const MESSAGES = {
   'reason.required': { zh: '为必填项', en: 'is required' },
   'reason.windowHour': { zh: '至少为 60 分钟（按整小时计算）', en: 'must be at least 60 minutes (whole hours are counted)' },
   'reason.notNegative': { zh: '不能为负数', en: 'must not be negative' },
+  'reason.timeZone': {
+    zh: '不是已知的 IANA 时区名称（例如 Asia/Shanghai）',
+    en: 'is not a known IANA time zone name (such as Asia/Shanghai)',
+  },
   'reason.type': { zh: '类型应为 {expected}', en: 'must be of type {expected}' },
   'reason.tooShort': { zh: '长度至少为 {min}', en: 'must be at least {min} characters' },
   'reason.tooLong': { zh: '长度至多为 {max}', en: 'must be at most {max} characters' },

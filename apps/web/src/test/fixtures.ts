@@ -13,6 +13,7 @@ export function ippFixture(overrides: Partial<Ipp> = {}): Ipp {
     group_name: 'North',
     serial_number: 'SN-0001',
     pixel_size_um: null,
+    time_zone: null,
     online: false,
     last_online_at: null,
     wiper_status: null,

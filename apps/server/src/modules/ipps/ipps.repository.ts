@@ -18,6 +18,7 @@ const COLUMNS = [
   't.name as group_name',
   'i.serial_number',
   'i.pixel_size_um',
+  'i.time_zone',
   'i.config',
   'i.last_online_at',
   'i.wiper_status',

@@ -125,6 +125,7 @@ export class IppsService {
         group_id: body.group_id,
         serial_number: body.serial_number,
         pixel_size_um: body.pixel_size_um === undefined ? (before?.pixel_size_um ?? null) : body.pixel_size_um,
+        time_zone: body.time_zone === undefined ? (before?.time_zone ?? null) : body.time_zone || null,
         config: configText,
         updated_at: now,
       };
@@ -303,6 +304,7 @@ export class IppsService {
         group_name: row.group_name ?? null,
         serial_number: row.serial_number,
         pixel_size_um: row.pixel_size_um,
+        time_zone: row.time_zone,
         online: isOnline(row, now, offlineMs),
         last_online_at: row.last_online_at,
         wiper_status: row.wiper_status,

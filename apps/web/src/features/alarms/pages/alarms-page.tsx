@@ -7,7 +7,6 @@ import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
 import { useSession } from '@/hooks/use-session';
-import { formatTime } from '@/lib/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
 import { useAlarms, type AlarmFilter } from '../api/get-alarms';
@@ -16,6 +15,7 @@ import { ruleText, valueText } from '../components/alarm-text';
 import { RuleFormModal } from '../components/rule-form-modal';
 import { WebhookCard } from '../components/webhook-card';
 import { EmailChoiceCard } from '../components/email-choice-card';
+import { TimeText } from '@/components/time-text';
 
 const STATE_COLOR = { active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
 const STATES = ['open', 'active', 'acknowledged', 'cleared', 'all'] as const;
@@ -29,7 +29,7 @@ function AlarmList() {
   const alarms = useAlarms({ state, page, limit });
 
   const columns: TableColumnsType<Alarm> = [
-    { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 168, render: (v: number) => formatTime(v) },
+    { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 196, render: (v: number) => <TimeText at={v} /> },
     {
       title: t('alarms.station'),
       key: 'station',
@@ -58,7 +58,7 @@ function AlarmList() {
           <Tag color={STATE_COLOR[s]} data-testid={`alarm-state-${a.id}`}>
             {t(`alarms.state.${s}`)}
           </Tag>
-          {a.cleared_at && <Typography.Text type="secondary">{formatTime(a.cleared_at)}</Typography.Text>}
+          {a.cleared_at && <TimeText at={a.cleared_at} />}
         </Flex>
       ),
     },
@@ -71,7 +71,7 @@ function AlarmList() {
         a.acknowledged_at ? (
           <Flex vertical>
             <span>{a.acknowledged_by_name ?? '—'}</span>
-            <Typography.Text type="secondary">{formatTime(a.acknowledged_at)}</Typography.Text>
+            <TimeText at={a.acknowledged_at} />
             {a.ack_note && <Typography.Text ellipsis={{ tooltip: a.ack_note }}>{a.ack_note}</Typography.Text>}
           </Flex>
         ) : (

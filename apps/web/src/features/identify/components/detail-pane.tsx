@@ -20,6 +20,8 @@ import { sizeText } from '@/lib/roi-size';
 import { taxonText } from '@/lib/taxon';
 import { useClasses } from '@/api/get-classes';
 import { RoiFlags } from '@/components/roi-flags';
+import { useStationZone } from '@/hooks/use-station-zone';
+import { TimeText } from '@/components/time-text';
 
 /** An ROI of the loaded pages carries the workspace fields; one reached by previous/next may only have the summary. */
 export type DetailRoi = RoiSummary & Partial<RoiItem>;
@@ -56,6 +58,7 @@ export function DetailPane(props: DetailPaneProps) {
   const [similarOf, setSimilarOf] = useState<number | null>(null);
   // The same query as the AI section below (one request): whether a model gave the label.
   const insight = useRoiInsight(roi ? roi.id : null);
+  const zone = useStationZone(roi?.ipp_id);
   const classes = useClasses();
   if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!roi) {
@@ -222,7 +225,7 @@ export function DetailPane(props: DetailPaneProps) {
           ...(provenance?.confidence != null
             ? [item('confidence', t('image.confidence'), formatConfidence(provenance.confidence))]
             : []),
-          item('captured', t('image.captured'), formatTime(roi.roi_time)),
+          item('captured', t('image.captured'), <TimeText at={roi.roi_time} stationZone={zone} />),
           item('flags', t('roiFlags.label'), <RoiFlags flags={roi.flags} testId="identify-detail-flags" />),
           item('file-size', t('image.fileSize'), formatFileSize(roi.bytes)),
           item('size', t('image.sizePx'), sizeText(roi, t)),

@@ -3,8 +3,10 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
-import { detailsFixture, roiFixture } from '@/test/monitoring-fixtures';
-import { callsTo, failField, lastBody, mockServer, signIn, USER_INFO, type Handler } from '@/test/mock-server';
+import { formatTimeIn } from '@/lib/time-zones';
+import { ippFixture } from '@/test/fixtures';
+import { detailsFixture, LOCAL_DAY, roiFixture } from '@/test/monitoring-fixtures';
+import { callsTo, failField, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
 
 /** Images 100 … 102 of one station, in capture order. */
@@ -29,6 +31,7 @@ function server(extra: Record<string, Handler> = {}) {
   return mockServer({
     '/api/wyrbac/login/user-info': () => okEnvelope(USER_INFO),
     '/api/roi/get-roi-details': details,
+    '/api/ipp/index': () => pageEnvelope([ippFixture({ id: 7, time_zone: 'Asia/Shanghai' })]),
     '/api/roi/set-favorite': (_url, init) =>
       okEnvelope({ favorite: (JSON.parse(String(init?.body)) as { favorite: boolean }).favorite }),
     ...extra,
@@ -55,8 +58,8 @@ describe('image detail', () => {
     expect(screen.getByTestId('image-view').getAttribute('src')).toBe('/api/roi/file/101');
     expect(screen.getByTestId('image-meta-station').querySelector('a')?.getAttribute('href')).toBe('/ipp/ipp-view?id=7');
     expect(text('image-meta-station')).toBe('Yellow Sea buoy (21005)');
-    expect(text('image-meta-captured')).toBe('2026-03-05 09:00:00');
-    expect(text('image-meta-received')).toBe('2026-03-05 09:00:05');
+    expect(text('image-meta-captured')).toMatch(/^2026-03-05 09:00:00 UTC([+-]\d+(:\d\d)?)?$/);
+    expect(text('image-meta-received')).toMatch(/^2026-03-05 09:00:05 UTC([+-]\d+(:\d\d)?)?$/);
     expect(text('image-meta-class')).toBe('001 Copepod');
     expect(text('image-meta-type')).toBe('AI（机器识别）');
     expect(text('image-meta-confidence')).toBe('87.5 %');
@@ -102,6 +105,20 @@ describe('image detail', () => {
       '采集时雨刷正在清洁（或清洁后一分钟内）',
       '采集时舱内温度超出 0–35 °C',
     ]);
+  });
+
+  it("says each time's zone, and on hover the station's own clock and UTC", async () => {
+    server();
+    await openImage(101);
+    const captured = screen.getByTestId('image-meta-captured').firstElementChild as HTMLElement;
+    fireEvent.mouseEnter(captured);
+    const at = LOCAL_DAY + 9 * 3_600_000;
+    const tooltip = await screen.findByRole('tooltip');
+    await waitFor(() =>
+      expect(tooltip.textContent).toBe(
+        `站点时间：${formatTimeIn(at, 'Asia/Shanghai')} UTC+8（Asia/Shanghai）UTC：${formatTimeIn(at, 'UTC')}`,
+      ),
+    );
   });
 
   it('ignores arrow keys while the user types', async () => {

@@ -3,9 +3,9 @@ import { Card, Flex, Popover, Table, Tag, Typography, type TableColumnsType } fr
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
-import { formatTime } from '@/lib/format';
 import { useConfigHistory } from '../api/get-config-history';
 import { configValueText } from '../utils/config-fields';
+import { TimeText } from '@/components/time-text';
 
 const PAGE_SIZE = 10;
 const STATE_COLORS = { applied: 'success', pending: 'warning', superseded: 'default' } as const;
@@ -69,7 +69,7 @@ export function ConfigHistory({ ippId }: { ippId: number }) {
       width: 200,
       render: (_, row) => (
         <Flex vertical>
-          <span>{formatTime(row.changed_at)}</span>
+          <TimeText at={row.changed_at} />
           <Typography.Text type="secondary">{row.changed_by_name ?? t('ipps.history.unknownUser')}</Typography.Text>
         </Flex>
       ),
@@ -82,7 +82,7 @@ export function ConfigHistory({ ippId }: { ippId: number }) {
       render: (_, row) => (
         <Flex vertical align="flex-start" data-testid={`ipp-history-state-${row.version}`} data-state={row.state}>
           <Tag color={STATE_COLORS[row.state]}>{t(`ipps.history.state.${row.state}`)}</Tag>
-          {row.applied_at !== null && <Typography.Text type="secondary">{formatTime(row.applied_at)}</Typography.Text>}
+          {row.applied_at !== null && <TimeText at={row.applied_at} />}
         </Flex>
       ),
     },

@@ -10,6 +10,7 @@ import {
   SERIAL_NUMBER_MAX,
   SITE_NAME_MAX,
 } from '../utils/ipp-form-values';
+import { offsetLabel, zoneOffsetMinutes } from '@/lib/time-zones';
 
 export interface TeamChoice {
   value: number;
@@ -138,6 +139,28 @@ export function GeneralFields({ teams, teamsLoading, teamFixed }: GeneralFieldsP
           />
         </Form.Item>
       </Col>
+      <Col {...COL}>
+        <Form.Item name="time_zone" label={t('time.zoneLabel')} tooltip={t('time.zoneHint')}>
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('time.zonePlaceholder')}
+            options={timeZoneOptions()}
+            data-testid="ipp-time_zone"
+          />
+        </Form.Item>
+      </Col>
     </Row>
   );
+}
+
+let zones: { value: string; label: string }[] | null = null;
+
+/** Every IANA zone the browser knows, with its offset now ("Asia/Shanghai (UTC+8)"); read once. */
+function timeZoneOptions() {
+  if (zones) return zones;
+  const now = Date.now();
+  const names = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
+  zones = names.map((name) => ({ value: name, label: `${name} (${offsetLabel(zoneOffsetMinutes(now, name))})` }));
+  return zones;
 }

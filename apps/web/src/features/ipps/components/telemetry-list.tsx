@@ -1,3 +1,4 @@
+import { stationTimeZone } from '@ipp/contracts';
 import type { Ipp } from '@ipp/contracts';
 import { Descriptions, Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -10,6 +11,7 @@ import { formatMeasured, NONE } from '@/lib/measured';
 import { imageDetailPath } from '@/lib/monitor-paths';
 import { RECORD_TEST_IDS, TELEMETRY_SECTIONS, type RecordKey, type TelemetrySection } from '../utils/telemetry';
 import { IppStatusBadge } from './ipp-status-badge';
+import { TimeText } from '@/components/time-text';
 
 const THUMB = 64;
 
@@ -22,13 +24,13 @@ function RecordValue({ name, ipp }: { name: RecordKey; ipp: Ipp }) {
     case 'online_hours':
       return <>{t('ipps.hoursValue', { value: ipp.online_hours.toFixed(1) })}</>;
     case 'last_online':
-      return <>{formatTime(ipp.last_online_at)}</>;
+      return <TimeText at={ipp.last_online_at} stationZone={stationTimeZone(ipp)} />;
     case 'images_today':
       return <>{formatCount(ipp.today_images)}</>;
     case 'images_total':
       return <>{formatCount(ipp.total_images)}</>;
     case 'last_update':
-      return <>{formatTime(ipp.last_image_at)}</>;
+      return <TimeText at={ipp.last_image_at} stationZone={stationTimeZone(ipp)} />;
     case 'current_image':
       return ipp.latest_roi ? (
         <Link to={imageDetailPath(ipp.latest_roi.id)} aria-label={t('ipps.openCurrentImage')}>

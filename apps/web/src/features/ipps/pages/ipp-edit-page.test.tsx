@@ -176,6 +176,7 @@ describe('instrument form: creating', () => {
       group_id: 4,
       serial_number: 'SN-0001',
       pixel_size_um: 1.7,
+      time_zone: null,
       config: DEFAULT_IPP_CONFIG,
     });
 
@@ -292,7 +293,7 @@ describe('instrument form: what the instrument reports', () => {
     expect(screen.getByTestId('ipp-online-hours').textContent).toBe('12.5 小时');
     expect(screen.getByTestId('ipp-today-images').textContent).toBe('42');
     expect(screen.getByTestId('ipp-total-images').textContent).toBe('12.35 万');
-    expect(screen.getByTestId('ipp-last-update').textContent).toBe('2026-03-05 09:30:00');
+    expect(screen.getByTestId('ipp-last-update').textContent).toMatch(/^2026-03-05 09:30:00 UTC([+-]\d+(:\d\d)?)?$/);
     const current = screen.getByTestId('ipp-current-image').querySelector('a');
     expect(current?.getAttribute('href')).toBe('/ipp/ipp-image-detail?id=555');
     expect(current?.querySelector('img')?.getAttribute('src')).toBe('/api/roi/thumb/555');

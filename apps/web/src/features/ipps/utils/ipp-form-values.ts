@@ -10,6 +10,8 @@ export interface IppFormValues {
   group_id: number | null;
   serial_number: string;
   pixel_size_um: number | null;
+  /** IANA zone; null = from the longitude. */
+  time_zone: string | null;
   config: Record<IppConfigKey, number | null>;
 }
 
@@ -34,6 +36,7 @@ export const FORM_FIELDS: readonly string[] = [
   'group_id',
   'serial_number',
   'pixel_size_um',
+  'time_zone',
   ...CONFIG_FIELDS.map(({ key }) => `config.${key}`),
 ];
 
@@ -48,6 +51,7 @@ export function formValuesOf(ipp: Ipp | undefined, defaultTeam: number | null): 
     group_id: ipp?.group_id ?? defaultTeam,
     serial_number: ipp?.serial_number ?? '',
     pixel_size_um: ipp?.pixel_size_um ?? null,
+    time_zone: ipp?.time_zone ?? null,
     config: { ...(ipp?.config ?? DEFAULT_IPP_CONFIG) },
   };
 }
@@ -63,6 +67,7 @@ export function saveBodyOf(values: IppFormValues, id: number | undefined): IppSa
     group_id: values.group_id ?? 0,
     serial_number: values.serial_number.trim(),
     pixel_size_um: values.pixel_size_um ?? null,
+    time_zone: values.time_zone ?? null,
     config: configOf(values.config),
   };
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormatCount } from '@/hooks/use-format-count';
 import { formatTime } from '@/lib/format';
 import { meanConcentration, shownEnd } from '../utils/site-charts';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 /** The period's figures: ROIs, water sampled, mean concentration and the time range (until `asOf`, when read). */
 export function SiteSummary({ data, asOf }: { data: SiteRoi; asOf?: number }) {
@@ -25,7 +26,7 @@ export function SiteSummary({ data, asOf }: { data: SiteRoi; asOf?: number }) {
           t('detail.meanConcentration'),
           mean === null ? '—' : `${mean.toFixed(2)} ${t('chart.perLitre')}`,
         )}
-        {figure('detail-range', t('detail.range'), `${formatTime(data.start)} – ${formatTime(shownEnd(data, asOf))}`)}
+        {figure('detail-range', t('detail.range'), `${formatTime(data.start)} – ${formatTimeWithZone(shownEnd(data, asOf))}`)}
       </Row>
     </Card>
   );

@@ -6,7 +6,7 @@ import { EChart } from '@/components/echart/echart';
 import { LoadFailed } from '@/components/load-failed';
 import { useTimeFormats } from '@/hooks/use-time-formats';
 import { CHART_COLORS } from '@/lib/chart-option';
-import { formatTime } from '@/lib/format';
+import { formatTimeWithZone } from '@/lib/time-zones';
 import { MEASURED_FIELDS } from '@/lib/measured';
 import { useTelemetryTrend } from '../api/get-telemetry-trend';
 import { siteBucketAxis } from '../utils/site-charts';
@@ -40,7 +40,7 @@ export function TrendsCard({ devId, period }: { devId: string; period: Period })
       extra={
         data && (
           <Typography.Text type="secondary" data-testid="trends-updated">
-            {t('trends.updated', { time: formatTime(trend.dataUpdatedAt) })}
+            {t('trends.updated', { time: formatTimeWithZone(trend.dataUpdatedAt) })}
           </Typography.Text>
         )
       }

@@ -60,7 +60,7 @@ describe('station preview', () => {
     expect(screen.getByTestId('preview-today-images').textContent).toBe('42');
     expect(screen.getByTestId('preview-online-hours').textContent).toBe('1234.6 小时');
     expect(screen.getByTestId('preview-online').textContent).toBe('在线');
-    expect(screen.getByTestId('preview-last-image').textContent).toBe('2026-03-05 09:30:00');
+    expect(screen.getByTestId('preview-last-image').textContent).toMatch(/^2026-03-05 09:30:00 UTC([+-]\d+(:\d\d)?)?$/);
 
     const latest = await screen.findByTestId('preview-latest');
     expect(
