@@ -5,10 +5,16 @@ import { alarmsQueryKey } from '@/api/query-keys';
 
 const RulesSchema = AlarmRuleSchema.array();
 
-export function useAlarmRules() {
+/** A team's rules: the caller's own, or (superadmin) the team named. */
+export function useAlarmRules(groupId?: number) {
   return useQuery({
-    queryKey: [...alarmsQueryKey, 'rules'],
-    queryFn: async ({ signal }) => parseData(RulesSchema, (await requestEnvelope<unknown>('/alarm/rules', { signal })).data),
+    queryKey: [...alarmsQueryKey, 'rules', groupId ?? null],
+    queryFn: async ({ signal }) =>
+      parseData(
+        RulesSchema,
+        (await requestEnvelope<unknown>('/alarm/rules', { signal, query: groupId === undefined ? {} : { group_id: groupId } }))
+          .data,
+      ),
   });
 }
 

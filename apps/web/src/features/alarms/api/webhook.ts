@@ -3,24 +3,28 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
 
-const webhookKey = [...alarmsQueryKey, 'webhook'] as const;
+const webhookKey = (groupId?: number) => [...alarmsQueryKey, 'webhook', groupId ?? null] as const;
+const teamQuery = (groupId?: number) => (groupId === undefined ? {} : { group_id: groupId });
 
-/** The team's webhook and how its deliveries fare (administrators). */
-export function useAlarmWebhook(enabled: boolean) {
+/** The team's webhook and how its deliveries fare (administrators; the superadmin names the team). */
+export function useAlarmWebhook(enabled: boolean, groupId?: number) {
   return useQuery({
-    queryKey: webhookKey,
+    queryKey: webhookKey(groupId),
     queryFn: async ({ signal }) =>
-      parseData(AlarmWebhookSchema, (await requestEnvelope<unknown>('/alarm/webhook', { signal })).data),
+      parseData(
+        AlarmWebhookSchema,
+        (await requestEnvelope<unknown>('/alarm/webhook', { signal, query: teamQuery(groupId) })).data,
+      ),
     enabled,
     refetchInterval: 30_000,
   });
 }
 
-export function useSaveAlarmWebhook() {
+export function useSaveAlarmWebhook(groupId?: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: AlarmWebhookSaveBody) =>
-      parseData(AlarmWebhookSaveResultSchema, await api.post<unknown>('/alarm/save-webhook', body)),
-    onSuccess: (result) => queryClient.setQueryData(webhookKey, result.webhook),
+      parseData(AlarmWebhookSaveResultSchema, await api.post<unknown>('/alarm/save-webhook', { ...body, ...teamQuery(groupId) })),
+    onSuccess: (result) => queryClient.setQueryData(webhookKey(groupId), result.webhook),
   });
 }

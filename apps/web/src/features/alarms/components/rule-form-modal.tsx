@@ -19,20 +19,21 @@ interface RuleFormValues {
 const DEFAULTS: RuleFormValues = { name: '', kind: 'offline', minutes: 15, ipp_id: null, enabled: true, renotify_minutes: 60 };
 
 /** A new alarm rule, or a change to one (a changed rule clears its open alarms and starts over). */
-export function RuleFormModal({ rule, onClose }: { rule: AlarmRule | null; onClose: () => void }) {
+export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | null; groupId?: number; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RuleFormValues>();
   const kind = Form.useWatch('kind', form) ?? rule?.kind ?? DEFAULTS.kind;
   const needs = ALARM_KIND_NEEDS[kind];
   const biology = kind === 'class_concentration';
-  const ipps = useIpps({ limit: ALL_IPPS_LIMIT });
+  const team = rule?.group_id ?? groupId;
+  const ipps = useIpps({ limit: ALL_IPPS_LIMIT, ...(team === undefined ? {} : { group_id: team }) });
   const classes = useClasses();
   const save = useSaveAlarmRule();
 
   const submit = (values: RuleFormValues) =>
     save.mutate(
       {
-        ...(rule ? { id: rule.id } : {}),
+        ...(rule ? { id: rule.id } : groupId === undefined ? {} : { group_id: groupId }),
         name: values.name,
         kind: values.kind,
         threshold: needs.includes('threshold') ? (values.threshold ?? null) : null,

@@ -9,10 +9,10 @@ import { useAlarmWebhook, useSaveAlarmWebhook } from '../api/webhook';
  * The team's alarm webhook (administrators): where raised alarms are posted as signed JSON, the signing secret (shown
  * once when made), and whether deliveries get through.
  */
-export function WebhookCard() {
+export function WebhookCard({ groupId }: { groupId?: number }) {
   const { t } = useTranslation();
-  const webhook = useAlarmWebhook(true);
-  const save = useSaveAlarmWebhook();
+  const webhook = useAlarmWebhook(true, groupId);
+  const save = useSaveAlarmWebhook(groupId);
   // What the administrator typed; null while the field shows the saved URL.
   const [draft, setDraft] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);

@@ -209,4 +209,36 @@ describe('alarms page', () => {
       }),
     );
   });
+
+  it('lets the superadmin pick the team whose rules and webhook it edits, and saves the new rule in that team', async () => {
+    signIn('superadmin');
+    const fetchMock = server('administrator', {
+      '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role: 'superadmin', group_id: null }),
+      '/api/group/index': () =>
+        pageEnvelope(
+          [1, 2].map((id) => ({
+            id,
+            name: id === 1 ? 'Qingdao' : 'Alaska',
+            admin_account: null,
+            admin_name: null,
+            superadmin_count: 0,
+            admin_count: 1,
+            user_count: 2,
+            created_at: id,
+          })),
+          2,
+        ),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    await waitFor(() => expect(callsTo(fetchMock, '/api/alarm/rules').at(-1)?.url.searchParams.get('group_id')).toBe('1'));
+    await pickOption('alarm-team', 'Alaska');
+    await waitFor(() => expect(callsTo(fetchMock, '/api/alarm/rules').at(-1)?.url.searchParams.get('group_id')).toBe('2'));
+    await waitFor(() => expect(callsTo(fetchMock, '/api/alarm/webhook').at(-1)?.url.searchParams.get('group_id')).toBe('2'));
+    await user.click(screen.getByTestId('alarm-rule-add'));
+    await user.type(await screen.findByTestId('alarm-rule-name'), 'Down');
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/save-rule')).toMatchObject({ group_id: 2, name: 'Down' }));
+  });
 });

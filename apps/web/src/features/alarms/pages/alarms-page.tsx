@@ -1,11 +1,12 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Alarm, AlarmRule } from '@ipp/contracts';
-import { Button, Card, Flex, Segmented, Space, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Flex, Segmented, Select, Space, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
+import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { useSession } from '@/hooks/use-session';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
@@ -137,7 +138,12 @@ function RuleList() {
   const { t } = useTranslation();
   const { role } = useSession();
   const canEdit = role === 'superadmin' || role === 'administrator';
-  const rules = useAlarmRules();
+  // The superadmin has no team of its own: it picks the team whose rules and webhook it edits.
+  const superadmin = role === 'superadmin';
+  const teams = useTeams(ALL_TEAMS, { enabled: superadmin });
+  const [picked, setPicked] = useState<number | undefined>();
+  const groupId = superadmin ? (picked ?? teams.data?.items[0]?.id) : undefined;
+  const rules = useAlarmRules(groupId);
   const ipps = useIpps({ limit: ALL_IPPS_LIMIT });
   const stationName = (id: number) => {
     const ipp = ipps.data?.items.find((i) => i.id === id);
@@ -194,11 +200,30 @@ function RuleList() {
   return (
     <Flex vertical gap="middle">
       {canEdit && (
-        <div>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="alarm-rule-add">
+        <Flex gap="small" wrap align="center">
+          {superadmin && (
+            <Select<number>
+              value={groupId}
+              onChange={setPicked}
+              loading={teams.isLoading}
+              showSearch={{ optionFilterProp: 'label' }}
+              aria-label={t('alarms.team')}
+              placeholder={t('alarms.team')}
+              style={{ width: 220 }}
+              options={(teams.data?.items ?? []).map((team) => ({ value: team.id, label: team.name }))}
+              data-testid="alarm-team"
+            />
+          )}
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing('new')}
+            disabled={superadmin && groupId === undefined}
+            data-testid="alarm-rule-add"
+          >
             {t('alarms.addRule')}
           </Button>
-        </div>
+        </Flex>
       )}
       {rules.isError ? (
         <LoadFailed error={rules.error} onRetry={() => void rules.refetch()} />
@@ -216,8 +241,8 @@ function RuleList() {
         />
       )}
       <EmailChoiceCard />
-      {canEdit && <WebhookCard />}
-      {editing && <RuleFormModal rule={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {canEdit && (!superadmin || groupId !== undefined) && <WebhookCard key={groupId ?? 0} groupId={groupId} />}
+      {editing && <RuleFormModal rule={editing === 'new' ? null : editing} groupId={groupId} onClose={() => setEditing(null)} />}
     </Flex>
   );
 }
