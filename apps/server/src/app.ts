@@ -205,15 +205,12 @@ export async function buildApp({
   devices.onReport((ippId) => alarms.stationReported(ippId));
   // Notices beyond the console: webhook posts and e-mails, through one outbox with retries.
   const notifyFailed = (error: unknown) => app.log.error(error, 'alarm notice failed');
-  const webhooks = new WebhooksService(db, clock, (): AlarmOutbox => outbox, notifyFailed);
+  const webhooks = new WebhooksService(db, clock, (): AlarmOutbox => outbox);
   const mailer = new EmailNotifier(
-    db,
     clock,
     (): AlarmOutbox => outbox,
     config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null,
     config.ALARM_MAIL_FROM,
-    async () => (await settings.get()).default_language,
-    notifyFailed,
   );
   const outbox: AlarmOutbox = new AlarmOutbox(db, clock, { webhook: webhooks.deliver, email: mailer.deliver }, notifyFailed);
   alarms.useNotifier(webhooks);

@@ -166,6 +166,36 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     expect(hook.received.length - before).toBe(1);
   });
 
+  it("queues a notice in the alarm's own transaction: a failure after queueing keeps neither, the next evaluation both", async () => {
+    hook = await receiver([200]);
+    expect((await save(w.tokens.ownAdmin, { url: hook.url })).code).toBe(1000);
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const rule = await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-rule', {
+      name: 'Hot',
+      kind: 'temperature_high',
+      threshold: 40,
+    });
+    expect(body(rule).code).toBe(1000);
+    await env.app.alarms.settled();
+    // A notifier after the webhook's fails, as a crash would after the outbox row was written.
+    let broken = true;
+    env.app.alarms.useNotifier({
+      enqueue: async () => {
+        if (broken) throw new Error('crash after queueing');
+      },
+    });
+    expect((await telemetry(env, a1.key, { at: env.clock.now, temperature_c: 45 })).statusCode).toBe(200);
+    await expect(env.app.alarms.evaluateStation(a1.id)).rejects.toThrow('crash after queueing');
+    await env.app.alarms.settled();
+    expect(await env.db.kysely.selectFrom('alarms').selectAll().execute()).toEqual([]);
+    expect(await deliveries()).toEqual([]);
+    broken = false;
+    await env.app.alarms.evaluateStation(a1.id);
+    const [alarm] = await env.db.kysely.selectFrom('alarms').select('id').execute();
+    expect((await deliveries()).map((d) => d.alarm_id)).toEqual([alarm!.id]);
+    await expect.poll(() => hook!.received.length).toBe(1);
+  });
+
   it('lets only administrators of the team see and set it, and refuses a URL that is not http(s), in the user language', async () => {
     expect((await view(w.tokens.user)).code).toBe(1011);
     expect((await save(w.tokens.user, { url: 'https://example.org/x' })).code).toBe(1011);

@@ -151,7 +151,9 @@ describe.each(dialects)('alarms on %s', (dialect) => {
 
   it('notifies once when raised and again after the rule interval while active, not while acknowledged', async () => {
     const notices: [string, string][] = [];
-    env.app.alarms.useNotifier({ notify: (alarm, reason) => notices.push([alarm.rule_name, reason]) });
+    env.app.alarms.useNotifier({
+      enqueue: async (_trx, alarm, reason) => void notices.push([alarm.rule_name, reason]),
+    });
     const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
     await rule({ name: 'Hot', kind: 'temperature_high', threshold: 40, renotify_minutes: 10 });
     await report(a1.key, { temperature_c: 45 });

@@ -1,11 +1,12 @@
 import type { Alarm, Lang } from '@ipp/contracts';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
-import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { translate } from '../../http/messages.ts';
 import { windowHours } from './alarm-conditions.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
-import type { AlarmNotifier } from './alarms.service.ts';
+import type { AlarmNotifier, NoticeContext } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
 
 /** An SMTP server that answers nothing within this is a failed try. */
@@ -55,29 +56,22 @@ export function alarmMail(alarm: Alarm, reason: 'raised' | 'again', lang: Lang) 
  */
 export class EmailNotifier implements AlarmNotifier {
   constructor(
-    private readonly db: Db,
     private readonly clock: Clock,
     private readonly outbox: () => AlarmOutbox,
     private readonly transport: Transporter | null,
     private readonly from: string,
-    private readonly defaultLang: () => Promise<Lang>,
-    private readonly onError: (error: unknown) => void,
   ) {}
 
   get enabled() {
     return this.transport !== null;
   }
 
-  notify(alarm: Alarm, reason: 'raised' | 'again') {
+  /** One message per recipient who chose this alarm, queued in the alarm's transaction (none without SMTP). */
+  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: 'raised' | 'again', context: NoticeContext) {
     if (!this.transport) return;
-    void this.enqueue(alarm, reason).catch(this.onError);
-  }
-
-  private async enqueue(alarm: Alarm, reason: 'raised' | 'again') {
-    const fallback = await this.defaultLang();
-    for (const user of await repo.mailRecipients(this.db.kysely, alarm.group_id, alarm.ipp_id)) {
-      const lang: Lang = user.language === 'en' || user.language === 'zh' ? user.language : fallback;
-      await this.outbox().add({
+    for (const user of await repo.mailRecipients(trx, alarm.group_id, alarm.ipp_id)) {
+      const lang: Lang = user.language === 'en' || user.language === 'zh' ? user.language : context.defaultLanguage;
+      await this.outbox().add(trx, {
         group_id: alarm.group_id,
         alarm_id: alarm.id,
         channel: 'email',
@@ -85,6 +79,10 @@ export class EmailNotifier implements AlarmNotifier {
         payload: JSON.stringify(alarmMail(alarm, reason, lang)),
       });
     }
+  }
+
+  committed() {
+    if (this.transport) this.outbox().poke();
   }
 
   /** The outbox's sender for channel email. */

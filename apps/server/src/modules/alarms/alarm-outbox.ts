@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import * as repo from './notices.repository.ts';
 
 /** Tries before a notice is given up; with the backoff below the last one is about 21 minutes after the first. */
@@ -40,16 +42,19 @@ export class AlarmOutbox {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  async add(row: { group_id: number; alarm_id: number; channel: string; recipient?: string; payload: string }) {
+  /** Queues a notice in the caller's transaction (the alarm's); `poke` after it commits. */
+  async add(
+    trx: Kysely<Database>,
+    row: { group_id: number; alarm_id: number; channel: string; recipient?: string; payload: string },
+  ) {
     const now = this.clock();
-    await repo.insertDelivery(this.db.kysely, {
+    await repo.insertDelivery(trx, {
       ...row,
       recipient: row.recipient ?? null,
       attempts: 0,
       next_at: now,
       created_at: now,
     });
-    this.poke();
   }
 
   /** Sends what is due now, one pass (the loop's step; tests call it with a moved clock). */

@@ -11,6 +11,7 @@ import {
   type AlarmRule,
   type AlarmRuleSave,
   type AlarmSummary,
+  type Lang,
 } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
@@ -34,8 +35,19 @@ const inTeamOf = (actor: UserRow, groupId: number) => {
 const alarmNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmNotFound', {}, 'id');
 
 /** Where a raised (or re-notified) alarm goes besides the console: webhooks, e-mail. */
+/** What a notifier may need that is read before the alarm's transaction. */
+export interface NoticeContext {
+  defaultLanguage: Lang;
+}
+
+/**
+ * A way alarms reach people beyond the console. `enqueue` writes its notices (outbox rows) in the transaction that
+ * raised or re-notified the alarm, so a notice is never lost between the alarm's commit and its queueing; `committed`
+ * runs after that transaction commits (send soon).
+ */
 export interface AlarmNotifier {
-  notify(alarm: Alarm, reason: 'raised' | 'again'): void;
+  enqueue(trx: Kysely<Database>, alarm: Alarm, reason: 'raised' | 'again', context: NoticeContext): Promise<void>;
+  committed?(): void;
 }
 
 /**
@@ -221,7 +233,9 @@ export class AlarmsService {
   /** Raises, refreshes and clears the alarms of one station against its rules now, in one transaction. */
   async evaluateStation(ippId: number) {
     const now = this.clock();
-    const offlineMs = (await this.settings.get()).offline_minutes * 60_000;
+    const settings = await this.settings.get();
+    const offlineMs = settings.offline_minutes * 60_000;
+    const context: NoticeContext = { defaultLanguage: settings.default_language };
     const notices = await this.db.kysely.transaction().execute(async (trx) => {
       const station = await repo.stationForAlarms(trx, ippId);
       if (!station) return [];
@@ -229,6 +243,13 @@ export class AlarmsService {
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
       const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
       const out: { alarm: repo.AlarmRow; reason: 'raised' | 'again' | 'cleared' }[] = [];
+      const notify = async (alarm: repo.AlarmRow, reason: 'raised' | 'again') => {
+        const ipp = await repo.ippIdentity(trx, ippId);
+        const names = await repo.classNames(trx, alarm.class_id === null ? [] : [alarm.class_id]);
+        const class_name = alarm.class_id === null ? null : (names.get(alarm.class_id) ?? null);
+        const presented = presentAlarm({ ...alarm, dev_id: ipp?.dev_id ?? '', site_name: ipp?.site_name ?? '', class_name });
+        for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
+      };
       for (const rule of rules) {
         const condition = evaluate(
           { kind: rule.kind as AlarmKind, threshold: rule.threshold, minutes: rule.minutes, class_id: rule.class_id },
@@ -237,7 +258,10 @@ export class AlarmsService {
         const current = open.get(rule.id);
         if (condition.firing && !current) {
           const raised = await raise(trx, rule, station, condition.value, now);
-          if (raised) out.push({ alarm: raised, reason: 'raised' });
+          if (raised) {
+            out.push({ alarm: raised, reason: 'raised' });
+            await notify(raised, 'raised');
+          }
         } else if (condition.firing && current) {
           const due =
             current.state === 'active' &&
@@ -248,7 +272,11 @@ export class AlarmsService {
             last_seen_at: now,
             ...(due ? { notified_at: now } : {}),
           });
-          if (due) out.push({ alarm: { ...current, value: condition.value, last_seen_at: now }, reason: 'again' });
+          if (due) {
+            const again = { ...current, value: condition.value, last_seen_at: now };
+            out.push({ alarm: again, reason: 'again' });
+            await notify(again, 'again');
+          }
         } else if (!condition.firing && current) {
           await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
           out.push({ alarm: { ...current, state: 'cleared', cleared_at: now }, reason: 'cleared' });
@@ -257,17 +285,7 @@ export class AlarmsService {
       return out;
     });
     if (notices.length === 0) return;
-    const ipp = await repo.ippIdentity(this.db.kysely, ippId);
-    const names = await repo.classNames(
-      this.db.kysely,
-      notices.flatMap((n) => (n.alarm.class_id === null || n.alarm.class_id === undefined ? [] : [n.alarm.class_id])),
-    );
-    for (const { alarm, reason } of notices) {
-      const class_name = alarm.class_id === null || alarm.class_id === undefined ? null : (names.get(alarm.class_id) ?? null);
-      if (reason !== 'cleared' && ipp)
-        for (const notifier of this.notifiers)
-          notifier.notify(presentAlarm({ ...alarm, dev_id: ipp.dev_id, site_name: ipp.site_name, class_name }), reason);
-    }
+    if (notices.some((n) => n.reason !== 'cleared')) for (const notifier of this.notifiers) notifier.committed?.();
     this.announce(notices[0]!.alarm.group_id, ippId);
   }
 

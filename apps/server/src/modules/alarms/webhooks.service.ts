@@ -8,8 +8,10 @@ import {
   type AlarmWebhook,
   type AlarmWebhookSaveResult,
 } from '@ipp/contracts';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { visibleGroup } from '../ipps/ipps.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -34,7 +36,6 @@ export class WebhooksService implements AlarmNotifier {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly outbox: () => AlarmOutbox,
-    private readonly onError: (error: unknown) => void,
     private readonly send: typeof fetch = fetch,
   ) {}
 
@@ -64,19 +65,20 @@ export class WebhooksService implements AlarmNotifier {
     return { webhook: await this.present(group), secret };
   }
 
-  notify(alarm: Alarm, reason: 'raised' | 'again') {
-    void this.enqueue(alarm, reason).catch(this.onError);
-  }
-
-  private async enqueue(alarm: Alarm, reason: 'raised' | 'again') {
-    if (!(await repo.findWebhook(this.db.kysely, alarm.group_id))) return;
+  /** The notice of an alarm for the team's webhook, queued in the alarm's transaction (none without a webhook). */
+  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: 'raised' | 'again') {
+    if (!(await repo.findWebhook(trx, alarm.group_id))) return;
     const notice: AlarmNotice = { event: reason === 'raised' ? 'alarm.raised' : 'alarm.again', at: this.clock(), alarm };
-    await this.outbox().add({
+    await this.outbox().add(trx, {
       group_id: alarm.group_id,
       alarm_id: alarm.id,
       channel: 'webhook',
       payload: JSON.stringify(notice),
     });
+  }
+
+  committed() {
+    this.outbox().poke();
   }
 
   /** The outbox's sender for channel webhook: the team's URL and secret as they are now. */
