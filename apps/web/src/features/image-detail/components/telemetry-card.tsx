@@ -2,7 +2,7 @@ import type { Measured } from '@ipp/contracts';
 import { Card, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MeasuredList } from '@/components/measured-list';
-import { formatTime } from '@/lib/format';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 /** The instrument's state when the image was captured (the telemetry sample at or just before it). */
 export function TelemetryCard({ telemetry }: { telemetry: Measured | null }) {
@@ -13,7 +13,7 @@ export function TelemetryCard({ telemetry }: { telemetry: Measured | null }) {
       title={t('image.telemetry')}
       extra={
         <Typography.Text type="secondary">
-          {telemetry ? t('image.telemetryAt', { time: formatTime(telemetry.at) }) : t('image.noTelemetry')}
+          {telemetry ? t('image.telemetryAt', { time: formatTimeWithZone(telemetry.at) }) : t('image.noTelemetry')}
         </Typography.Text>
       }
       data-testid="image-telemetry"

@@ -6,12 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { imageUrl } from '@/api/client';
 import { useFormatCount } from '@/hooks/use-format-count';
-import { formatTime } from '@/lib/format';
 import { formatMeasured, NONE } from '@/lib/measured';
 import { imageDetailPath } from '@/lib/monitor-paths';
 import { RECORD_TEST_IDS, TELEMETRY_SECTIONS, type RecordKey, type TelemetrySection } from '../utils/telemetry';
 import { IppStatusBadge } from './ipp-status-badge';
 import { TimeText } from '@/components/time-text';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 const THUMB = 64;
 
@@ -58,7 +58,8 @@ export function TelemetryList({ section, ipp }: { section: TelemetrySection; ipp
 
   let extra: ReactNode = null;
   if (hasMeasured && !measured) extra = t('ipps.telemetryPending');
-  else if (hasMeasured && measured && section === 'general') extra = t('ipps.measuredAt', { time: formatTime(measured.at) });
+  else if (hasMeasured && measured && section === 'general')
+    extra = t('ipps.measuredAt', { time: formatTimeWithZone(measured.at) });
 
   return (
     <Descriptions
