@@ -133,11 +133,13 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
 
     const series = await download(page, 'ecology-csv-series', path.join(server.dataDir, `ecology-series-${lang}.csv`));
     expect(series[0]).toBe(
-      'station,classes,bucket_start,bucket_end,bucket_start_utc,bucket_end_utc,volume_l,rois,concentration_per_l,pixel_size_um,biovolume_mm3,biovolume_mm3_per_l',
+      'station,classes,bucket_start,bucket_end,volume_l,rois,concentration_per_l,pixel_size_um,biovolume_mm3,biovolume_mm3_per_l,bucket_start_utc,bucket_end_utc',
     );
     expect(series.slice(1).reduce((sum, line) => sum + Number(line.split(',')[5]), 0)).toBe(6);
     const nbss = await download(page, 'ecology-csv-nbss', path.join(server.dataDir, `ecology-nbss-${lang}.csv`));
-    expect(nbss[0]).toMatch(/^station,series,period_start,period_end,volume_l,pixel_size_um,size_class,/);
+    expect(nbss[0]).toMatch(
+      /^station,series,period_start,period_end,volume_l,pixel_size_um,size_class,.*,period_start_utc,period_end_utc$/,
+    );
     const totalRows = nbss.slice(1).filter((line) => line.split(',')[1]!.startsWith('total'));
     expect(totalRows.reduce((sum, line) => sum + Number(line.split(',')[10]), 0)).toBe(6);
 

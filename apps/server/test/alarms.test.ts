@@ -166,11 +166,18 @@ describe.each(dialects)('alarms on %s', (dialect) => {
       ['Hot', 'raised'],
       ['Hot', 'again'],
     ]);
+    // Two evaluations at once when the next notice is due (a report during the periodic check): one notice.
+    env.clock.advance(9 * 60_000);
+    await report(a1.key, { temperature_c: 46 });
+    expect(notices).toHaveLength(2);
+    env.clock.advance(61_000);
+    await Promise.all([env.app.alarms.evaluateStation(a1.id), env.app.alarms.evaluateStation(a1.id)]);
+    expect(notices).toHaveLength(3);
     const id = (await alarms(w.tokens.user)).rows[0]!.id;
     expect(body(await ack(w.tokens.ownAdmin, id)).code).toBe(1000);
     env.clock.advance(20 * 60_000);
     await report(a1.key, { temperature_c: 46 });
-    expect(notices).toHaveLength(2);
+    expect(notices).toHaveLength(3);
   });
 
   it('pushes an alarm event to the team only, and two evaluations at once raise one alarm', async () => {
@@ -256,9 +263,13 @@ describe.each(dialects)('alarms on %s', (dialect) => {
     // More images raise no second alarm.
     await images(1, 1);
     expect((await alarms(w.tokens.user)).rows.map((a) => a.value)).toEqual([3]);
-    // Two hours later the window holds none of it: the periodic check clears the alarm (read from the table: the
-    // test sessions have expired by then).
-    env.clock.advance(2 * 3_600_000);
+    // At the next hour's start the window still holds the bloom (its two whole hours before and the hour so far): the
+    // alarm stays. Three hours later it holds none of it: the periodic check clears the alarm (read from the table:
+    // the test sessions have expired by then).
+    env.clock.advance(3_600_000 - (env.clock.now % 3_600_000));
+    await env.app.alarms.checkAll();
+    expect((await env.db.kysely.selectFrom('alarms').select('state').executeTakeFirstOrThrow()).state).toBe('active');
+    env.clock.advance(3 * 3_600_000);
     await env.app.alarms.checkAll();
     const row = await env.db.kysely.selectFrom('alarms').select(['state', 'cleared_at', 'class_id']).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'cleared', class_id: copepod.id });

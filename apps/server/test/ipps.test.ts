@@ -100,6 +100,16 @@ describe.each(dialects)('instrument registry on %s', (dialect) => {
     const bad = body(await save('ownAdmin', form(w.teamA, { id, time_zone: 'Mars/Olympus_Mons' }), 'zh'));
     expect(bad).toMatchObject({ code: 1002, model: { field: 'time_zone' } });
     expect(bad.msg).toContain('IANA');
+    // Written in the runtime's own spelling; blank is none (the longitude's zone), like null.
+    expect(body(await save('ownAdmin', form(w.teamA, { id, time_zone: 'asia/shanghai' }))).data).toMatchObject({
+      ipp: { time_zone: 'Asia/Shanghai' },
+    });
+    expect(body(await save('ownAdmin', form(w.teamA, { id, time_zone: ' ' }))).data).toMatchObject({
+      ipp: { time_zone: null },
+    });
+    expect(body(await save('ownAdmin', form(w.teamA, { id, time_zone: 'UTC' }))).data).toMatchObject({
+      ipp: { time_zone: 'UTC' },
+    });
     expect(body(await save('ownAdmin', form(w.teamA, { id, time_zone: null }))).data).toMatchObject({
       ipp: { time_zone: null },
     });

@@ -93,8 +93,8 @@ describe.each(dialects)('ROI flags on %s', (dialect) => {
       (await sql<{ id: number; flags: number }>`select id, flags from rois order by id`.execute(k)).rows;
     const before = await snapshot();
     expect(before.some((r) => r.flags !== 0)).toBe(true);
-    await roiFlagsMigration().down(k as never);
-    await roiFlagsMigration().up(k as never);
+    await roiFlagsMigration(env.db.dialect).down(k as never);
+    await roiFlagsMigration(env.db.dialect).up(k as never);
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -69,6 +69,11 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+/** The runtime's own spelling of a zone name ("asia/shanghai" → "Asia/Shanghai"); null for '' (none). */
+export function canonicalTimeZone(name: string): string | null {
+  return name === '' ? null : new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+}
+
 /**
  * A station's clock (issue 23): its IANA time zone, or without one the nautical zone of its longitude (15° per hour,
  * "Etc/GMT-8" = UTC+8), or UTC without a position.
@@ -104,7 +109,13 @@ export const IppSaveBodySchema = z.object({
    */
   pixel_size_um: z.number().min(0.01).max(1000).nullable().optional(),
   /** The station's IANA time zone (issue 23); null = from its longitude. Absent on an edit: unchanged. */
-  time_zone: z.string().trim().max(64).refine(isTimeZone, { message: 'reason.timeZone' }).nullable().optional(),
+  time_zone: z
+    .string()
+    .trim()
+    .max(64)
+    .refine((name) => name === '' || isTimeZone(name), { message: 'reason.timeZone' })
+    .nullable()
+    .optional(),
   config: IppConfigSchema,
 });
 export type IppSaveBody = z.infer<typeof IppSaveBodySchema>;

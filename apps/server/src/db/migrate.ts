@@ -46,7 +46,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0018-alarms': alarmsMigration(db.dialect),
     '0019-telemetry-trends': telemetryTrendsMigration(db.dialect),
     '0020-alarm-classes': alarmClassesMigration(),
-    '0021-roi-flags': roiFlagsMigration(),
+    '0021-roi-flags': roiFlagsMigration(db.dialect),
     '0022-ipp-time-zone': ippTimeZoneMigration(),
   };
 }

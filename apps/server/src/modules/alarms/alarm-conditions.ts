@@ -23,12 +23,16 @@ export interface RuleLimits {
 
 const HOUR_MS = 3_600_000;
 
-/** A concentration window in whole hours (the hour rollups' grain): the current hour and the hours before it. */
+/** A concentration window in whole hours (the hour rollups' grain). */
 export const windowHours = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60) / 60));
 
-/** The first hour a biology rule's window reads at `now`. */
+/**
+ * The first hour a biology rule's window reads at `now`: its N whole hours before the current one, and the current
+ * hour so far. So the window always holds at least N hours of data: at hh:00 a one-hour rule still reads the hour
+ * that just ended instead of an empty one (which cleared a continuing bloom's alarm and raised it again each hour).
+ */
 export const windowStart = (minutes: number | null, now: number) =>
-  Math.floor(now / HOUR_MS) * HOUR_MS - (windowHours(minutes) - 1) * HOUR_MS;
+  Math.floor(now / HOUR_MS) * HOUR_MS - windowHours(minutes) * HOUR_MS;
 
 export const concentrationKey = (classId: number, minutes: number | null) => `${classId}:${windowHours(minutes)}`;
 

@@ -123,6 +123,19 @@ export function updateAlarm(db: Kysely<Database>, id: number, values: Updateable
   return db.updateTable('alarms').set(values).where('id', '=', id).where('cleared_at', 'is', null).executeTakeFirst();
 }
 
+/** Marks an active alarm notified at `at` unless someone did since `previous`; whether this call did. */
+export async function markNotified(db: Kysely<Database>, id: number, previous: number | null, at: number) {
+  const result = await db
+    .updateTable('alarms')
+    .set({ notified_at: at })
+    .where('id', '=', id)
+    .where('state', '=', 'active')
+    .where('cleared_at', 'is', null)
+    .where((eb) => (previous === null ? eb('notified_at', 'is', null) : eb('notified_at', '=', previous)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Acknowledges an active alarm; 0 rows when someone else did first or it cleared meanwhile. */
 export async function acknowledgeAlarm(
   db: Kysely<Database>,

@@ -196,9 +196,11 @@ export class AlarmsService {
   async checkAll() {
     this.checking ??= (async () => {
       try {
+        // Through the same one-at-a-time path as reports, so a report arriving meanwhile waits for this evaluation.
         for (const id of await repo.stationsWithRules(this.db.kysely)) {
           await this.running.get(id);
-          await this.evaluateStation(id).catch(this.onError);
+          this.stationReported(id);
+          await this.running.get(id);
         }
       } finally {
         this.checking = null;
@@ -267,12 +269,10 @@ export class AlarmsService {
             current.state === 'active' &&
             rule.renotify_minutes > 0 &&
             now - (current.notified_at ?? current.raised_at) >= rule.renotify_minutes * 60_000;
-          await repo.updateAlarm(trx, current.id, {
-            value: condition.value,
-            last_seen_at: now,
-            ...(due ? { notified_at: now } : {}),
-          });
-          if (due) {
+          await repo.updateAlarm(trx, current.id, { value: condition.value, last_seen_at: now });
+          // Only the evaluation that moves notified_at notifies: two at once (a report during the periodic check, or
+          // another process) notify once.
+          if (due && (await repo.markNotified(trx, current.id, current.notified_at, now))) {
             const again = { ...current, value: condition.value, last_seen_at: now };
             out.push({ alarm: again, reason: 'again' });
             await notify(again, 'again');

@@ -16,6 +16,7 @@ import {
   type IppSaveBody,
   type IppSaveResult,
   type IppWithKey,
+  canonicalTimeZone,
 } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -125,7 +126,8 @@ export class IppsService {
         group_id: body.group_id,
         serial_number: body.serial_number,
         pixel_size_um: body.pixel_size_um === undefined ? (before?.pixel_size_um ?? null) : body.pixel_size_um,
-        time_zone: body.time_zone === undefined ? (before?.time_zone ?? null) : body.time_zone || null,
+        time_zone:
+          body.time_zone === undefined ? (before?.time_zone ?? null) : body.time_zone ? canonicalTimeZone(body.time_zone) : null,
         config: configText,
         updated_at: now,
       };

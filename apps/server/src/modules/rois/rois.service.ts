@@ -114,9 +114,12 @@ export class RoisService {
       ai?.class_id ??
       input.aiClassId ??
       (labelIndex === 0 ? null : ((await repo.classIdForLabel(this.db.kysely, labelIndex))?.id ?? null));
-    const flags = flagBitsOf(await repo.telemetryAtOrBefore(this.db.kysely, input.ippId, input.capturedAt), input.capturedAt);
     const receivedAt = this.clock();
     const result = await this.db.kysely.transaction().execute(async (trx) => {
+      // The station's row first: it serialises with a telemetry report (which locks it), so the sample read next and
+      // the later sample's flagging of images after a clean cannot both miss this image.
+      await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
+      const flags = flagBitsOf(await repo.telemetryAtOrBefore(trx, input.ippId, input.capturedAt), input.capturedAt);
       const roiId = await repo.insertRoi(trx, {
         ipp_id: input.ippId,
         roi_time: input.capturedAt,
@@ -154,7 +157,6 @@ export class RoisService {
         kindOf(hi, labelIndex),
         analysis?.features.measures.biovolume_px3 ?? null,
       );
-      await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
       if (analysis) await this.recognizer!.record(trx, roiId, analysis);
       return { roiId, stored: true, sha256 };
     });

@@ -24,14 +24,15 @@ export function siteCsv(site: SiteRoiFull, tz: number): string {
   const header = [
     'bucket_start',
     'bucket_end',
-    'bucket_start_utc',
-    'bucket_end_utc',
     'rois',
     'volume_l',
     'concentration_per_l',
     'temperature_c',
     'humidity_pct',
     ...keys.map((k) => (k === 0 ? 'unclassified' : (names.get(k) ?? `class_${k}`))),
+    // Last, so the columns before keep their places for scripts that read them by position.
+    'bucket_start_utc',
+    'bucket_end_utc',
   ];
   const perBucket = new Map<string, number>();
   for (const r of site.byClass)
@@ -42,14 +43,14 @@ export function siteCsv(site: SiteRoiFull, tz: number): string {
       [
         localIso(b.start, tz),
         localIso(b.start + site.bucket_ms, tz),
-        utcIso(b.start),
-        utcIso(b.start + site.bucket_ms),
         b.count,
         b.volume_l,
         b.concentration_per_l,
         b.temperature_c,
         b.humidity_pct,
         ...keys.map((k) => perBucket.get(`${index}:${k}`) ?? 0),
+        utcIso(b.start),
+        utcIso(b.start + site.bucket_ms),
       ]
         .map(cell)
         .join(','),
