@@ -149,6 +149,18 @@ describe.each(dialects)('alarms on %s', (dialect) => {
     expect((await alarms(w.tokens.user, '?state=cleared')).count).toBe(5);
   });
 
+  it("raises when the wiper has not cleaned for more than N of the instrument's intervals, and clears at the next clean", async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    await rule({ name: 'Wiper stuck', kind: 'wiper_no_clean', threshold: 2 });
+    // The default interval is 30 minutes: 50 minutes is 1.7 intervals, 70 minutes 2.3.
+    await report(a1.key, { wiper_last_clean_at: env.clock.now - 50 * 60_000 });
+    expect((await alarms(w.tokens.user)).count).toBe(0);
+    await report(a1.key, { wiper_last_clean_at: env.clock.now - 70 * 60_000 });
+    expect((await alarms(w.tokens.user)).rows).toMatchObject([{ kind: 'wiper_no_clean', threshold: 2, value: 2.3 }]);
+    await report(a1.key, { wiper_last_clean_at: env.clock.now - 5_000 });
+    expect((await alarms(w.tokens.user)).count).toBe(0);
+  });
+
   it('notifies once when raised and again after the rule interval while active, not while acknowledged', async () => {
     const notices: [string, string][] = [];
     env.app.alarms.useNotifier({

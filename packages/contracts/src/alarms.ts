@@ -18,6 +18,8 @@ export const ALARM_KINDS = [
   'storage_low',
   /** The wiper reports a fault. */
   'wiper_fault',
+  /** No clean for more than `threshold` of the instrument's wiper intervals (its configured wiper_interval_min). */
+  'wiper_no_clean',
   /** Online, but no image captured for at least `minutes`. */
   'no_images',
   /** Water is being sampled while the UV-C illuminator is off (duty 0 %). */
@@ -39,6 +41,7 @@ export const ALARM_KIND_NEEDS: Record<AlarmKind, readonly AlarmParam[]> = {
   humidity_high: ['threshold'],
   storage_low: ['threshold'],
   wiper_fault: [],
+  wiper_no_clean: ['threshold'],
   no_images: ['minutes'],
   uvc_off_sampling: [],
   class_concentration: ['class_id', 'threshold', 'minutes'],

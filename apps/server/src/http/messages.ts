@@ -88,6 +88,7 @@ const MESSAGES = {
   'alarmMail.humidity_high': { zh: '舱内湿度高于 {limit} %', en: 'internal humidity above {limit} %' },
   'alarmMail.storage_low': { zh: '剩余存储低于 {limit} GB', en: 'free storage below {limit} GB' },
   'alarmMail.wiper_fault': { zh: '雨刷报告故障', en: 'the wiper reports a fault' },
+  'alarmMail.wiper_no_clean': { zh: '雨刷超过 {limit} 个清洁周期未清洁', en: 'no wiper clean for over {limit} intervals' },
   'alarmMail.no_images': { zh: '在线但 {limit} 分钟及以上无图像', en: 'online, no image for {limit} min or more' },
   'alarmMail.uvc_off_sampling': { zh: '采样时 UV-C 照明关闭', en: 'sampling with the UV-C illuminator off' },
   'alarmMail.class_concentration': {

@@ -10,6 +10,8 @@ export interface StationNow {
   offlineSince: number | null;
   latest: Measured | null;
   lastRoiAt: number | null;
+  /** The wiper interval of the configuration the console asks for, minutes. */
+  wiperIntervalMin?: number;
   /** Biology: individuals per litre of each watched class over its window (concentrationKey); null without water. */
   concentrations?: ReadonlyMap<string, number | null>;
 }
@@ -66,6 +68,13 @@ export function evaluate(rule: RuleLimits, station: StationNow): Condition {
       return reading(latest?.humidity_pct, true);
     case 'storage_low':
       return reading(latest?.storage_gb, false);
+    case 'wiper_no_clean': {
+      // Intervals since the last clean the device reported; nothing known without one.
+      const last = latest?.wiper_last_clean_at;
+      if (!station.online || last === null || last === undefined || !station.wiperIntervalMin) return QUIET;
+      const intervals = Math.round(((now - last) / 60_000 / station.wiperIntervalMin) * 10) / 10;
+      return { firing: intervals > limit, value: intervals };
+    }
     case 'wiper_fault':
       return { firing: station.online && latest?.wiper_state === 'fault', value: null };
     case 'no_images': {

@@ -25,6 +25,7 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { concentrationKey, evaluate, windowStart, type StationNow } from './alarm-conditions.ts';
 import * as repo from './alarms.repository.ts';
+import { parseStoredConfig } from '../device/device.service.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
 /** Whether the actor sees a team's rules and alarms: its own team, or any for a superadmin (visibleGroup's rule). */
@@ -355,6 +356,7 @@ function stationNow(station: repo.StationForAlarms, now: number, offlineMs: numb
     offlineSince: lastOnlineAt === null ? null : Math.max(lastOnlineAt, reportedOffline ?? 0),
     latest: parsed?.success ? parsed.data : null,
     lastRoiAt: station.last_roi_at === null ? null : Number(station.last_roi_at),
+    wiperIntervalMin: parseStoredConfig(station.config).wiper_interval_min,
   };
 }
 

@@ -7,6 +7,7 @@ const UNIT: Record<AlarmKind, string> = {
   humidity_high: '%',
   storage_low: 'GB',
   wiper_fault: '',
+  wiper_no_clean: '',
   no_images: 'min',
   uvc_off_sampling: '%',
   class_concentration: '',
