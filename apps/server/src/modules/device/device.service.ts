@@ -79,13 +79,15 @@ export class DeviceService {
     const now = this.clock();
     if (sample.at > now + MAX_CLOCK_AHEAD_MS) throw badParam('at', 'reason.future');
     const offlineMs = (await this.settings.get()).offline_minutes * 60_000;
+    const measured = measuredOf(sample);
     const ack = await this.db.kysely.transaction().execute(async (trx) => {
       const state = await repo.lockIppState(trx, device.id, this.db.dialect === 'postgres');
+      const { at: _at, ...columns } = measured;
       const stored = await repo.insertTelemetry(trx, {
         ipp_id: device.id,
         at: sample.at,
         received_at: now,
-        ...measuredColumns(sample),
+        ...columns,
         applied_config: sample.applied_config ? JSON.stringify(sample.applied_config) : null,
       });
       if (!stored) return { stored: false, config_version: state.config_version };
@@ -104,14 +106,14 @@ export class DeviceService {
         humidity_pct: sample.humidity_pct ?? null,
         volume_l: volumeL,
       });
-      await addTrendRollup(trx, this.dayOffsetHours, device.id, sample.at, measuredOf(sample));
-      for (const clean of cleansOf(measuredOf(sample))) await flagCleanedRois(trx, device.id, clean);
+      await addTrendRollup(trx, this.dayOffsetHours, device.id, sample.at, measured);
+      for (const clean of cleansOf(measured)) await flagCleanedRois(trx, device.id, clean);
       if (newest) {
         const applied = sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at);
         await repo.updateIppState(trx, device.id, {
           last_online_at: seenAt,
           online_ms: state.online_ms + (gap !== null && gap > 0 && gap <= offlineMs ? gap : 0),
-          latest_telemetry: JSON.stringify(measuredOf(sample)),
+          latest_telemetry: JSON.stringify(measured),
           wiper_status: sample.wiper_state ?? null,
           ...(total !== null ? { last_volume_total: total } : {}),
           ...(applied ? { applied_config: JSON.stringify(sample.applied_config), applied_at: seenAt } : {}),
@@ -198,12 +200,6 @@ export function parseApplied(text: string | null): Partial<IppConfig> | null {
 export function parseStoredConfig(text: string): IppConfig {
   const parsed = IppConfigSchema.partial().safeParse(JSON.parse(text));
   return { ...DEFAULT_IPP_CONFIG, ...(parsed.success ? parsed.data : {}) };
-}
-
-function measuredColumns(sample: TelemetrySample) {
-  const measured = measuredOf(sample);
-  const { at: _at, ...columns } = measured;
-  return columns;
 }
 
 export function measuredOf(sample: TelemetrySample): Measured {
