@@ -58,6 +58,8 @@ import { ecologyRoutes } from './modules/ecology/ecology.routes.ts';
 import { taxaRoutes } from './modules/taxa/taxa.routes.ts';
 import { TaxaService } from './modules/taxa/taxa.service.ts';
 import { EcologyService } from './modules/ecology/ecology.service.ts';
+import { completenessRoutes } from './modules/completeness/completeness.routes.ts';
+import { CompletenessService } from './modules/completeness/completeness.service.ts';
 import { trendsRoutes } from './modules/trends/trends.routes.ts';
 import { TrendsService } from './modules/trends/trends.service.ts';
 import { ViewsService } from './modules/views/views.service.ts';
@@ -288,6 +290,7 @@ export async function buildApp({
       await api.register(roisRoutes(views, blobs));
       await api.register(ecologyRoutes(new EcologyService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(trendsRoutes(new TrendsService(db, clock, config.STATS_UTC_OFFSET)));
+      await api.register(completenessRoutes(new CompletenessService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(taxaRoutes(new TaxaService(db, clock)));
       await api.register(identifyRoutes(identify));
       await api.register(

@@ -319,6 +319,14 @@ const CASES: Case[] = [
     user: 'allow',
   },
   {
+    route: 'GET /api/ipp/completeness',
+    object: 'instrument',
+    request: (id) => get(`/api/ipp/completeness?dev_id=${id}&period=7d`),
+    target: (o) => o.a1.devId,
+    missing: 'NOPE404',
+    user: 'allow',
+  },
+  {
     route: 'GET /api/ai/corrected-counts',
     object: 'instrument',
     request: (id) => get(`/api/ai/corrected-counts?dev_id=${id}&start=0&end=86400000`),

@@ -30,6 +30,11 @@ export const TelemetrySampleSchema = z
     volume_5min_ml: reading(0, 1_000_000),
     /** Total water sampled since deployment, L (a counter; a drop means the counter was reset). */
     volume_total_l: reading(0, 1e12),
+    /**
+     * ROIs the device has made since it started (kept after its size filter, whether or not delivered yet): a counter;
+     * a drop means it was reset. The console compares it with the images it received (completeness).
+     */
+    rois_total: counter,
     ram_mb: reading(0, 1_048_576),
     storage_gb: reading(0, 1_048_576),
     cpu_temp_c: reading(-40, 150),

@@ -20,3 +20,4 @@ export * from './ecology.ts';
 export * from './taxa.ts';
 export * from './alarms.ts';
 export * from './trends.ts';
+export * from './completeness.ts';

@@ -22,6 +22,7 @@ import { telemetryTrendsMigration } from './migrations/0019-telemetry-trends.ts'
 import { alarmClassesMigration } from './migrations/0020-alarm-classes.ts';
 import { roiFlagsMigration } from './migrations/0021-roi-flags.ts';
 import { ippTimeZoneMigration } from './migrations/0022-ipp-time-zone.ts';
+import { completenessMigration } from './migrations/0023-completeness.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0020-alarm-classes': alarmClassesMigration(),
     '0021-roi-flags': roiFlagsMigration(db.dialect),
     '0022-ipp-time-zone': ippTimeZoneMigration(),
+    '0023-completeness': completenessMigration(db.dialect),
   };
 }
 

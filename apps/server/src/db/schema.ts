@@ -91,6 +91,8 @@ export interface IppsTable {
   online_ms: Generated<number>;
   /** The last total-volume counter reading, to turn the counter into volume per hour. */
   last_volume_total: number | null;
+  /** The last reading of the device's image counter (rois_total), to turn it into images made per hour. */
+  last_rois_total: number | null;
   last_roi_at: number | null;
   /** When the device (or its MQTT last will) said it went offline. */
   reported_offline_at: number | null;
@@ -487,6 +489,24 @@ export type RoiSizeDayTable = Omit<RoiSizeHourTable, 'hour'> & { day: number };
 /** The same sums per statistics day (start of the day at STATS_UTC_OFFSET). */
 export type TelemetryRollupDayTable = Omit<TelemetryRollupHourTable, 'hour'> & { day: number };
 
+/** Per station and UTC hour: what the station should have delivered and what arrived (issue 23, completeness). */
+export interface CompletenessHourTable {
+  ipp_id: number;
+  hour: number;
+  /** Seconds covered by reports no further apart than the offline threshold. */
+  online_s: Generated<number>;
+  /** Of those, seconds in which water flowed (all of them for a device that reports no volume). */
+  sampling_s: Generated<number>;
+  /** Frame rate run × sampling seconds. */
+  frames_expected: Generated<number>;
+  /** Images the device's counter says it made, spread over the time between its reports. */
+  expected: Generated<number>;
+  /** Counter readings that contributed to `expected` (0: unknown, not zero). */
+  expected_reports: Generated<number>;
+  /** Images stored with a capture time in this hour, counted at arrival. */
+  received: Generated<number>;
+}
+
 /** Per station and hour: telemetry samples, wiper states, and count/sum/min/max of each trend series (issue 23). */
 export type TelemetryTrendHourTable = {
   ipp_id: number;
@@ -528,6 +548,7 @@ export interface Database {
   roi_count_hour: RoiCountHourTable;
   telemetry_rollup_day: TelemetryRollupDayTable;
   telemetry_trend_hour: TelemetryTrendHourTable;
+  completeness_hour: CompletenessHourTable;
   telemetry_trend_day: TelemetryTrendDayTable;
   roi_size_hour: RoiSizeHourTable;
   roi_size_day: RoiSizeDayTable;

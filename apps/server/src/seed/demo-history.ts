@@ -160,6 +160,14 @@ export async function seedDemoHistory(
         plan.push({ station, at: Math.min(now - 1000, hour + Math.floor(rng() * HOUR)), seed: plan.length + 1 });
     }
   }
+  // What each device's image counter (telemetry `rois_total`) counts: every planned image, and for Qingdao four hours,
+  // two days ago, in which its uplink lost four images an hour, so the completeness chart shows missing hours.
+  const made: number[][] = Array.from({ length: WITH_HISTORY }, () => []);
+  for (const item of plan) made[item.station]!.push(item.at);
+  const lostFrom = Math.floor(now / HOUR) * HOUR - 2 * DAY - 6 * HOUR;
+  for (let hour = Math.max(start, lostFrom); hour < lostFrom + 4 * HOUR; hour += HOUR)
+    for (let i = 0; i < 4; i++) made[0]!.push(hour + ((i + 0.5) * HOUR) / 4);
+  for (const times of made) times.sort((a, b) => a - b);
   // Every `every` from the start, and a last sample at `now` itself.
   const telemetryTotal = WITH_HISTORY * (Math.ceil((now - start) / every) + 1);
   const total = plan.length + telemetryTotal;
@@ -181,6 +189,7 @@ export async function seedDemoHistory(
     // The history ends exactly now, so the live simulator (seed/demo-live.ts) resumes from a reading minutes old at
     // most and carries on without a gap in the charts or the station's online time.
     let config: IppConfig = DEFAULT_IPP_CONFIG;
+    let counted = 0;
     for (let at = start; ; at = Math.min(at + every, now)) {
       // Qingdao's settings were changed once, days ago: its configuration history and its EcoTaxa acquisitions show it.
       if (station === 0 && config === DEFAULT_IPP_CONFIG && at >= changeAt) {
@@ -189,7 +198,12 @@ export async function seedDemoHistory(
       }
       const sample = sampleTelemetry({ index: station + 1, state }, at, config);
       state = advance(state, at, config);
-      await devices.ingestTelemetry(device, TelemetrySampleSchema.parse({ ...sample, applied_config: config }));
+      const times = made[station]!;
+      while (counted < times.length && times[counted]! <= at) counted++;
+      await devices.ingestTelemetry(
+        device,
+        TelemetrySampleSchema.parse({ ...sample, rois_total: counted, applied_config: config }),
+      );
       telemetryCount++;
       tick();
       if (at >= now) break;

@@ -58,6 +58,8 @@ export class SimDevice {
   private mqtt: MqttLink | null = null;
   private readonly rng: Rng;
   private imageCount = 0;
+  /** Images made since start (after the size filter, delivered or not): telemetry's `rois_total` counter. */
+  private roisMade = 0;
   private pending: { version: number; timer: NodeJS.Timeout } | null = null;
   private fetchingConfig = false;
   private telemetryQueue: Promise<void> = Promise.resolve();
@@ -154,6 +156,7 @@ export class SimDevice {
     this.state = advance(this.state, at, this.config);
     const sample = {
       ...sampleTelemetry({ index: this.instrument.index, state: this.state }, at, this.config),
+      rois_total: this.roisMade,
       applied_config: { ...this.config },
     };
     if (this.mqtt) {
@@ -258,6 +261,7 @@ export class SimDevice {
       this.stats.filtered++;
       return;
     }
+    this.roisMade++;
     const unlabelled = this.rng() < UNLABELLED;
     const upload: RoiUpload = {
       capturedAt,

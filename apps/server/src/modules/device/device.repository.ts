@@ -22,6 +22,8 @@ export function lockIppState(db: Kysely<Database>, id: number, forUpdate: boolea
       'last_online_at',
       'online_ms',
       'last_volume_total',
+      'last_rois_total',
+      'applied_config',
       'applied_at',
       'reported_offline_at',
       'config',

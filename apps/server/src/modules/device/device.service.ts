@@ -24,6 +24,8 @@ import type { RoisService } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { addTelemetryRollup } from '../stats/rollups.repository.ts';
 import { addTrendRollup } from '../stats/trend-rollups.repository.ts';
+import { spreadOverHours } from '../completeness/completeness-hours.ts';
+import { addCompleteness } from '../completeness/completeness.repository.ts';
 import { cleansOf } from '../rois/roi-flags.ts';
 import { flagCleanedRois } from '../rois/rois.repository.ts';
 import * as repo from './device.repository.ts';
@@ -108,6 +110,23 @@ export class DeviceService {
       });
       await addTrendRollup(trx, this.dayOffsetHours, device.id, sample.at, measured);
       for (const clean of cleansOf(measured)) await flagCleanedRois(trx, device.id, clean);
+      const rois = sample.rois_total ?? null;
+      if (newest && state.last_online_at !== null) {
+        const lastRois = state.last_rois_total === null ? null : Number(state.last_rois_total);
+        await addCompleteness(
+          trx,
+          device.id,
+          spreadOverHours({
+            from: state.last_online_at,
+            to: seenAt,
+            online: gap !== null && gap > 0 && gap <= offlineMs,
+            // Water flowed since the last report; a device with no volume sensor counts as sampling while online.
+            sampling: volumeL > 0 || (sample.volume_5min_ml ?? 0) > 0 || (total === null && sample.volume_5min_ml == null),
+            frameRate: runningFrameRate(state),
+            images: rois === null || lastRois === null ? null : rois >= lastRois ? rois - lastRois : rois,
+          }),
+        );
+      }
       if (newest) {
         const applied = sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at);
         await repo.updateIppState(trx, device.id, {
@@ -116,6 +135,7 @@ export class DeviceService {
           latest_telemetry: JSON.stringify(measured),
           wiper_status: sample.wiper_state ?? null,
           ...(total !== null ? { last_volume_total: total } : {}),
+          ...(rois !== null ? { last_rois_total: rois } : {}),
           ...(applied ? { applied_config: JSON.stringify(sample.applied_config), applied_at: seenAt } : {}),
         });
         if (applied) await recordApplied(trx, state, sample.applied_config!, seenAt);
@@ -167,6 +187,11 @@ export class DeviceService {
     if (result.stored) this.reported(device.id);
     return { roi_id: result.roiId, stored: result.stored, sha256: result.sha256 };
   }
+}
+
+/** The frame rate the device last said it runs, else the one the console set. */
+function runningFrameRate(state: { config: string; applied_config: string | null }): number {
+  return parseApplied(state.applied_config)?.frame_rate ?? parseStoredConfig(state.config).frame_rate;
 }
 
 /** The device runs exactly the current configuration: its version in the history is applied, dated by this report. */

@@ -14,6 +14,7 @@ import {
 import { inspectImage } from './images.ts';
 import * as repo from './rois.repository.ts';
 import { flagBitsOf } from './roi-flags.ts';
+import { bumpReceived } from '../completeness/completeness.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Recognizer } from '../recognition/recognizer.ts';
 
@@ -157,6 +158,7 @@ export class RoisService {
         kindOf(hi, labelIndex),
         analysis?.features.measures.biovolume_px3 ?? null,
       );
+      await bumpReceived(trx, input.ippId, input.capturedAt);
       if (analysis) await this.recognizer!.record(trx, roiId, analysis);
       return { roiId, stored: true, sha256 };
     });
