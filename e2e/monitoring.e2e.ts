@@ -16,6 +16,7 @@ const T = {
     online: '在线',
     applied: '已应用',
     allWarning: '查询全部数据',
+    completeness: '数据完整性',
     historyChange: '帧率: 3.0 fps → 5.0 fps',
     all: '全部',
     exposure: /^曝光时间/,
@@ -33,6 +34,7 @@ const T = {
     exposure: /^Exposure time/,
     exposureChange: 'Exposure time: 80 µs → 115 µs',
     allWarning: 'Querying all the data is very time-consuming',
+    completeness: 'Data completeness',
     alarmsTab: 'Alarms',
     rulesTab: 'Rules',
     acknowledged: 'Acknowledged',
@@ -253,6 +255,14 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     await expect
       .poll(async () => Number((await page.getByTestId('detail-total').textContent())?.replace(/\D/g, '')))
       .toBeGreaterThan(0);
+
+    // Data completeness (issue 23): the simulator counts the images it makes, so the card compares expected with
+    // received for the period.
+    await page.getByTestId('completeness-chart').waitFor();
+    const totals = page.getByTestId('completeness-totals');
+    await expect.poll(async () => Number(await totals.getAttribute('data-received'))).toBeGreaterThan(0);
+    await expect.poll(async () => Number((await totals.getAttribute('data-expected')) || 0)).toBeGreaterThan(0);
+    expect(await page.getByTestId('completeness-card').textContent()).toContain(t.completeness);
 
     // CSV download with progress.
     const downloading = page.waitForEvent('download');

@@ -8,6 +8,7 @@ import {
   type SiteBucket,
   type SiteRoi,
   type TelemetryTrend,
+  type Completeness,
 } from '@ipp/contracts';
 
 const HOUR = 3_600_000;
@@ -186,6 +187,36 @@ export function telemetryTrendFixture(overrides: Partial<TelemetryTrend> = {}): 
       }
       return { key, mean: none, min: none, max: none };
     }),
+    ...overrides,
+  };
+}
+
+/** 24 hours of a station: complete hours, two hours that lost images, three hours offline, the device counting. */
+export function completenessFixture(overrides: Partial<Completeness> = {}): Completeness {
+  const hours = Array.from({ length: 24 }, (_, i) => i);
+  const none = { complete: 0, missing: 0, idle: 0, offline: 0, none: 0 };
+  const buckets = hours.map((h) => {
+    const offline = h >= 3 && h < 6;
+    const missing = h === 10 || h === 11;
+    return {
+      start: LOCAL_DAY + h * HOUR,
+      online_s: offline ? 0 : 3600,
+      sampling_s: offline ? 0 : 3600,
+      frames_expected: offline ? 0 : 10800,
+      expected: offline ? 0 : 12,
+      received: offline ? 0 : missing ? 3 : 12,
+      hours: { ...none, [offline ? 'offline' : missing ? 'missing' : 'complete']: 1 },
+    };
+  });
+  return {
+    ipp_id: 7,
+    dev_id: '21005',
+    site_name: 'Yellow Sea buoy',
+    start: LOCAL_DAY,
+    end: LOCAL_DAY + DAY,
+    bucket_ms: HOUR,
+    buckets,
+    totals: { expected: 252, received: 234, received_pct: 92.9, missing_hours: 2, offline_hours: 3, sampling_hours: 21 },
     ...overrides,
   };
 }

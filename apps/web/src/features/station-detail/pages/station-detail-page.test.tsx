@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
 import { ippFixture } from '@/test/fixtures';
-import { siteRoiFixture, telemetryTrendFixture } from '@/test/monitoring-fixtures';
+import { completenessFixture, siteRoiFixture, telemetryTrendFixture } from '@/test/monitoring-fixtures';
 import { chartOptions } from '@/test/monitoring-mocks';
 import { callsTo, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
+import { MISSING_BAND, OFFLINE_BAND } from '../utils/completeness-chart';
 
 vi.mock('@/components/echart/echart', () => import('@/test/monitoring-mocks'));
 
@@ -19,6 +20,7 @@ function server(extra: Record<string, Handler> = {}) {
     '/api/ipp/index': () => pageEnvelope([BUOY, FJORD]),
     '/api/roi/get-site-roi': () => okEnvelope(siteRoiFixture()),
     '/api/ipp/telemetry-trend': () => okEnvelope(telemetryTrendFixture()),
+    '/api/ipp/completeness': () => okEnvelope(completenessFixture()),
     '/api/ai/corrected-counts': (url) =>
       okEnvelope({
         dev_id: url.searchParams.get('dev_id'),
@@ -155,6 +157,51 @@ describe('data detail', () => {
     const wiper = chartOptions.get('trend-wiper_states')!.series as { name: string; data: number[] }[];
     expect(wiper.map((s) => s.name)).toEqual(['清洁中', '故障']);
     expect(wiper[0]!.data[0]).toBe(1.7);
+  });
+
+  it('shows images received against expected, with the hours missing images and offline banded', async () => {
+    const fetchMock = server();
+    await openPage();
+    const card = await screen.findByTestId('completeness-card');
+    expect(within(card).getByText('数据完整性')).toBeTruthy();
+    expect(Object.fromEntries(callsTo(fetchMock, '/api/ipp/completeness')[0]!.url.searchParams)).toMatchObject({
+      dev_id: '21005',
+      period: '24h',
+      points: '24',
+    });
+    expect((await within(card).findByTestId('completeness-totals')).textContent).toContain(
+      '已接收 234 / 应有 252 张图像（92.9%）',
+    );
+    expect(within(card).getByTestId('completeness-missing-hours').textContent).toBe('缺图 2 小时');
+    expect(within(card).getByTestId('completeness-offline-hours').textContent).toBe('离线 3 小时');
+    await within(card).findByTestId('completeness-chart');
+    const option = chartOptions.get('completeness-chart')!;
+    const series = option.series as { name: string; data: (number | null | { itemStyle: { color: string } })[] }[];
+    expect(series.map((s) => s.name)).toEqual(['已接收', '未接收', 'bands']);
+    expect(series[1]!.data.slice(9, 13)).toEqual([0, 9, 9, 0]);
+    // Red bands behind hours 10–11, grey behind hours 3–5, nothing behind the others.
+    const bands = series[2]!.data.map((d) => (d && typeof d === 'object' ? d.itemStyle.color : null));
+    expect(bands.flatMap((c, i) => (c === MISSING_BAND ? [i] : []))).toEqual([10, 11]);
+    expect(bands.flatMap((c, i) => (c === OFFLINE_BAND ? [i] : []))).toEqual([3, 4, 5]);
+    expect(bands.filter((c) => c === null)).toHaveLength(19);
+  });
+
+  it('says so when the station has no reports in the period', async () => {
+    server({
+      '/api/ipp/completeness': () =>
+        okEnvelope(
+          completenessFixture({
+            buckets: completenessFixture().buckets.map((b) => ({
+              ...b,
+              received: 0,
+              expected: null,
+              hours: { complete: 0, missing: 0, idle: 0, offline: 0, none: 1 },
+            })),
+          }),
+        ),
+    });
+    await openPage();
+    expect((await screen.findByTestId('completeness-empty')).textContent).toContain('没有上报');
   });
 
   it('says so when the station sent no telemetry in the period', async () => {

@@ -11,6 +11,7 @@ import { stationName } from '@/lib/station-name';
 import { useSiteRoi } from '../api/get-site-roi';
 import { DownloadButton } from '../components/download-button';
 import { PeriodPicker } from '../components/period-picker';
+import { CompletenessCard } from '../components/completeness-card';
 import { CorrectedCountsCard } from '../components/corrected-counts-card';
 import { EcologyCard } from '../components/ecology-card';
 import { SiteCharts } from '../components/site-charts';
@@ -50,6 +51,7 @@ export function StationDetailPage({ meta }: PageProps) {
             <CorrectedCountsCard devId={site.data.dev_id} start={site.data.start} end={site.data.end} />
           </>
         )}
+        <CompletenessCard devId={site.data.dev_id} period={period} />
         <TrendsCard devId={site.data.dev_id} period={period} />
       </Flex>
     );
