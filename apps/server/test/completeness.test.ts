@@ -76,22 +76,26 @@ describe.each(dialects)('data completeness on %s', (dialect) => {
     const last = c.buckets.slice(-6);
     expect(last.map((b) => b.start)).toEqual([0, 1, 2, 3, 4, 5].map((i) => base + i * HOUR));
     const state = (b: Completeness['buckets'][number]) => Object.entries(b.hours).find(([, n]) => n === 1)?.[0];
-    expect(last.map(state)).toEqual(['complete', 'missing', 'idle', 'offline', 'missing', 'offline']);
+    // The silent hour lost the images the device counted in it: missing, not merely offline. The hour in progress is
+    // not judged yet.
+    expect(last.map(state)).toEqual(['complete', 'missing', 'idle', 'missing', 'missing', 'none']);
     // Hours before the station's first record are in no state.
     expect(c.buckets.slice(0, -6).every((b) => b.hours.none === 1)).toBe(true);
     expect(last.map((b) => b.expected)).toEqual([12, 12, 0, 4, 4, null]);
     expect(last.map((b) => b.received)).toEqual([12, 3, 0, 0, 0, 0]);
     expect(last.map((b) => b.online_s)).toEqual([3600, 3600, 3600, 0, 600, 0]);
+    expect(last.map((b) => b.hours.offline)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(last.map((b) => b.sampling_s)).toEqual([3600, 3600, 0, 0, 600, 0]);
     // 3 frames a second in the first hour, 5 after the device applied the new rate.
     expect(last.map((b) => b.frames_expected)).toEqual([10800, 18000, 0, 0, 3000, 0]);
     expect(c.totals).toEqual({
       expected: 32,
       received: 15,
+      received_counted: 15,
       received_pct: 46.9,
-      missing_hours: 2,
-      offline_hours: 2,
-      sampling_hours: 2.17,
+      missing_hours: 3,
+      offline_hours: 0,
+      sampling_hours: 2.2,
     });
   });
 
@@ -102,8 +106,8 @@ describe.each(dialects)('data completeness on %s', (dialect) => {
     const today = c.buckets.at(-1)!;
     expect(today.received).toBe(15);
     expect(today.expected).toBe(32);
-    expect(today.hours.complete + today.hours.missing + today.hours.idle + today.hours.offline).toBe(6);
-    expect(today.hours.missing).toBe(2);
+    expect(today.hours.complete + today.hours.missing + today.hours.idle + today.hours.offline).toBe(5);
+    expect(today.hours.missing).toBe(3);
     expect(c.buckets.slice(0, -1).every((b) => b.expected === null && b.received === 0)).toBe(true);
   });
 
@@ -170,6 +174,39 @@ describe.each(dialects)('data completeness on %s', (dialect) => {
     ]);
     expect(one).toEqual(two);
     expect(one.buckets.at(-2)).toMatchObject({ expected: 6, received: 6, online_s: 600, hours: { complete: 1 } });
+  });
+
+  it('a silence of 200 days is stored without a row per hour, and the reports after it are too', async () => {
+    const long = hourStart() - 200 * 24 * HOUR;
+    await send(a1.key, { at: long, rois_total: 5 });
+    await send(a1.key, { at: hourStart() - 30 * MIN, rois_total: 9 });
+    await send(a1.key, { at: hourStart() - 20 * MIN, rois_total: 11 });
+    const rows = (await sql<{ n: number }>`select count(*) as n from completeness_hour`.execute(env.db.kysely)).rows;
+    expect(Number(rows[0]!.n)).toBe(1);
+    const c = await completeness('dev_id=A1&period=24h&points=24');
+    // The 4 images made over the silence are in the hour of the report that counted them, with the 2 after it.
+    expect(c.buckets.at(-2)).toMatchObject({ expected: 6, online_s: 600 });
+  });
+
+  it('images counted just before the hour turned cover the next hour, whose share of them never arrived there', async () => {
+    const h = hourStart() - 3 * HOUR;
+    await send(a1.key, { at: h - 10 * MIN, rois_total: 0, volume_5min_ml: 40 });
+    await send(a1.key, { at: h - 5 * MIN, rois_total: 0, volume_5min_ml: 40 });
+    await send(a1.key, { at: h + 5 * MIN, rois_total: 10, volume_5min_ml: 40 });
+    await images(a1.key, h - 4 * MIN, 10);
+    const c = await completeness('dev_id=A1&period=24h&points=24');
+    const [before, after] = c.buckets.slice(-5, -3);
+    expect([before!.expected, before!.received, after!.expected, after!.received]).toEqual([5, 10, 5, 0]);
+    expect(after!.hours.complete).toBe(1);
+    expect(c.totals.missing_hours).toBe(0);
+  });
+
+  it('a counter sent with some reports only: its images are spread from the reading before', async () => {
+    const base = hourStart() - 3 * HOUR;
+    for (let m = 0; m <= 120; m += 10)
+      await send(a1.key, { at: base + m * MIN, ...(m === 0 ? { rois_total: 0 } : m === 120 ? { rois_total: 24 } : {}) });
+    const c = await completeness('dev_id=A1&period=24h&points=24');
+    expect(c.buckets.slice(-4, -2).map((b) => b.expected)).toEqual([12, 12]);
   });
 
   it('migration 0023 counts the images already stored as received', async () => {

@@ -25,7 +25,7 @@ export type CompletenessQuery = z.infer<typeof CompletenessQuerySchema>;
 /**
  * What an hour was: `complete` (sampling, and the images expected arrived), `missing` (sampling, and fewer than 90 %
  * of the images the device made arrived, or none at all where the device does not count them), `idle` (online, not
- * sampling), `offline` (no reports), `none` (not begun yet, or before the station's first record).
+ * sampling), `offline` (no reports), `none` (the hour in progress, not begun yet, or before the station's first report).
  */
 export const HOUR_STATES = ['complete', 'missing', 'idle', 'offline', 'none'] as const;
 export type HourState = (typeof HOUR_STATES)[number];
@@ -62,9 +62,13 @@ export const CompletenessSchema = z.object({
   bucket_ms: z.number().int(),
   buckets: z.array(CompletenessBucketSchema),
   totals: z.object({
+    /** Images the device counted, over the hours that are over (null: it counted none). */
     expected: z.number().nullable(),
+    /** Every image received for the period. */
     received: z.number().int(),
-    /** Received against expected, over the hours whose expectation is known (null when none is). */
+    /** The images received in the hours the device counted: what `expected` compares with. */
+    received_counted: z.number().int(),
+    /** received_counted against expected, % (null when nothing was expected). */
     received_pct: z.number().nullable(),
     missing_hours: z.number().int(),
     offline_hours: z.number().int(),

@@ -93,6 +93,8 @@ export interface IppsTable {
   last_volume_total: number | null;
   /** The last reading of the device's image counter (rois_total), to turn it into images made per hour. */
   last_rois_total: number | null;
+  /** When that reading was taken: the images counted by the next one were made since. */
+  last_rois_at: number | null;
   last_roi_at: number | null;
   /** When the device (or its MQTT last will) said it went offline. */
   reported_offline_at: number | null;

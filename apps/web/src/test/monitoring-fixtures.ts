@@ -216,7 +216,15 @@ export function completenessFixture(overrides: Partial<Completeness> = {}): Comp
     end: LOCAL_DAY + DAY,
     bucket_ms: HOUR,
     buckets,
-    totals: { expected: 252, received: 234, received_pct: 92.9, missing_hours: 2, offline_hours: 3, sampling_hours: 21 },
+    totals: {
+      expected: 252,
+      received: 234,
+      received_counted: 234,
+      received_pct: 92.9,
+      missing_hours: 2,
+      offline_hours: 3,
+      sampling_hours: 21,
+    },
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ export function completenessMigration(dialect: DialectName) {
     up: (outer: Kysely<unknown>) =>
       atomically(outer, dialect, async (db) => {
         await db.schema.alterTable('ipps').addColumn('last_rois_total', 'bigint').execute();
+        await db.schema.alterTable('ipps').addColumn('last_rois_at', 'bigint').execute();
         const create = db.schema
           .createTable('completeness_hour')
           .addColumn('ipp_id', 'integer', (c) => c.notNull().references('ipps.id').onDelete('cascade'))
@@ -35,6 +36,7 @@ export function completenessMigration(dialect: DialectName) {
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('completeness_hour').execute();
       await db.schema.alterTable('ipps').dropColumn('last_rois_total').execute();
+      await db.schema.alterTable('ipps').dropColumn('last_rois_at').execute();
     },
   };
 }

@@ -1,8 +1,7 @@
 import { COMPLETE_SHARE, type HourState } from '@ipp/contracts';
+import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
 
-const HOUR_MS = 3_600_000;
-
-/** What one report adds to the hours it covers. */
+/** What reports add to one hour. */
 export interface HourAddition {
   hour: number;
   online_s: number;
@@ -12,53 +11,73 @@ export interface HourAddition {
   expected_reports: number;
 }
 
-export interface Interval {
-  /** The time covered, epoch ms: the previous report to this one. */
-  from: number;
-  to: number;
-  /** Reports no further apart than the offline threshold: the station was online all along. */
-  online: boolean;
-  /** Water flowed (or the device reports no volume). */
-  sampling: boolean;
-  /** Frames per second the device runs. */
-  frameRate: number;
-  /** Images the device's counter says it made over the interval (null: it reported no counter). */
-  images: number | null;
-}
-
 /**
- * Spreads one interval between two reports over the UTC hours it covers, in proportion to the time in each: online and
- * sampling seconds, frames expected, and the images the device counted. An interval of zero length puts its images in
- * its hour.
+ * Images a device made over a longer silence are put in the hour of the report that counts them: spreading them over
+ * months of hours would write a row per hour (and say nothing true about when they were made).
  */
-export function spreadOverHours(interval: Interval): HourAddition[] {
-  const { from, to, online, sampling, frameRate, images } = interval;
-  const out: HourAddition[] = [];
-  const length = to - from;
-  if (length <= 0) {
-    if (images !== null && images > 0)
-      out.push({ hour: hourStart(to), online_s: 0, sampling_s: 0, frames_expected: 0, expected: images, expected_reports: 1 });
-    return out;
-  }
-  for (let hour = hourStart(from); hour < to; hour += HOUR_MS) {
+export const MAX_IMAGE_SPREAD_MS = 48 * HOUR_MS;
+
+/** Milliseconds of [from, to) in each UTC hour it touches. */
+function hoursOf(from: number, to: number): { hour: number; ms: number }[] {
+  const out: { hour: number; ms: number }[] = [];
+  for (let hour = hourOf(from); hour < to; hour += HOUR_MS) {
     const ms = Math.min(to, hour + HOUR_MS) - Math.max(from, hour);
-    if (ms <= 0) continue;
-    const seconds = ms / 1000;
-    const onlineS = online ? seconds : 0;
-    const samplingS = online && sampling ? seconds : 0;
-    out.push({
-      hour,
-      online_s: onlineS,
-      sampling_s: samplingS,
-      frames_expected: samplingS * frameRate,
-      expected: images === null ? 0 : (images * ms) / length,
-      expected_reports: images === null ? 0 : 1,
-    });
+    if (ms > 0) out.push({ hour, ms });
   }
   return out;
 }
 
-const hourStart = (time: number) => Math.floor(time / HOUR_MS) * HOUR_MS;
+const empty = (hour: number): HourAddition => ({
+  hour,
+  online_s: 0,
+  sampling_s: 0,
+  frames_expected: 0,
+  expected: 0,
+  expected_reports: 0,
+});
+
+/**
+ * What one report adds, per UTC hour, in hour order:
+ * - the time since the previous report, when the station was online over it (`online`: reports no further apart than
+ *   the offline threshold, so at most a day of hours): online seconds, sampling seconds when water flowed, and frames
+ *   expected at the frame rate it runs; an offline interval adds no time;
+ * - the images its counter says it made since its previous counter reading, in proportion to the time in each hour
+ *   (over a silence longer than MAX_IMAGE_SPREAD_MS, all in the report's hour).
+ */
+export function reportAdditions(report: {
+  from: number;
+  to: number;
+  online: boolean;
+  sampling: boolean;
+  frameRate: number;
+  /** Images counted since the previous counter reading at `imagesFrom` (null: no counter in this report). */
+  images: number | null;
+  imagesFrom: number;
+}): HourAddition[] {
+  const byHour = new Map<number, HourAddition>();
+  const at = (hour: number) => byHour.get(hour) ?? byHour.set(hour, empty(hour)).get(hour)!;
+  if (report.online)
+    for (const { hour, ms } of hoursOf(report.from, report.to)) {
+      const row = at(hour);
+      row.online_s += ms / 1000;
+      if (report.sampling) {
+        row.sampling_s += ms / 1000;
+        row.frames_expected += (ms / 1000) * report.frameRate;
+      }
+    }
+  if (report.images !== null) {
+    const length = report.to - report.imagesFrom;
+    const spread = length > 0 && length <= MAX_IMAGE_SPREAD_MS ? hoursOf(report.imagesFrom, report.to) : [];
+    if (spread.length === 0) spread.push({ hour: hourOf(report.to), ms: 1 });
+    const total = spread.reduce((sum, part) => sum + part.ms, 0);
+    for (const { hour, ms } of spread) {
+      const row = at(hour);
+      row.expected += (report.images * ms) / total;
+      row.expected_reports += 1;
+    }
+  }
+  return [...byHour.values()].sort((a, b) => a.hour - b.hour);
+}
 
 /** One stored hour, as the chart needs it. */
 export interface HourRow {
@@ -71,16 +90,24 @@ export interface HourRow {
   received: number;
 }
 
-/** The state of an hour that has begun (see HOUR_STATES). */
-export function hourState(row: HourRow | undefined): Exclude<HourState, 'none'> {
-  // Images that arrived for an hour without reports (sent later from the device's store, or from before this record
-  // began): the station was working.
-  if (!row || row.online_s <= 0) return row && row.received > 0 ? 'complete' : 'offline';
-  if (row.sampling_s <= 0) return 'idle';
+/** Images received beyond those expected in an hour the device counted (0 otherwise). */
+const surplus = (row: HourRow | undefined) => (row && row.expected_reports > 0 ? Math.max(0, row.received - row.expected) : 0);
+
+/**
+ * The state of an hour that is over. Where the device counted its images, fewer than COMPLETE_SHARE of them (and at
+ * least one short) is missing images, online or not; the images are spread over the time between counter readings but
+ * counted where they were captured, so a surplus in the hour before or after covers a shortfall (a burst just before
+ * the hour turned). Without a counter, a sampling hour with no image at all is missing.
+ */
+export function hourState(row: HourRow | undefined, before?: HourRow, after?: HourRow): Exclude<HourState, 'none'> {
+  if (!row) return 'offline';
   if (row.expected_reports > 0) {
-    // Nothing counted and nothing lost: complete; otherwise at least COMPLETE_SHARE of what was made, give or take one.
-    const short = row.expected - row.received;
-    return short >= 1 && row.received < row.expected * COMPLETE_SHARE ? 'missing' : 'complete';
+    const short = row.expected - row.received - surplus(before) - surplus(after);
+    if (short >= 1 && row.received + surplus(before) + surplus(after) < row.expected * COMPLETE_SHARE) return 'missing';
   }
+  // Images for an hour without reports (sent later from the device's store): the station was working.
+  if (row.online_s <= 0) return row.received > 0 ? 'complete' : 'offline';
+  if (row.sampling_s <= 0) return 'idle';
+  if (row.expected_reports > 0) return 'complete';
   return row.received > 0 ? 'complete' : 'missing';
 }

@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { hourOf } from '../stats/rollups.repository.ts';
 import type { HourAddition, HourRow } from './completeness-hours.ts';
 
-const HOUR_MS = 3_600_000;
-
-/** Adds a report's share to its hours, in hour order (concurrent writers then wait for each other, never deadlock). */
+/**
+ * Adds a report's share to its hours (one addition per hour, at most a couple of days of them), in hour order:
+ * concurrent writers then wait for each other, never deadlock.
+ */
 export async function addCompleteness(trx: Kysely<Database>, ippId: number, additions: readonly HourAddition[]) {
   const rows = [...additions].sort((a, b) => a.hour - b.hour).map((a) => ({ ipp_id: ippId, ...a }));
   if (rows.length === 0) return;
@@ -28,7 +30,7 @@ export async function addCompleteness(trx: Kysely<Database>, ippId: number, addi
 export async function bumpReceived(trx: Kysely<Database>, ippId: number, capturedAt: number) {
   await trx
     .insertInto('completeness_hour')
-    .values({ ipp_id: ippId, hour: Math.floor(capturedAt / HOUR_MS) * HOUR_MS, received: 1 })
+    .values({ ipp_id: ippId, hour: hourOf(capturedAt), received: 1 })
     .onConflict((oc) => oc.columns(['ipp_id', 'hour']).doUpdateSet({ received: sql<number>`completeness_hour.received + 1` }))
     .execute();
 }
@@ -55,12 +57,16 @@ export async function completenessHours(db: Kysely<Database>, ippId: number, sta
   }));
 }
 
-/** The first hour a station has a record of (null: none). */
+/**
+ * The first hour a station's reports recorded (null: none yet). Hours with only images received (stored before the
+ * record began, imported, or dated by the file) do not start it.
+ */
 export async function firstCompletenessHour(db: Kysely<Database>, ippId: number): Promise<number | null> {
   const row = await db
     .selectFrom('completeness_hour')
     .select((eb) => eb.fn.min('hour').as('first'))
     .where('ipp_id', '=', ippId)
+    .where((eb) => eb.or([eb('online_s', '>', 0), eb('expected_reports', '>', 0)]))
     .executeTakeFirst();
   return row?.first == null ? null : Number(row.first);
 }

@@ -8,13 +8,14 @@ import { visibleStationByDevId } from '../views/views.service.ts';
 import { hourState, type HourRow } from './completeness-hours.ts';
 import { completenessHours, firstCompletenessHour } from './completeness.repository.ts';
 
-/** Three significant digits: a chart and its tooltip need no more. */
-const sig = (value: number) => Number(value.toPrecision(3));
+/** Images are whole; an expected count spread over hours is not, until it is shown. */
+const tenths = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * Data completeness of one station (issue 23): per bucket of a §9 period, the images expected against received and
  * how many of its hours were complete, missing images, idle or offline. Reads one row per station-hour (a year is
- * under 9,000), never the images or the telemetry.
+ * under 9,000), never the images or the telemetry. The hour in progress is not judged yet: its images may still be on
+ * their way.
  */
 export class CompletenessService {
   constructor(
@@ -29,9 +30,12 @@ export class CompletenessService {
     const first = await firstCompletenessHour(k, ipp.id);
     const now = this.clock();
     const range = periodBuckets(query.period, query.points, now, query.tz, first, this.dayOffsetHours);
-    const rows = new Map((await completenessHours(k, ipp.id, range.start, range.end)).map((r) => [r.hour, r]));
-    const nowHour = hourOf(now);
-    const totals = { expected: 0, expectedReceived: 0, known: false, received: 0, missing: 0, offline: 0, samplingS: 0 };
+    // An hour either side, for the neighbours that judge the first and last hours.
+    const rows = new Map(
+      (await completenessHours(k, ipp.id, range.start - HOUR_MS, range.end + HOUR_MS)).map((r) => [r.hour, r]),
+    );
+    const currentHour = hourOf(now);
+    const totals = { expected: 0, receivedCounted: 0, known: false, received: 0, missing: 0, offline: 0, samplingS: 0 };
     const buckets: CompletenessBucket[] = [];
     for (let i = 0; i < range.count; i++) {
       const start = range.start + i * range.width;
@@ -40,14 +44,15 @@ export class CompletenessService {
       // A viewer's day in a zone of half hours starts mid-hour: the bucket holds the UTC hours that begin in it.
       for (let hour = Math.ceil(start / HOUR_MS) * HOUR_MS; hour < start + range.width; hour += HOUR_MS) {
         const row = rows.get(hour);
-        const state: HourState = hour > nowHour || first === null || hour < first ? 'none' : hourState(row);
+        const judged = first !== null && hour >= first && hour < currentHour;
+        const state: HourState = judged ? hourState(row, rows.get(hour - HOUR_MS), rows.get(hour + HOUR_MS)) : 'none';
         bucket.hours[state]++;
         if (!row) continue;
         add(bucket, row);
-        if (row.expected_reports > 0) {
+        if (judged && row.expected_reports > 0) {
           known = true;
           bucket.expected = (bucket.expected ?? 0) + row.expected;
-          totals.expectedReceived += row.received;
+          totals.receivedCounted += row.received;
         }
       }
       if (!known) bucket.expected = null;
@@ -59,6 +64,7 @@ export class CompletenessService {
       totals.samplingS += bucket.sampling_s;
       buckets.push(rounded(bucket));
     }
+    const expected = Math.round(totals.expected);
     return {
       ipp_id: ipp.id,
       dev_id: ipp.dev_id,
@@ -68,13 +74,13 @@ export class CompletenessService {
       bucket_ms: range.width,
       buckets,
       totals: {
-        expected: totals.known ? sig(totals.expected) : null,
+        expected: totals.known ? expected : null,
         received: totals.received,
-        received_pct:
-          totals.known && totals.expected > 0 ? sig(Math.min(100, (totals.expectedReceived / totals.expected) * 100)) : null,
+        received_counted: totals.receivedCounted,
+        received_pct: totals.known && expected > 0 ? tenths(Math.min(100, (totals.receivedCounted / expected) * 100)) : null,
         missing_hours: totals.missing,
         offline_hours: totals.offline,
-        sampling_hours: sig(totals.samplingS / 3600),
+        sampling_hours: tenths(totals.samplingS / 3600),
       },
     };
   }
@@ -105,6 +111,6 @@ function rounded(bucket: CompletenessBucket): CompletenessBucket {
     online_s: Math.round(bucket.online_s),
     sampling_s: Math.round(bucket.sampling_s),
     frames_expected: Math.round(bucket.frames_expected),
-    expected: bucket.expected === null ? null : sig(bucket.expected),
+    expected: bucket.expected === null ? null : tenths(bucket.expected),
   };
 }

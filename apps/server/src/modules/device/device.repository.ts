@@ -23,6 +23,7 @@ export function lockIppState(db: Kysely<Database>, id: number, forUpdate: boolea
       'online_ms',
       'last_volume_total',
       'last_rois_total',
+      'last_rois_at',
       'applied_config',
       'applied_at',
       'reported_offline_at',

@@ -24,7 +24,7 @@ import type { RoisService } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { addTelemetryRollup } from '../stats/rollups.repository.ts';
 import { addTrendRollup } from '../stats/trend-rollups.repository.ts';
-import { spreadOverHours } from '../completeness/completeness-hours.ts';
+import { reportAdditions } from '../completeness/completeness-hours.ts';
 import { addCompleteness } from '../completeness/completeness.repository.ts';
 import { cleansOf } from '../rois/roi-flags.ts';
 import { flagCleanedRois } from '../rois/rois.repository.ts';
@@ -98,11 +98,9 @@ export class DeviceService {
       const seenAt = Math.min(sample.at, now);
       const newest = state.last_online_at === null || seenAt >= state.last_online_at;
       const gap = state.last_online_at === null ? null : seenAt - state.last_online_at;
-      let volumeL = 0;
+      const onlineSincePrevious = gap !== null && gap > 0 && gap <= offlineMs;
       const total = sample.volume_total_l ?? null;
-      if (newest && total !== null && state.last_volume_total !== null) {
-        volumeL = total >= state.last_volume_total ? total - state.last_volume_total : total;
-      }
+      const volumeL = newest ? (counterDelta(total, state.last_volume_total) ?? 0) : 0;
       await addTelemetryRollup(trx, this.dayOffsetHours, device.id, sample.at, {
         temperature_c: sample.temperature_c ?? null,
         humidity_pct: sample.humidity_pct ?? null,
@@ -116,14 +114,15 @@ export class DeviceService {
         await addCompleteness(
           trx,
           device.id,
-          spreadOverHours({
+          reportAdditions({
             from: state.last_online_at,
             to: seenAt,
-            online: gap !== null && gap > 0 && gap <= offlineMs,
+            online: onlineSincePrevious,
             // Water flowed since the last report; a device with no volume sensor counts as sampling while online.
             sampling: volumeL > 0 || (sample.volume_5min_ml ?? 0) > 0 || (total === null && sample.volume_5min_ml == null),
             frameRate: runningFrameRate(state),
-            images: rois === null || lastRois === null ? null : rois >= lastRois ? rois - lastRois : rois,
+            images: counterDelta(rois, lastRois),
+            imagesFrom: state.last_rois_at === null ? state.last_online_at : Number(state.last_rois_at),
           }),
         );
       }
@@ -131,11 +130,11 @@ export class DeviceService {
         const applied = sample.applied_config && (state.applied_at === null || seenAt >= state.applied_at);
         await repo.updateIppState(trx, device.id, {
           last_online_at: seenAt,
-          online_ms: state.online_ms + (gap !== null && gap > 0 && gap <= offlineMs ? gap : 0),
+          online_ms: state.online_ms + (onlineSincePrevious ? gap : 0),
           latest_telemetry: JSON.stringify(measured),
           wiper_status: sample.wiper_state ?? null,
           ...(total !== null ? { last_volume_total: total } : {}),
-          ...(rois !== null ? { last_rois_total: rois } : {}),
+          ...(rois !== null ? { last_rois_total: rois, last_rois_at: seenAt } : {}),
           ...(applied ? { applied_config: JSON.stringify(sample.applied_config), applied_at: seenAt } : {}),
         });
         if (applied) await recordApplied(trx, state, sample.applied_config!, seenAt);
@@ -187,6 +186,12 @@ export class DeviceService {
     if (result.stored) this.reported(device.id);
     return { roi_id: result.roiId, stored: result.stored, sha256: result.sha256 };
   }
+}
+
+/** A counter's increase since its last reading; a drop means it was reset (the whole reading is new). */
+function counterDelta(reading: number | null, last: number | null): number | null {
+  if (reading === null || last === null) return null;
+  return reading >= last ? reading - last : reading;
 }
 
 /** The frame rate the device last said it runs, else the one the console set. */

@@ -5,7 +5,7 @@ import { ippsQueryKey } from '@/api/query-keys';
 import { viewerTz } from '@/lib/timezone';
 import { TREND_POINTS } from './get-telemetry-trend';
 
-/** GET /ipp/completeness: a station's images expected against received over a period (hours, or days from 15 d). */
+/** GET /ipp/completeness: a station's images expected against received over a period, bucketed like the trends. */
 export async function getCompleteness(devId: string, period: Period, options: { signal?: AbortSignal } = {}) {
   const data = await api.get<unknown>('/ipp/completeness', {
     query: { dev_id: devId, period, points: TREND_POINTS[period], tz: viewerTz() },

@@ -77,10 +77,10 @@ function CompletenessChart({ data, asOf }: { data: Completeness; asOf: number })
         <Typography.Text>
           {totals.expected === null
             ? t('completeness.totalReceived', { received: totals.received.toLocaleString() })
-            : t('completeness.totalOf', {
-                received: totals.received.toLocaleString(),
-                expected: Math.round(totals.expected).toLocaleString(),
-                pct: totals.received_pct ?? 0,
+            : t(totals.received_pct === null ? 'completeness.totalOfNone' : 'completeness.totalOf', {
+                received: totals.received_counted.toLocaleString(),
+                expected: totals.expected.toLocaleString(),
+                pct: totals.received_pct,
               })}
         </Typography.Text>
         <Tag color={totals.missing_hours > 0 ? 'error' : 'success'} data-testid="completeness-missing-hours">
