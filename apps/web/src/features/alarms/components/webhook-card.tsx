@@ -2,8 +2,8 @@ import { Alert, Button, Card, Flex, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmAction } from '@/components/confirm-action';
-import { formatTime } from '@/lib/format';
 import { useAlarmWebhook, useSaveAlarmWebhook } from '../api/webhook';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 /**
  * The team's alarm webhook (administrators): where raised alarms are posted as signed JSON, the signing secret (shown
@@ -79,8 +79,8 @@ export function WebhookCard({ groupId }: { groupId?: number }) {
             <Typography.Text type={last && !last.ok ? 'danger' : 'secondary'} data-testid="alarm-webhook-status">
               {last
                 ? last.ok
-                  ? t('alarms.webhook.lastOk', { time: formatTime(last.at) })
-                  : t('alarms.webhook.lastFailed', { time: formatTime(last.at), error: last.error ?? '' })
+                  ? t('alarms.webhook.lastOk', { time: formatTimeWithZone(last.at) })
+                  : t('alarms.webhook.lastFailed', { time: formatTimeWithZone(last.at), error: last.error ?? '' })
                 : t('alarms.webhook.noneYet')}
               {current.pending > 0 && ` · ${t('alarms.webhook.pending', { count: current.pending })}`}
               {current.failed > 0 && ` · ${t('alarms.webhook.failed', { count: current.failed })}`}

@@ -1,5 +1,5 @@
 import { StarFilled } from '@ant-design/icons';
-import type { Ipp } from '@ipp/contracts';
+import { stationTimeZone, type Ipp } from '@ipp/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Badge, Table, Tooltip } from 'antd';
 import type { HTMLAttributes } from 'react';
@@ -9,11 +9,11 @@ import type { Page } from '@/api/get-page';
 import { DataCard } from '@/components/data-card';
 import { VisuallyHidden } from '@/components/visually-hidden';
 import { useFormatCount } from '@/hooks/use-format-count';
-import { formatTime } from '@/lib/format';
 import { stationPreviewPath } from '@/lib/monitor-paths';
 import { stationName } from '@/lib/station-name';
 import { followedFirst } from '../utils/stations';
 import { SelectIppButton } from './select-ipp-button';
+import { TimeText } from '@/components/time-text';
 
 interface StationsCardProps {
   ipps: UseQueryResult<Page<Ipp>>;
@@ -78,7 +78,7 @@ export function StationsCard({ ipps, followed }: StationsCardProps) {
             {
               key: 'last',
               title: t('monitor.lastImage'),
-              render: (_, ipp) => formatTime(ipp.last_image_at),
+              render: (_, ipp) => <TimeText at={ipp.last_image_at} stationZone={stationTimeZone(ipp)} />,
             },
           ]}
         />

@@ -2,7 +2,6 @@ import { Col, Flex, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
 import { useRoi30 } from '@/api/get-roi30';
-import { formatTime } from '@/lib/format';
 import { useRoi24 } from '../api/get-roi24';
 import { ClassCard } from '../components/class-card';
 import { LogoPrompt } from '../components/logo-prompt';
@@ -14,6 +13,7 @@ import { WallCard } from '../components/wall-card';
 import { WelcomeCard } from '../components/welcome-card';
 import { useRefreshOnNewData } from '../hooks/use-refresh-on-new-data';
 import { followedIds } from '../utils/stations';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 /** System overview (spec §2): 24-hour and 30-day data, classes, the stations on a map and the favourites wall. */
 export function HomePage() {
@@ -31,7 +31,7 @@ export function HomePage() {
         extra={
           lastData !== undefined && (
             <Typography.Text type="secondary" data-testid="home-last-data">
-              {lastData === null ? t('home.noDataYet') : t('home.lastData', { time: formatTime(lastData) })}
+              {lastData === null ? t('home.noDataYet') : t('home.lastData', { time: formatTimeWithZone(lastData) })}
             </Typography.Text>
           )
         }

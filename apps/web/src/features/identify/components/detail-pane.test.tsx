@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider, createQueryClient } from '@/app/provider';
 import { setLanguage } from '@/i18n';
-import { formatTime } from '@/lib/format';
+import { formatTimeWithZone } from '@/lib/time-zones';
 import { callsTo, lastBody, mockServer, signIn, type Handler } from '@/test/mock-server';
 import { roiFixture } from '@/test/monitoring-fixtures';
 import { okEnvelope } from '@/test/render';
@@ -135,7 +135,7 @@ describe('detail pane: who labelled the image', () => {
     renderPane();
     await waitFor(() => expect(field('labelled-by')).toBe('模型 v3'));
     expect(field('confidence')).toBe('52.0 %');
-    expect(field('labelled-at')).toBe(formatTime(INSIGHT.ai!.labelled_at));
+    expect(field('labelled-at')).toBe(formatTimeWithZone(INSIGHT.ai!.labelled_at));
   });
 
   it('names the instrument for a device label, with the time it arrived and the confidence it sent', async () => {
@@ -168,7 +168,7 @@ describe('detail pane: who labelled the image', () => {
     const at = new Date(2026, 2, 5, 10, 15).getTime();
     renderPane(vi.fn(), roiFixture({ id: 101, type: 'hi', hi: 1, labelled_by: 12, labelled_by_name: '张伟', labelled_at: at }));
     await waitFor(() => expect(field('labelled-by')).toBe('张伟'));
-    expect(field('labelled-at')).toBe(formatTime(at));
+    expect(field('labelled-at')).toBe(formatTimeWithZone(at));
     expect(field('confidence')).toBeNull();
   });
 

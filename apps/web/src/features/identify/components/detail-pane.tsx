@@ -220,7 +220,7 @@ export function DetailPane(props: DetailPaneProps) {
           ...(taxon ? [item('taxon', t('identify.taxa.taxon'), taxonText(taxon, i18n.language))] : []),
           item('type', t('image.type'), <Tag color={TYPE_COLORS[roi.type]}>{t(`image.types.${roi.type}`)}</Tag>),
           item('labelled-by', t('identify.detail.labelledByLabel'), provenance ? labelledBy(provenance) : '…'),
-          ...(provenance?.at ? [item('labelled-at', t('identify.detail.labelledAt'), formatTime(provenance.at))] : []),
+          ...(provenance?.at ? [item('labelled-at', t('identify.detail.labelledAt'), <TimeText at={provenance.at} />)] : []),
           // Only machines say how sure they are: no confidence for a hand label or an unclassified image.
           ...(provenance?.confidence != null
             ? [item('confidence', t('image.confidence'), formatConfidence(provenance.confidence))]

@@ -1,12 +1,14 @@
 import type { Ipp } from '@ipp/contracts';
 import { Badge, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '@/lib/format';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 /** Online or offline, with the last time the instrument was seen as a tooltip. */
 export function IppStatusBadge({ ipp }: { ipp: Pick<Ipp, 'dev_id' | 'online' | 'last_online_at'> }) {
   const { t } = useTranslation();
-  const seen = ipp.last_online_at ? t('ipps.lastOnline', { time: formatTime(ipp.last_online_at) }) : t('ipps.neverOnline');
+  const seen = ipp.last_online_at
+    ? t('ipps.lastOnline', { time: formatTimeWithZone(ipp.last_online_at) })
+    : t('ipps.neverOnline');
   return (
     <Tooltip title={seen}>
       <Badge

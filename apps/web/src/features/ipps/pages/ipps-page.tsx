@@ -11,7 +11,6 @@ import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { useCountries } from '@/hooks/use-countries';
-import { formatTime } from '@/lib/format';
 import { useSession } from '@/hooks/use-session';
 import { IPP_PAGE_SIZE, IPP_PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useDeleteIpp } from '../api/delete-ipp';
@@ -20,6 +19,7 @@ import { ConfigSyncTag } from '../components/config-sync-tag';
 import { IppStatusBadge } from '../components/ipp-status-badge';
 import { canManageIpps } from '../utils/ipp-rules';
 import { formatCoordinates } from '../utils/location';
+import { formatTimeWithZone } from '@/lib/time-zones';
 
 const EDIT_PATH = '/manage/ipp_edit';
 const VIEW_PATH = '/ipp/ipp-view';
@@ -106,7 +106,10 @@ export function IppsPage() {
         if (!ipp.online) {
           return (
             <Typography.Text type="secondary" data-testid={`ipp-wiper-${ipp.id}`} style={{ wordBreak: 'normal' }}>
-              {t('ipps.wiperLastKnown', { state, time: formatTime(ipp.last_online_at) })}
+              {t('ipps.wiperLastKnown', {
+                state,
+                time: ipp.last_online_at === null ? '—' : formatTimeWithZone(ipp.last_online_at),
+              })}
             </Typography.Text>
           );
         }

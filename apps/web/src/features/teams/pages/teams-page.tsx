@@ -8,10 +8,10 @@ import { useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { useSession } from '@/hooks/use-session';
-import { formatTime } from '@/lib/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useDeleteTeam } from '../api/delete-team';
 import { TeamFormModal } from '../components/team-form-modal';
+import { TimeText } from '@/components/time-text';
 
 type Editing = { kind: 'add' } | { kind: 'rename'; team: Team } | null;
 
@@ -62,7 +62,7 @@ export function TeamsPage() {
     { title: t('teams.superadminCount'), dataIndex: 'superadmin_count', align: 'right', width: 132 },
     { title: t('teams.adminCount'), dataIndex: 'admin_count', align: 'right', width: 100 },
     { title: t('teams.userCount'), dataIndex: 'user_count', align: 'right', width: 84 },
-    { title: t('common.createdAt'), dataIndex: 'created_at', width: 170, render: (value: number) => formatTime(value) },
+    { title: t('common.createdAt'), dataIndex: 'created_at', width: 220, render: (value: number) => <TimeText at={value} /> },
   ];
   if (canManage) {
     columns.push({

@@ -9,10 +9,10 @@ import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { useSession } from '@/hooks/use-session';
-import { formatTime } from '@/lib/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
+import { TimeText } from '@/components/time-text';
 
 interface SearchValues {
   account?: string;
@@ -77,7 +77,7 @@ export function UsersPage() {
         </Space>
       ),
     },
-    { title: t('common.createdAt'), dataIndex: 'created_at', render: (value: number) => formatTime(value) },
+    { title: t('common.createdAt'), dataIndex: 'created_at', render: (value: number) => <TimeText at={value} /> },
     {
       title: t('common.actions'),
       key: 'actions',

@@ -4,12 +4,12 @@ import { Button, Flex, Progress, Table, Typography, type TableColumnsType } from
 import { useEffect, useRef, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
-import { formatTime } from '@/lib/format';
 import { useJobs } from '../../api/get-jobs';
 import { useRefreshAfterJob } from '../../hooks/use-refresh-after-job';
 import { isJobActive, jobPercent } from '../../utils/jobs';
 import { JobStatusTag } from './job-status-tag';
 import { useCancelJobConfirm } from './use-cancel-job-confirm';
+import { TimeText } from '@/components/time-text';
 
 export const JOBS_LIMIT = 50;
 
@@ -45,8 +45,8 @@ export function JobsTab({ groupId, readOnly }: { groupId?: number; readOnly: boo
           '—'
         ) : (
           <Flex vertical style={{ fontSize: 12 }}>
-            <span>{formatTime(job.start_at)}</span>
-            <span>{formatTime(job.end_at)}</span>
+            <TimeText at={job.start_at} />
+            <TimeText at={job.end_at} />
           </Flex>
         ),
     },
@@ -73,7 +73,7 @@ export function JobsTab({ groupId, readOnly }: { groupId?: number; readOnly: boo
       align: 'right',
       render: (_, job) => (job.kind === 'reidentify' ? job.changed : '—'),
     },
-    { key: 'created', title: t('common.createdAt'), render: (_, job) => formatTime(job.created_at) },
+    { key: 'created', title: t('common.createdAt'), render: (_, job) => <TimeText at={job.created_at} /> },
     { key: 'user', title: t('identify.jobs.user'), render: (_, job) => job.user_name ?? '—' },
     {
       key: 'actions',

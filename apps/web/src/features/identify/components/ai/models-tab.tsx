@@ -17,7 +17,6 @@ import {
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
-import { formatTime } from '@/lib/format';
 import { useFormatCount } from '@/hooks/use-format-count';
 import { useActivateModel } from '../../api/activate-model';
 import { useJob } from '../../api/get-job';
@@ -27,6 +26,7 @@ import { useTrainModel } from '../../api/train-model';
 import { isJobActive } from '../../utils/jobs';
 import { JobProgress } from './job-progress';
 import { ModelReportModal } from './model-report-modal';
+import { TimeText } from '@/components/time-text';
 
 const STATUS_COLORS = { training: 'processing', ready: 'success', failed: 'error' } as const;
 const percent = (share: number | null) => (share === null ? '—' : `${(share * 100).toFixed(1)} %`);
@@ -128,7 +128,7 @@ export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: b
       title: t('common.createdAt'),
       render: (_, model) => (
         <Flex vertical>
-          <span>{formatTime(model.created_at)}</span>
+          <TimeText at={model.created_at} />
           {model.created_by && <Typography.Text type="secondary">{model.created_by}</Typography.Text>}
         </Flex>
       ),
