@@ -57,19 +57,21 @@ export function countPoints(option: ChartOption): number {
 interface PartialAxis {
   labels: string[];
   partial: { index: number; short: string } | null;
+  zone?: string;
 }
 
 /**
  * A category x axis of buckets. The partial bucket's category is its long label (the tooltip's title says "Today
- * (so far, until 14:32)"), and the axis writes it short ("Today").
+ * (so far, until 14:32)"), and the axis writes it short ("Today"). The tooltip's title names the viewer's zone.
  */
 export function bucketXAxis(axis: PartialAxis, boundaryGap = true) {
-  const partial = axis.partial;
+  const { partial, zone } = axis;
   return {
     type: 'category' as const,
     boundaryGap,
     data: axis.labels,
     axisLabel: partial ? { formatter: (value: string, index: number) => (index === partial.index ? partial.short : value) } : {},
+    ...(zone ? { axisPointer: { label: { formatter: ({ value }: { value: unknown }) => `${String(value)} (${zone})` } } } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { i18n, setLanguage } from '@/i18n';
 import { LOCAL_DAY, roi24Fixture, roi30Fixture, siteBuckets } from '@/test/monitoring-fixtures';
 import type { ChartOption } from './chart-option';
 import { partialBucketIndex, type TimeFormats } from './chart-time';
+import { viewerOffsetLabel } from './time-zones';
 
 // Issue 20: "live demo temperatures step from ~18 °C to ~21 °C at the end of every chart". The last day bucket is
 // today so far (for a UTC viewer, only the warm daytime of stations in China): it must say so and look different,
@@ -165,5 +166,19 @@ describe('the bucket that is still filling', () => {
     expect(lightBars(histogramOption(siteBucketAxis({ buckets, bucket_ms: DAY }, formats(), midnight), buckets, 'ROIs'))).toEqual(
       [],
     );
+  });
+});
+
+describe('a bucket chart names its zone (issue 23)', () => {
+  it("titles the tooltip with the bucket's label and the viewer's offset; the axis labels stay short", async () => {
+    await setLanguage('en');
+    const buckets = siteBuckets(24, LOCAL_DAY - 10 * HOUR, HOUR);
+    const axis = siteBucketAxis({ buckets, bucket_ms: HOUR }, formats(), NOW);
+    const x = histogramOption(axis, buckets, 'ROIs').xAxis as Axis & {
+      axisPointer: { label: { formatter: (p: { value: unknown }) => string } };
+    };
+    expect(axis.zone).toBe(viewerOffsetLabel(NOW));
+    expect(x.axisPointer.label.formatter({ value: x.data[3] })).toBe(`${x.data[3]} (${viewerOffsetLabel(NOW)})`);
+    expect(x.data[3]).not.toContain('UTC');
   });
 });

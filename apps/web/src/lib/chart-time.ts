@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { viewerOffsetLabel } from './time-zones';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -62,6 +63,8 @@ export interface BucketAxis {
   labels: string[];
   /** The partial bucket and its short axis label ("Today"); null when every bucket is complete. */
   partial: { index: number; short: string } | null;
+  /** The viewer's zone the labels are written in ("UTC+8"), added to the tooltip's title (issue 23). */
+  zone?: string;
 }
 
 /** A bucket axis of complete buckets only (ranges that are over, or charts drawn without a data time). */
@@ -80,9 +83,10 @@ export function bucketAxis(
   words: PartialWords = formats.partial ?? ENGLISH_PARTIAL,
 ): BucketAxis {
   const labels = bucketLabels(starts, bucketMs, formats);
+  const zone = viewerOffsetLabel(asOf ?? starts.at(-1) ?? Date.now());
   const index = partialBucketIndex(starts[0] ?? 0, bucketMs, starts.length, asOf);
-  if (index === null || asOf === undefined) return completeAxis(labels);
+  if (index === null || asOf === undefined) return { ...completeAxis(labels), zone };
   const short = bucketMs === DAY_MS ? words.today : labels[index]!;
   labels[index] = words.soFar(short, dayjs(asOf).format(formats.hour));
-  return { labels, partial: { index, short } };
+  return { labels, partial: { index, short }, zone };
 }

@@ -59,7 +59,7 @@ export function completenessOption(axis: BucketAxis, data: Completeness, words: 
         if (!first) return '';
         const bucket = buckets[first.dataIndex]!;
         const lines = [
-          axis.labels[first.dataIndex] ?? '',
+          `${axis.labels[first.dataIndex] ?? ''}${axis.zone ? ` (${axis.zone})` : ''}`,
           `${words.received}: ${bucket.received}`,
           bucket.expected === null
             ? `${words.expected}: ${words.notCounted}`

@@ -55,7 +55,7 @@ export function TeamsPage() {
     {
       title: t('teams.adminName'),
       dataIndex: 'admin_name',
-      width: 130,
+      width: 160,
       ellipsis: true,
       render: (value: string | null) => value ?? '—',
     },
