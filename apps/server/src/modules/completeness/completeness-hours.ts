@@ -1,5 +1,5 @@
 import { COMPLETE_SHARE, type HourState } from '@ipp/contracts';
-import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
+import { HOUR_MS, hourOf } from '../stats/rollup-keys.ts';
 
 /** What reports add to one hour. */
 export interface HourAddition {

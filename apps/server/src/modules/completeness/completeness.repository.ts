@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { hourOf } from '../stats/rollups.repository.ts';
+import { hourOf } from '../stats/rollup-keys.ts';
 import type { HourAddition, HourRow } from './completeness-hours.ts';
 
 /**

@@ -2,7 +2,7 @@ import { HOUR_STATES, type Completeness, type CompletenessBucket, type Completen
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { periodBuckets } from '../stats/buckets.ts';
-import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
+import { HOUR_MS, hourOf } from '../stats/rollup-keys.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { visibleStationByDevId } from '../views/views.service.ts';
 import { hourState, type HourRow } from './completeness-hours.ts';

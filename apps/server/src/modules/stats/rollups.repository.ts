@@ -1,16 +1,10 @@
 import { sizeClassOf } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { DAY_MS, HOUR_MS, dayOf, hourOf, keepExtreme } from './rollup-keys.ts';
 import { rebuildTrendDays } from './trend-rollups.repository.ts';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
-export const hourOf = (time: number) => Math.floor(time / HOUR_MS) * HOUR_MS;
-/** Start of the statistics day holding `time`, for days starting at UTC+offsetHours. */
-export const dayOf = (time: number, offsetHours: number) => {
-  const offset = offsetHours * HOUR_MS;
-  return Math.floor((time + offset) / DAY_MS) * DAY_MS - offset;
-};
+export { DAY_MS, HOUR_MS, dayOf, hourOf };
 /** Rollup key of a class: its id, 0 = not classified. */
 export const classKeyOf = (classId: number | null) => classId ?? 0;
 
@@ -181,17 +175,6 @@ function chunks<T>(items: T[]): T[][] {
 
 type TelemetryRollup = 'telemetry_rollup_hour' | 'telemetry_rollup_day';
 
-const keepMin = (table: TelemetryRollup, column: string) => {
-  const [t, c] = [sql.raw(table), sql.raw(column)];
-  return sql<number | null>`case when excluded.${c} is null then ${t}.${c} when ${t}.${c} is null then excluded.${c}
-      when excluded.${c} < ${t}.${c} then excluded.${c} else ${t}.${c} end`;
-};
-const keepMax = (table: TelemetryRollup, column: string) => {
-  const [t, c] = [sql.raw(table), sql.raw(column)];
-  return sql<number | null>`case when excluded.${c} is null then ${t}.${c} when ${t}.${c} is null then excluded.${c}
-      when excluded.${c} > ${t}.${c} then excluded.${c} else ${t}.${c} end`;
-};
-
 /** Adds one telemetry sample (and the water sampled since the previous one) to its hour and its day. */
 export async function addTelemetryRollup(
   trx: Kysely<Database>,
@@ -219,8 +202,8 @@ export async function addTelemetryRollup(
       samples: sql<number>`${r}.samples + 1`,
       temp_n: sql<number>`${r}.temp_n + excluded.temp_n`,
       temp_sum: sql<number>`${r}.temp_sum + excluded.temp_sum`,
-      temp_min: keepMin(table, 'temp_min'),
-      temp_max: keepMax(table, 'temp_max'),
+      temp_min: keepExtreme(table, 'temp_min', '<'),
+      temp_max: keepExtreme(table, 'temp_max', '>'),
       hum_n: sql<number>`${r}.hum_n + excluded.hum_n`,
       hum_sum: sql<number>`${r}.hum_sum + excluded.hum_sum`,
       volume_l: sql<number>`${r}.volume_l + excluded.volume_l`,

@@ -1,7 +1,7 @@
 import { TREND_SERIES, type Measured } from '@ipp/contracts';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { DAY_MS, HOUR_MS, dayOf, hourOf } from './rollups.repository.ts';
+import { DAY_MS, HOUR_MS, dayOf, hourOf, keepExtreme } from './rollup-keys.ts';
 import type { BucketRange } from './stats.repository.ts';
 
 /**
@@ -31,13 +31,6 @@ function rowOf(sample: Partial<Measured>): Record<string, number | null> {
   return row;
 }
 
-/** Smaller (`<`) or larger (`>`) of the stored and the new value, either possibly null. */
-const keep = (table: TrendTable, column: string, op: '<' | '>') => {
-  const [t, c, o] = [sql.raw(table), sql.raw(column), sql.raw(op)];
-  return sql<number | null>`case when excluded.${c} is null then ${t}.${c} when ${t}.${c} is null then excluded.${c}
-      when excluded.${c} ${o} ${t}.${c} then excluded.${c} else ${t}.${c} end`;
-};
-
 function mergeOf(table: TrendTable): Record<string, RawBuilder<unknown>> {
   const t = sql.raw(table);
   const add = (column: string) => sql`${t}.${sql.raw(column)} + excluded.${sql.raw(column)}`;
@@ -49,8 +42,8 @@ function mergeOf(table: TrendTable): Record<string, RawBuilder<unknown>> {
   for (const s of TREND_SERIES) {
     set[`${s}_n`] = add(`${s}_n`);
     set[`${s}_sum`] = add(`${s}_sum`);
-    set[`${s}_min`] = keep(table, `${s}_min`, '<');
-    set[`${s}_max`] = keep(table, `${s}_max`, '>');
+    set[`${s}_min`] = keepExtreme(table, `${s}_min`, '<');
+    set[`${s}_max`] = keepExtreme(table, `${s}_max`, '>');
   }
   return set;
 }
