@@ -82,6 +82,21 @@ describe.each(dialects)('engineering trends on %s', (dialect) => {
     expect(t.samples.at(-1)).toBe(1);
   });
 
+  it('two callers at once, while the station reports: both answered, the report counted once', async () => {
+    const sample = { at: hourStart() + 2 * MIN, cpu_temp_c: 44 };
+    const [one, two] = await Promise.all([
+      trend('dev_id=A1&period=24h&points=24'),
+      trend('dev_id=A1&period=24h&points=24', w.tokens.ownAdmin),
+      send(a1.key, sample),
+      send(a1.key, sample),
+    ]);
+    // Each read saw the sample or not, never half of it.
+    for (const t of [one, two]) expect([1, 2]).toContain(t.samples.at(-1));
+    const after = await trend('dev_id=A1&period=24h&points=24');
+    expect(after.samples.at(-1)).toBe(2);
+    expect(series(after, 'cpu_temp_c').mean.at(-1)).toBe(42);
+  });
+
   it("another team's station is unknown to the caller; the superadmin reads every team's", async () => {
     const res = body(await get(env, '/api/ipp/telemetry-trend?dev_id=B1&period=24h', w.tokens.user));
     expect(res.code).not.toBe(1000);
