@@ -73,7 +73,17 @@ export function ippIdentity(db: Kysely<Database>, id: number) {
 export function stationForAlarms(db: Kysely<Database>, ippId: number) {
   return db
     .selectFrom('ipps')
-    .select(['id', 'group_id', 'last_online_at', 'reported_offline_at', 'latest_telemetry', 'last_roi_at', 'config'])
+    .select([
+      'id',
+      'group_id',
+      'dev_id',
+      'site_name',
+      'last_online_at',
+      'reported_offline_at',
+      'latest_telemetry',
+      'last_roi_at',
+      'config',
+    ])
     .where('id', '=', ippId)
     .executeTakeFirst();
 }

@@ -246,11 +246,12 @@ export class AlarmsService {
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
       const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
       const out: { alarm: repo.AlarmRow; reason: 'raised' | 'again' | 'cleared' }[] = [];
+      // The classes the rules and open alarms name, read once for every notice of this evaluation.
+      const classIds = [...rules, ...open.values()].flatMap((r) => (r.class_id === null ? [] : [r.class_id]));
+      const names = await repo.classNames(trx, [...new Set(classIds)]);
       const notify = async (alarm: repo.AlarmRow, reason: 'raised' | 'again') => {
-        const ipp = await repo.ippIdentity(trx, ippId);
-        const names = await repo.classNames(trx, alarm.class_id === null ? [] : [alarm.class_id]);
         const class_name = alarm.class_id === null ? null : (names.get(alarm.class_id) ?? null);
-        const presented = presentAlarm({ ...alarm, dev_id: ipp?.dev_id ?? '', site_name: ipp?.site_name ?? '', class_name });
+        const presented = presentAlarm({ ...alarm, dev_id: station.dev_id, site_name: station.site_name, class_name });
         for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
       };
       for (const rule of rules) {
