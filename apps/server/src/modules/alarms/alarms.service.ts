@@ -3,7 +3,6 @@ import {
   MAX_ALARM_RULES_PER_TEAM,
   type AlarmEmailChoice,
   type AlarmEmailSetting,
-  MeasuredSchema,
   ResultCode,
   type Alarm,
   type AlarmKind,
@@ -20,12 +19,12 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
-import { isOnline, visibleGroup } from '../ipps/ipps.service.ts';
+import { visibleGroup } from '../ipps/ipps.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { concentrationKey, evaluate, windowStart, type StationNow } from './alarm-conditions.ts';
+import { evaluate } from './alarm-conditions.ts';
+import { concentrationsOf, stationNow } from './alarm-station.ts';
 import * as repo from './alarms.repository.ts';
-import { parseStoredConfig } from '../device/device.service.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
 /** Whether the actor sees a team's rules and alarms: its own team, or any for a superadmin (visibleGroup's rule). */
@@ -330,35 +329,6 @@ async function raise(
         ack_note: null,
         cleared_at: null,
       };
-}
-
-/** Individuals per litre of each class the biology rules watch, over each rule's window (null: no water sampled). */
-async function concentrationsOf(trx: Kysely<Database>, ippId: number, rules: readonly repo.AlarmRuleRow[], now: number) {
-  const out = new Map<string, number | null>();
-  for (const rule of rules) {
-    if (rule.kind !== 'class_concentration' || rule.class_id === null) continue;
-    const key = concentrationKey(rule.class_id, rule.minutes);
-    if (out.has(key)) continue;
-    const { count, volumeL } = await repo.classCountAndVolume(trx, ippId, rule.class_id, windowStart(rule.minutes, now));
-    out.set(key, volumeL > 0 ? Math.round((count / volumeL) * 1000) / 1000 : null);
-  }
-  return out;
-}
-
-function stationNow(station: repo.StationForAlarms, now: number, offlineMs: number): StationNow {
-  const lastOnlineAt = station.last_online_at === null ? null : Number(station.last_online_at);
-  const reportedOffline = station.reported_offline_at === null ? null : Number(station.reported_offline_at);
-  const online = isOnline({ last_online_at: lastOnlineAt, reported_offline_at: reportedOffline }, now, offlineMs);
-  const parsed = station.latest_telemetry ? MeasuredSchema.safeParse(JSON.parse(station.latest_telemetry)) : null;
-  return {
-    now,
-    online,
-    lastOnlineAt,
-    offlineSince: lastOnlineAt === null ? null : Math.max(lastOnlineAt, reportedOffline ?? 0),
-    latest: parsed?.success ? parsed.data : null,
-    lastRoiAt: station.last_roi_at === null ? null : Number(station.last_roi_at),
-    wiperIntervalMin: parseStoredConfig(station.config).wiper_interval_min,
-  };
 }
 
 function presentRule(row: repo.AlarmRuleRow & { class_name: string | null }): AlarmRule {
