@@ -50,6 +50,8 @@ const QUERIES: { name: string; url: (devId: string) => string }[] = [
     url: (d) => `/api/ipp/telemetry-trend?dev_id=${d}&period=1y&tz=480`,
   },
   { name: 'trend all', url: (d) => `/api/ipp/telemetry-trend?dev_id=${d}&period=all&tz=480` },
+  { name: 'completeness 7d (168 hour buckets)', url: (d) => `/api/ipp/completeness?dev_id=${d}&period=7d&points=168&tz=480` },
+  { name: 'completeness 1y (365 days of 24 hours)', url: (d) => `/api/ipp/completeness?dev_id=${d}&period=1y&points=365&tz=480` },
 ];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-trends-'));
@@ -85,6 +87,9 @@ await migration.up(k as never);
 await sql`insert into telemetry_rollup_hour (ipp_id, hour, samples, temp_n, temp_sum, temp_min, temp_max, hum_n, hum_sum, volume_l)
   select ipp_id, hour, samples, temperature_c_n, temperature_c_sum, temperature_c_min, temperature_c_max, humidity_pct_n,
     humidity_pct_sum, 0 from telemetry_trend_hour`.execute(k);
+// Completeness as the ingest leaves it: every station-hour online and sampling, one image in 30 lost.
+await sql`insert into completeness_hour (ipp_id, hour, online_s, sampling_s, frames_expected, expected, expected_reports, received)
+  select ipp_id, hour, samples * 60, samples * 60, samples * 180, 30, samples, 29 from telemetry_trend_hour`.execute(k);
 await sql`analyze`.execute(k);
 const hours = Number((await sql<{ n: number }>`select count(*) as n from telemetry_trend_hour`.execute(k)).rows[0]!.n);
 console.log(
