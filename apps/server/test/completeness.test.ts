@@ -176,6 +176,15 @@ describe.each(dialects)('data completeness on %s', (dialect) => {
     expect(one.buckets.at(-2)).toMatchObject({ expected: 6, received: 6, online_s: 600, hours: { complete: 1 } });
   });
 
+  it('the hour in progress adds its figures so far, but is not judged until it ends', async () => {
+    await send(a1.key, { at: hourStart() + 5 * MIN, rois_total: 0 });
+    await send(a1.key, { at: hourStart() + 15 * MIN, rois_total: 4 });
+    await images(a1.key, hourStart() + 6 * MIN, 1);
+    const c = await completeness('dev_id=A1&period=24h&points=24');
+    expect(c.buckets.at(-1)).toMatchObject({ expected: 4, received: 1, online_s: 600, hours: { none: 1, missing: 0 } });
+    expect(c.totals).toMatchObject({ expected: 4, received: 1, received_counted: 1, received_pct: 25, missing_hours: 0 });
+  });
+
   it('a silence of 200 days is stored without a row per hour, and the reports after it are too', async () => {
     const long = hourStart() - 200 * 24 * HOUR;
     await send(a1.key, { at: long, rois_total: 5 });

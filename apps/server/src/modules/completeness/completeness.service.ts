@@ -14,8 +14,8 @@ const tenths = (value: number) => Math.round(value * 10) / 10;
 /**
  * Data completeness of one station (issue 23): per bucket of a §9 period, the images expected against received and
  * how many of its hours were complete, missing images, idle or offline. Reads one row per station-hour (a year is
- * under 9,000), never the images or the telemetry. The hour in progress is not judged yet: its images may still be on
- * their way.
+ * under 9,000), never the images or the telemetry. The hour in progress adds its figures so far, but its state is not
+ * judged yet: its images may still be on their way.
  */
 export class CompletenessService {
   constructor(
@@ -49,7 +49,8 @@ export class CompletenessService {
         bucket.hours[state]++;
         if (!row) continue;
         add(bucket, row);
-        if (judged && row.expected_reports > 0) {
+        // The hour in progress counts so far (live totals), though its state waits for the hour to end.
+        if (row.expected_reports > 0) {
           known = true;
           bucket.expected = (bucket.expected ?? 0) + row.expected;
           totals.receivedCounted += row.received;

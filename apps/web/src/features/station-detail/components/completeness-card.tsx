@@ -23,7 +23,7 @@ export function CompletenessCard({ devId, period }: { devId: string; period: Per
   let content;
   if (query.isPending) content = <Skeleton active paragraph={{ rows: 5 }} />;
   else if (query.isError && !data) content = <LoadFailed error={query.error} onRetry={() => void query.refetch()} />;
-  else if (data && data.buckets.every((b) => b.hours.none * 3_600_000 >= data.bucket_ms))
+  else if (data && data.buckets.every((b) => b.online_s === 0 && b.received === 0 && b.expected === null))
     content = (
       <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('completeness.noRecord')} data-testid="completeness-empty" />
     );

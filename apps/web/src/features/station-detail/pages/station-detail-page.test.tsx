@@ -193,6 +193,7 @@ describe('data detail', () => {
           completenessFixture({
             buckets: completenessFixture().buckets.map((b) => ({
               ...b,
+              online_s: 0,
               received: 0,
               expected: null,
               hours: { complete: 0, missing: 0, idle: 0, offline: 0, none: 1 },
