@@ -122,7 +122,9 @@ describe.skipIf(!chromiumAvailable)('Largest Contentful Paint of /home in Chromi
     // measured instead. A console whose largest paint really were the indicator would give no measured round at all.
     let unmeasured = 0;
     const measured = (f: PaintFigures) => !(f.lcpEntries === 1 && f.element === null);
-    for (let round = 1; cold.length < ROUNDS && round <= ROUNDS * 2; round++) {
+    // Up to 30 contexts: a CI run with the server suites beside it saw 8 of 10 unmeasured (2 left, below the 3 needed),
+    // an idle machine 6 of 10; the loop stops at ROUNDS measured, so a calm run pays nothing for the margin.
+    for (let round = 1; cold.length < ROUNDS && round <= ROUNDS * 6; round++) {
       const context = await browser.newContext({ baseURL: server.url, viewport, storageState });
       const first = await measureHome(context);
       const again = await measureHome(context);
@@ -155,5 +157,6 @@ describe.skipIf(!chromiumAvailable)('Largest Contentful Paint of /home in Chromi
     // Hashed assets are immutable: the first load fetched the scripts, the repeat view found them all in the cache.
     for (const f of cold) expect(f.jsTransferred).toBeGreaterThan(0);
     for (const f of warm) expect(f.jsTransferred).toBe(0);
-  });
+    // Thirty contexts at worst, about 4 s each on a busy machine.
+  }, 180_000);
 });
