@@ -1,6 +1,6 @@
 import type { CompletenessBucket } from '@ipp/contracts';
 import { describe, expect, it } from 'vitest';
-import { bandRuns, bucketBand, missingOf } from './completeness-chart';
+import { bucketBand, missingOf } from './completeness-chart';
 
 const bucket = (
   hours: Partial<CompletenessBucket['hours']>,
@@ -29,25 +29,5 @@ describe('completeness chart', () => {
     expect(missingOf(bucket({}, 12.4, 3))).toBe(9);
     expect(missingOf(bucket({}, 10, 14))).toBe(0);
     expect(missingOf(bucket({}, null, 0))).toBe(0);
-  });
-
-  it('joins neighbouring buckets of one band into one run', () => {
-    const buckets = [
-      bucket({ missing: 1 }),
-      bucket({ missing: 1 }),
-      bucket({ complete: 1 }),
-      bucket({ offline: 1 }),
-      bucket({ missing: 1 }),
-      bucket({ offline: 1 }),
-      bucket({ offline: 1 }),
-    ];
-    expect(bandRuns(buckets, 'missing')).toEqual([
-      [0, 1],
-      [4, 4],
-    ]);
-    expect(bandRuns(buckets, 'offline')).toEqual([
-      [3, 3],
-      [5, 6],
-    ]);
   });
 });

@@ -29,18 +29,6 @@ export function bucketBand(bucket: CompletenessBucket): 'missing' | 'offline' | 
 export const missingOf = (bucket: CompletenessBucket) =>
   bucket.expected === null ? 0 : Math.max(0, Math.round(bucket.expected - bucket.received));
 
-/** Consecutive buckets of one band, as [first, last] index pairs (for reading the chart in words and in tests). */
-export function bandRuns(buckets: readonly CompletenessBucket[], band: 'missing' | 'offline'): [number, number][] {
-  const runs: [number, number][] = [];
-  buckets.forEach((bucket, i) => {
-    if (bucketBand(bucket) !== band) return;
-    const last = runs.at(-1);
-    if (last && last[1] === i - 1) last[1] = i;
-    else runs.push([i, i]);
-  });
-  return runs;
-}
-
 /**
  * Images received per bucket with the images that did not arrive stacked on them in red, so a bar's full height is
  * what the station made (the images expected). Buckets with hours missing images are banded red,
