@@ -34,9 +34,10 @@ export function TimeText({
   );
   return (
     <Tooltip title={title}>
-      <span data-testid={testId} style={{ whiteSpace: 'nowrap' }}>
-        {formatTime(at)}{' '}
-        <Typography.Text type="secondary" style={{ fontSize: '0.85em' }}>
+      {/* The time keeps to one line; in a narrow cell its zone wraps under it instead of being cut off. */}
+      <span data-testid={testId}>
+        <span style={{ whiteSpace: 'nowrap' }}>{formatTime(at)}</span>{' '}
+        <Typography.Text type="secondary" style={{ fontSize: '0.85em', whiteSpace: 'nowrap' }}>
           {viewerOffsetLabel(at)}
         </Typography.Text>
       </span>
