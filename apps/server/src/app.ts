@@ -59,6 +59,10 @@ import { taxaRoutes } from './modules/taxa/taxa.routes.ts';
 import { TaxaService } from './modules/taxa/taxa.service.ts';
 import { EcologyService } from './modules/ecology/ecology.service.ts';
 import { completenessRoutes } from './modules/completeness/completeness.routes.ts';
+import { labelHistoryRoutes } from './modules/label-history/label-history.routes.ts';
+import { LabelHistoryService } from './modules/label-history/label-history.service.ts';
+import { undoRoutes } from './modules/undo/undo.routes.ts';
+import { UndoService } from './modules/undo/undo.service.ts';
 import { CompletenessService } from './modules/completeness/completeness.service.ts';
 import { trendsRoutes } from './modules/trends/trends.routes.ts';
 import { TrendsService } from './modules/trends/trends.service.ts';
@@ -225,7 +229,8 @@ export async function buildApp({
   // Before the bus closes: the last evaluations still publish.
   app.addHook('preClose', async () => alarms.stop());
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
-  const bulk = new BulkService(db, clock, rois);
+  const undo = new UndoService(db, clock, rois);
+  const bulk = new BulkService(db, clock, rois, undo);
   const identify = {
     identify: new IdentifyService(db, clock),
     bulk,
@@ -293,6 +298,8 @@ export async function buildApp({
       await api.register(completenessRoutes(new CompletenessService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(taxaRoutes(new TaxaService(db, clock)));
       await api.register(identifyRoutes(identify));
+      await api.register(labelHistoryRoutes(new LabelHistoryService(db)));
+      await api.register(undoRoutes(undo));
       await api.register(
         transferRoutes(
           new ExportService(db, identify.identify, blobs),

@@ -384,6 +384,13 @@ const CASES: Case[] = [
     user: 'allow',
   },
   {
+    route: 'GET /api/roi/label-history',
+    object: 'ROI',
+    request: (id) => get(`/api/roi/label-history?roi_id=${id}`),
+    target: (o) => o.rois[0]!,
+    user: 'allow',
+  },
+  {
     route: 'POST /api/roi/set-favorite',
     object: 'ROI',
     request: (id) => post('/api/roi/set-favorite', { roi_id: id, favorite: true }),
@@ -627,6 +634,8 @@ const NOT_OBJECT_ROUTES: Record<string, string> = {
   'POST /api/roi-index/add-tool-bar': 'the caller’s own toolbar (category codes, no other user’s object)',
   'POST /api/roi-index/delete-tool-bar': 'removes an entry of the caller’s own toolbar',
   'GET /api/roi/actions': 'the actions a category kind offers the caller’s role; never reads the folder: one answer for every id',
+  'POST /api/roi/undo':
+    'the caller’s own last bulk action: any other id, another user’s included, is “nothing to undo” exactly as a missing one (undo.test.ts)',
   'POST /api/roi-group/delete': 'empties the caller’s team recycle bin or own temporary classes: no id from the client',
 };
 

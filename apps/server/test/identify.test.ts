@@ -256,25 +256,38 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
           `/api/roi/actions?category_id=${categoryId}${reviewed === undefined ? '' : `&reviewed_type=${reviewed}`}`,
         )
       ).actions.map((a) => a.code);
-    expect(await codes(w.tokens.superadmin, -100)).toEqual(['51', '54', '61', '71', '31', '41', 'B001', '23', '13']);
-    expect(await codes(w.tokens.ownAdmin, -100)).toEqual(['51', '54', '61', '71', '31', '41', '23', '13']);
-    expect(await codes(w.tokens.user, -100)).toEqual(['51', '54', '61', '71', '23', '13']);
+    expect(await codes(w.tokens.superadmin, -100)).toEqual([
+      '51',
+      '54',
+      '61',
+      '71',
+      '31',
+      '41',
+      'B001',
+      '23',
+      '13',
+      '81',
+      '82',
+      '83',
+    ]);
+    expect(await codes(w.tokens.ownAdmin, -100)).toEqual(['51', '54', '61', '71', '31', '41', '23', '13', '81', '82', '83']);
+    expect(await codes(w.tokens.user, -100)).toEqual(['51', '54', '61', '71', '23', '13', '81', '82', '83']);
     expect(await codes(w.tokens.superadmin, -1)).toEqual(['B002']);
     expect(await okData<Actions>(w.tokens.ownAdmin, 'GET', '/api/roi/actions?category_id=-1')).toEqual({
       actions: [],
       reason: 'example',
     });
-    expect(await codes(w.tokens.ownAdmin, -2)).toEqual(['52', '43', '51']);
+    expect(await codes(w.tokens.ownAdmin, -2)).toEqual(['52', '43', '51', '81', '82', '83']);
     expect(await codes(w.tokens.user, -2)).toEqual(['51']);
     expect(await codes(w.tokens.user, -3)).toEqual([]);
-    expect(await codes(w.tokens.user, -4)).toEqual(['51', '62']);
-    expect(await codes(w.tokens.user, -5)).toEqual(['51', '52', '53', '21']);
+    expect(await codes(w.tokens.user, -4)).toEqual(['51', '62', '81', '82', '83']);
+    expect(await codes(w.tokens.user, -5)).toEqual(['51', '52', '53', '21', '81', '82', '83']);
     expect(await codes(w.tokens.ownAdmin, -7, 1)).toEqual(['112']);
-    expect(await codes(w.tokens.ownAdmin, -7, 0)).toEqual(['110', '111']);
+    expect(await codes(w.tokens.ownAdmin, -7, 0)).toEqual(['110', '111', '82']);
     expect(await codes(w.tokens.user, -7)).toEqual([]);
     expect(await codes(w.tokens.ownAdmin, -8)).toEqual(['113']);
-    expect(await codes(w.tokens.ownAdmin, -1000)).toEqual(['2', '23']);
-    expect(await codes(w.tokens.user, -1000)).toEqual(['23']);
+    expect(await codes(w.tokens.ownAdmin, -1000)).toEqual(['2', '23', '81', '82', '83']);
+    expect(await codes(w.tokens.user, -1000)).toEqual(['23', '81', '82', '83']);
     const described = await okData<Actions>(w.tokens.user, 'GET', '/api/roi/actions?category_id=-100');
     expect(described.actions.find((a) => a.code === '23')).toMatchObject({ target: 'class', no_ai: true, confirm: true });
     // Adding to favourites copies the ROIs into the favourites gallery: spec §8 asks before every copy.

@@ -21,3 +21,4 @@ export * from './taxa.ts';
 export * from './alarms.ts';
 export * from './trends.ts';
 export * from './completeness.ts';
+export * from './label-history.ts';

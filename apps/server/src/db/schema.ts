@@ -523,6 +523,53 @@ export type TelemetryTrendHourTable = {
 /** The same per statistics day. */
 export type TelemetryTrendDayTable = Omit<TelemetryTrendHourTable, 'hour'> & { day: number };
 
+/** One change of an ROI's label (issue 25): who (a user, or a model), by which action, from and to. */
+export interface RoiLabelEventsTable {
+  id: Generated<number>;
+  roi_id: number;
+  at: number;
+  user_id: number | null;
+  model_id: number | null;
+  /** The bulk action code ('23', '81', …) or another source: 'reidentify', 'set-label', 'to-hi', 'undo'. */
+  action: string;
+  from_class_id: number | null;
+  from_hi: number;
+  to_class_id: number | null;
+  to_hi: number;
+  /** The bulk action (bulk_actions.id) it was part of; null when none. */
+  bulk_id: number | null;
+}
+
+/** A user's last bulk action, kept so it can be undone for a while (issue 25, modules/undo). */
+export interface BulkActionsTable {
+  id: Generated<number>;
+  user_id: number;
+  code: string;
+  category_id: number;
+  created_at: number;
+  affected: number;
+  undone_at: number | null;
+  /** JSON folder ids the action created. */
+  created_folders: string;
+}
+
+/** An ROI a bulk action changed: its state before and after (JSON RoiState of undo.repository.ts). */
+export interface BulkActionRoisTable {
+  bulk_id: number;
+  roi_id: number;
+  before: string;
+  after: string;
+}
+
+/** A folder membership a bulk action added (1) or removed (0, with when it had been added). */
+export interface BulkActionMembersTable {
+  bulk_id: number;
+  folder_id: number;
+  roi_id: number;
+  added: number;
+  added_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -557,6 +604,10 @@ export interface Database {
   rollup_meta: { key: string; value: string };
   roi_folders: RoiFoldersTable;
   folder_rois: FolderRoisTable;
+  roi_label_events: RoiLabelEventsTable;
+  bulk_actions: BulkActionsTable;
+  bulk_action_rois: BulkActionRoisTable;
+  bulk_action_members: BulkActionMembersTable;
   toolbar_items: ToolbarItemsTable;
   roi_class_counts: RoiClassCountsTable;
   roi_features: RoiFeaturesTable;

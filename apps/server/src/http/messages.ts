@@ -126,6 +126,10 @@ const MESSAGES = {
     en: 'Operation not supported: the selection holds AI-labelled images',
   },
   demoImages: { zh: '演示图像不支持此操作', en: 'Operation not supported for demo images' },
+  nothingToUndo: {
+    zh: '没有可撤销的操作（只能撤销自己最近一次批量操作，且须在 15 分钟内）',
+    en: 'Nothing to undo: only your last bulk action can be undone, within 15 minutes',
+  },
   notInReviewQueue: {
     zh: '选中的图像不在审核队列中（或不在此操作要求的审核状态）',
     en: 'The selection holds images that are not in the review queue in the state this action needs',

@@ -7,7 +7,9 @@ import { AppError } from '../../http/app-error.ts';
 import type { RoiCore } from '../rois/rois.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
+import type { LabelSource } from '../label-history/label-source.ts';
 import { kindOf } from '../stats/rollups.repository.ts';
+import type { UndoService } from '../undo/undo.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
 import { hiddenFromUser } from './classes.ts';
@@ -29,6 +31,8 @@ type Trx = Kysely<Database>;
 interface Ctx {
   trx: Trx;
   actor: UserRow;
+  /** Who labels, by which code, in which journalled bulk action (the label history's source). */
+  source: LabelSource;
   body: BulkActionBody;
   category: number;
   rows: RoiCore[];
@@ -45,7 +49,12 @@ const notInReview = () => new AppError(ResultCode.BAD_PARAM, 'notInReviewQueue',
  * The review states each review action takes its ROIs from (1 pending, 2 approved, 3 rejected): approve and reject
  * act on the queue (the view with reviewed_type 0), back-to-pending on the reviewed (reviewed_type 1).
  */
-const REVIEW_FROM: Partial<Record<BulkActionBody['type'], readonly number[]>> = { '110': [1], '111': [1], '112': [2, 3] };
+const REVIEW_FROM: Partial<Record<BulkActionBody['type'], readonly number[]>> = {
+  '110': [1],
+  '111': [1],
+  '82': [1],
+  '112': [2, 3],
+};
 
 /**
  * Bulk actions on ROI selections (docs/actions.md): the code must be allowed for the caller in the category,
@@ -56,6 +65,7 @@ export class BulkService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly rois: RoisService,
+    private readonly undo: UndoService,
   ) {}
 
   async run(actor: UserRow, body: BulkActionBody): Promise<BulkResult> {
@@ -65,8 +75,17 @@ export class BulkService {
     if (isSingle(body.type) && body.roi_ids.length > 1) throw notSupported();
     return this.db.kysely.transaction().execute(async (trx) => {
       const rows = await this.selection(trx, actor, category, body);
-      const ctx: Ctx = { trx, actor, body, category, rows, live: liveIds(rows), now: this.clock() };
+      const journal = await this.undo.begin(
+        trx,
+        actor,
+        body,
+        category,
+        rows.map((r) => r.id),
+      );
+      const source: LabelSource = { userId: actor.id, action: body.type, bulkId: journal.id };
+      const ctx: Ctx = { trx, actor, source, body, category, rows, live: liveIds(rows), now: this.clock() };
       const result = await this.apply(ctx);
+      await this.undo.finish(trx, journal, result.affected);
       return { affected: result.affected, unchanged: rows.length - result.affected, roi_index_id: result.folderId ?? null };
     });
   }
@@ -102,11 +121,12 @@ export class BulkService {
       case '13': {
         const byLabel = await classIdsByLabel(trx);
         return {
-          affected: await this.rois.relabel(trx, rows, (r) => ({
-            classId: byLabel.get(r.roi_labelindex) ?? null,
-            labelIndex: r.roi_labelindex,
-            hi: 0,
-          })),
+          affected: await this.rois.relabel(
+            trx,
+            rows,
+            (r) => ({ classId: byLabel.get(r.roi_labelindex) ?? null, labelIndex: r.roi_labelindex, hi: 0 }),
+            ctx.source,
+          ),
         };
       }
       case '21':
@@ -116,7 +136,7 @@ export class BulkService {
           trx,
           rows,
           (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }),
-          ctx.actor.id,
+          ctx.source,
         );
         if (body.type === '23') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
         return { affected };
@@ -189,14 +209,36 @@ export class BulkService {
         // Approving confirms the label by a human; an unlabelled ROI has none to confirm and stays unlabelled.
         const labelled = rows.filter((r) => r.class_id !== null);
         // The approver gives the human label (an ROI already labelled by a person keeps its author).
-        await this.rois.relabel(
-          trx,
-          labelled,
-          (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }),
-          ctx.actor.id,
-        );
+        await this.rois.relabel(trx, labelled, (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }), ctx.source);
         return { affected };
       }
+      case '81': {
+        // Validate as predicted: the AI label becomes a human one; unlabelled and human-labelled ROIs stay as they are.
+        const predicted = rows.filter((r) => r.class_id !== null && r.hi === 0);
+        return {
+          affected: await this.rois.relabel(
+            trx,
+            predicted,
+            (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }),
+            ctx.source,
+          ),
+        };
+      }
+      case '82': {
+        // Set class in place: a human label, the ROIs stay where they are; in the review queue it also approves.
+        const classId = await targetClass(trx, ctx.actor, body.target_id, body.change_roi_labelindex);
+        const affected = await this.rois.relabel(
+          trx,
+          rows,
+          (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }),
+          ctx.source,
+        );
+        if (ctx.category === CATEGORY.REVIEW) return { affected: await roisRepo.setReview(trx, ids, 2, ctx.now) };
+        return { affected };
+      }
+      case '83':
+        // Dubious: the label stays, the ROIs wait in the review queue for someone who may review.
+        return { affected: await roisRepo.setReview(trx, ids, 1, ctx.now) };
       case '111':
         return { affected: await roisRepo.setReview(trx, ids, 3, ctx.now) };
       case 'B003':

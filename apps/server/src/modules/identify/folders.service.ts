@@ -247,12 +247,10 @@ export class FoldersService {
         const cls = await trx.selectFrom('classes').select('id').where('name', '=', source.title).executeTakeFirst();
         if (!cls) throw new AppError(ResultCode.BAD_PARAM, 'noHiClass', { class: source.title }, 'roi_index_id');
         const own = rows.filter((r) => actor.role === 'superadmin' || r.group_id === actor.group_id);
-        const affected = await this.rois.relabel(
-          trx,
-          own,
-          (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }),
-          actor.id,
-        );
+        const affected = await this.rois.relabel(trx, own, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), {
+          userId: actor.id,
+          action: 'to-hi',
+        });
         await folders.removeMembers(
           trx,
           [source.id],
@@ -398,17 +396,21 @@ export class FoldersService {
       }
       if (labelIndex === 0) {
         const ai = await trx.selectFrom('classes').select('id').where('label_index', '=', roi.roi_labelindex).executeTakeFirst();
-        await this.rois.relabel(trx, rows, (r) => ({
-          classId: r.roi_labelindex === 0 ? null : (ai?.id ?? null),
-          labelIndex: r.roi_labelindex,
-          hi: 0,
-        }));
+        await this.rois.relabel(
+          trx,
+          rows,
+          (r) => ({ classId: r.roi_labelindex === 0 ? null : (ai?.id ?? null), labelIndex: r.roi_labelindex, hi: 0 }),
+          { userId: actor.id, action: 'set-label' },
+        );
         return { class_id: roi.roi_labelindex === 0 ? null : (ai?.id ?? null), hi: 0 };
       }
       const cls = await trx.selectFrom('classes').select('id').where('label_index', '=', labelIndex).executeTakeFirst();
       // A class the user's team hides is, for that user, no class (issue 20).
       if (!cls || (await hiddenFromUser(trx, actor, cls.id))) throw classNotFound('roi_labelindex');
-      await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), actor.id);
+      await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), {
+        userId: actor.id,
+        action: 'set-label',
+      });
       return { class_id: cls.id, hi: 1 };
     });
   }

@@ -85,10 +85,15 @@ export class ReidentifyJob {
           (r) => r.hi === 0 && r.deleted_at === null,
         );
         await storeRecomputedFeatures(trx, computed, this.db.dialect === 'postgres');
-        const changedHere = await this.rois.relabel(trx, rows, (r) => {
-          const l = labels.get(r.id)!;
-          return { classId: l.class_id, labelIndex: l.label_index, hi: 0 };
-        });
+        const changedHere = await this.rois.relabel(
+          trx,
+          rows,
+          (r) => {
+            const l = labels.get(r.id)!;
+            return { classId: l.class_id, labelIndex: l.label_index, hi: 0 };
+          },
+          { userId: job.user_id, modelId: job.model_id, action: 'reidentify' },
+        );
         const rowsOut: AiLabelRow[] = rows.map((r) => {
           const l = labels.get(r.id)!;
           return {

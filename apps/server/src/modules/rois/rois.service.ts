@@ -17,6 +17,8 @@ import { flagBitsOf } from './roi-flags.ts';
 import { bumpReceived } from '../completeness/completeness.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Recognizer } from '../recognition/recognizer.ts';
+import { insertEvents, type LabelEvent } from '../label-history/label-events.repository.ts';
+import { labelEvent, SYSTEM_LABEL, type LabelSource } from '../label-history/label-source.ts';
 
 export interface RoiIngest {
   ippId: number;
@@ -198,22 +200,28 @@ export class RoisService {
 
   /**
    * New labels for ROIs, in the caller's transaction: `next` answers each ROI's class, label index and hi flag.
-   * Recycled ROIs change label but count nowhere. A human label (hi 1) records `by` (the person, null: unknown) and
-   * the time it was given; any other label clears both. An ROI whose label does not change keeps its record.
+   * Recycled ROIs change label but count nowhere. A human label (hi 1) records the person of `source` (null: unknown)
+   * and the time it was given; any other label clears both. An ROI whose label does not change keeps its record.
+   * Every change of class or of human/AI is written to the ROI's label history (issue 25) with `source`.
    */
   async relabel(
     trx: Kysely<Database>,
     rows: readonly repo.RoiCore[],
     next: (roi: repo.RoiCore) => { classId: number | null; labelIndex: number; hi: number },
-    by: number | null = null,
+    source: LabelSource = SYSTEM_LABEL,
   ) {
     const deltas: RoiDelta[] = [];
     const groups = new Map<string, number[]>();
+    const events: LabelEvent[] = [];
+    const at = this.clock();
     for (const roi of rows) {
       const to = next(roi);
       if (to.classId === roi.class_id && to.labelIndex === roi.roi_labelindex && to.hi === roi.hi) continue;
       const key = `${to.classId ?? ''}:${to.labelIndex}:${to.hi}`;
-      groups.set(key, [...(groups.get(key) ?? []), roi.id]);
+      const group = groups.get(key);
+      if (group) group.push(roi.id);
+      else groups.set(key, [roi.id]);
+      if (to.classId !== roi.class_id || to.hi !== roi.hi) events.push(labelEvent(roi, to, source, at));
       if (roi.deleted_at !== null) continue;
       deltas.push(delta(roi, -1), delta({ ...roi, class_id: to.classId, roi_labelindex: to.labelIndex, hi: to.hi }, 1));
     }
@@ -221,10 +229,11 @@ export class RoisService {
       const [classId, labelIndex, hi] = key.split(':');
       const human = Number(hi) === 1;
       await repo.setRoisClass(trx, ids, classId === '' ? null : Number(classId), Number(labelIndex), Number(hi), {
-        by: human ? by : null,
-        at: human ? this.clock() : null,
+        by: human ? source.userId : null,
+        at: human ? at : null,
       });
     }
+    await insertEvents(trx, events);
     await applyRoiDeltas(trx, this.dayOffsetHours, deltas);
     return [...groups.values()].reduce((a, ids) => a + ids.length, 0);
   }
