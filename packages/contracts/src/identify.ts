@@ -189,6 +189,8 @@ export const RoiItemSchema = RoiSummarySchema.extend({
   review_status: ReviewStatusSchema,
   /** In the recycle bin since; null otherwise. */
   deleted_at: z.number().int().nullable(),
+  /** The team model's best classes for it with their calibrated probabilities, best first (at most 3; none without one). */
+  ai_top: z.array(z.object({ class_id: z.number().int(), p: z.number() })),
 });
 export type RoiItem = z.infer<typeof RoiItemSchema>;
 

@@ -115,15 +115,18 @@ function beyond(eb: Eb, sort: BrowseSort, at: Keyset, reverse = false): Expressi
 
 /** The columns of an ROI item: the summary plus state, review and the class's attention flag. */
 function items(db: Kysely<Database>) {
-  return summaries(db).select([
-    'r.status',
-    'r.collect_status',
-    'r.is_demo_image',
-    'r.invalid',
-    'r.review_status',
-    'r.deleted_at',
-    'c.attention',
-  ]);
+  return summaries(db)
+    .leftJoin('ai_labels as l', 'l.roi_id', 'r.id')
+    .select([
+      'l.top as ai_top',
+      'r.status',
+      'r.collect_status',
+      'r.is_demo_image',
+      'r.invalid',
+      'r.review_status',
+      'r.deleted_at',
+      'c.attention',
+    ]);
 }
 export type RoiItemRow = Awaited<ReturnType<ReturnType<typeof items>['execute']>>[number];
 

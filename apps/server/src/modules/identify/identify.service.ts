@@ -45,7 +45,19 @@ export function presentItem(row: browse.RoiItemRow): RoiItem {
     attention: row.attention === 1,
     review_status: REVIEW_STATUS[row.review_status] ?? 'none',
     deleted_at: row.deleted_at === null ? null : Number(row.deleted_at),
+    ai_top: aiTop(row.ai_top),
   };
+}
+
+/** The stored model's best classes ([[class_id, p], …] JSON) as the thumbnail shows them; none without a model label. */
+function aiTop(json: string | null): RoiItem['ai_top'] {
+  if (json === null) return [];
+  try {
+    const top = JSON.parse(json) as [number, number][];
+    return top.slice(0, 3).map(([classId, p]) => ({ class_id: classId, p }));
+  } catch {
+    return [];
+  }
 }
 
 const encodeCursor = (at: browse.Keyset) => Buffer.from(JSON.stringify(at)).toString('base64url');

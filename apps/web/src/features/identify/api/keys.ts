@@ -13,6 +13,9 @@ export const identifyKeys = {
   details: (roiId: number) => [...identifyKey, 'details', roiId] as const,
   // Under the identify key: a re-identification changes the AI label, so it refreshes with the lists.
   insight: (roiId: number) => [...identifyKey, 'insight', roiId] as const,
+  // Under the identify key: every label change refreshes them with the lists.
+  history: (roiId: number) => [...identifyKey, 'history', roiId] as const,
+  lastAction: () => [...identifyKey, 'last-action'] as const,
   similar: (roiId: number, limit: number) => [...identifyKey, 'similar', roiId, limit] as const,
   reference: (roiId: number, groupId?: number) => [...identifyKey, 'reference', roiId, groupId ?? null] as const,
 };

@@ -14,6 +14,7 @@ import { useActionLabel } from '../hooks/use-action-label';
 import { isTyping } from '../hooks/use-identify-keys';
 import { labelProvenance, type Provenance } from '../utils/provenance';
 import { AiInsight } from './ai/ai-insight';
+import { LabelHistory } from './label-history';
 import { ReferenceButton } from './ai/reference-button';
 import { SimilarDrawer } from './ai/similar-drawer';
 import { sizeText } from '@/lib/roi-size';
@@ -43,11 +44,13 @@ interface DetailPaneProps {
   reviewKeys: boolean;
   /** The team chosen by a superadmin (the reference library to compare with). */
   groupId?: number;
+  /** Bumped by the M key anywhere in the workspace: opens "more like this" for the shown ROI. */
+  similarRequest?: number;
 }
 
 /** The right pane: the focused ROI large, what is known of it, and previous/next in the list's order. */
 export function DetailPane(props: DetailPaneProps) {
-  const { roi, loading, previousId, nextId, onMove, actions, onRun, busy, reviewKeys, groupId } = props;
+  const { roi, loading, previousId, nextId, onMove, actions, onRun, busy, reviewKeys, groupId, similarRequest = 0 } = props;
   const { t, i18n } = useTranslation();
   const label = useActionLabel();
   const [broken, setBroken] = useState<string | null>(null);
@@ -60,6 +63,12 @@ export function DetailPane(props: DetailPaneProps) {
   const insight = useRoiInsight(roi ? roi.id : null);
   const zone = useStationZone(roi?.ipp_id);
   const classes = useClasses();
+  // A new request (the M key) opens it for the ROI shown; moving to another ROI does not.
+  const [seenRequest, setSeenRequest] = useState(similarRequest);
+  if (seenRequest !== similarRequest) {
+    setSeenRequest(similarRequest);
+    if (roi) setSimilarOf(roi.id);
+  }
   if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!roi) {
     return (
@@ -250,6 +259,10 @@ export function DetailPane(props: DetailPaneProps) {
           item('id', t('image.id'), roi.id),
         ]}
       />
+      <Divider titlePlacement="start" plain style={{ margin: '4px 0' }}>
+        {t('identify.history.title')}
+      </Divider>
+      <LabelHistory roiId={roi.id} />
       {similarOf !== null && (
         <SimilarDrawer
           roiId={similarOf}

@@ -1,5 +1,5 @@
-import { CATEGORY, type Action, type Actions, type RoiItem } from '@ipp/contracts';
-import { App, Button, Empty, Flex, Spin, Typography, type ButtonProps } from 'antd';
+import { CATEGORY, type Action, type Actions, type LastAction, type RoiItem } from '@ipp/contracts';
+import { App, Button, Empty, Flex, Slider, Spin, Typography, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
 import { useFormatCount } from '@/hooks/use-format-count';
@@ -7,7 +7,11 @@ import { useReBin } from '../api/re-bin';
 import type { Workspace } from '../hooks/use-workspace';
 import { IMPORT_CATEGORIES } from '../utils/actions';
 import { EMPTY_SELECTION, selectAll, type ClickModifiers } from '../utils/selection';
+import { QuestionCircleOutlined, ZoomInOutlined } from '@ant-design/icons';
+import { useCellSize } from '../hooks/use-cell-size';
+import { CELL_SIZES } from '../utils/thumbnail';
 import { ActionBar } from './action-bar';
+import { UndoButton } from './undo-button';
 import { ExportButton } from './export-button';
 import { ImportButton } from './import-button';
 import { FiltersBar } from './filters-bar';
@@ -36,6 +40,9 @@ interface RoiBrowserProps {
   busy: boolean;
   onRun: (action: Action) => void;
   onCellClick: (id: number, mods: ClickModifiers) => void;
+  /** The caller's last bulk action and its undo. */
+  undo: { action: LastAction | null; busy: boolean; run: () => Promise<void> };
+  onKeysHelp: () => void;
 }
 
 /** The centre pane: filters, totals and selection, the bulk actions, and the thumbnail grid. */
@@ -54,11 +61,14 @@ export function RoiBrowser(props: RoiBrowserProps) {
     busy,
     onRun,
     onCellClick,
+    undo,
+    onKeysHelp,
   } = props;
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const formatCount = useFormatCount();
   const reBin = useReBin();
+  const [cellSize, setCellSize] = useCellSize();
   const categoryId = ws.category?.id;
   const totalText = capped
     ? t('identify.totalCapped', { count: formatCount(total) })
@@ -111,6 +121,7 @@ export function RoiBrowser(props: RoiBrowserProps) {
         loadingMore={list.isFetchingNextPage}
         onLoadMore={() => void list.fetchNextPage()}
         loadedLabel={t('identify.loaded', { loaded: formatCount(items.length), total: formatCount(total) })}
+        cellSize={cellSize}
       />
     );
   };
@@ -126,8 +137,23 @@ export function RoiBrowser(props: RoiBrowserProps) {
           <Typography.Text type="secondary" data-testid="identify-selection-count" data-count={selectedIds.length}>
             {t('identify.selected', { count: selectedIds.length })}
           </Typography.Text>
+          <Flex align="center" gap={4}>
+            <ZoomInOutlined aria-hidden style={{ color: 'var(--ant-color-text-tertiary)' }} />
+            <Slider
+              min={CELL_SIZES.min}
+              max={CELL_SIZES.max}
+              step={CELL_SIZES.step}
+              value={cellSize}
+              onChange={setCellSize}
+              tooltip={{ formatter: (value) => `${value} px` }}
+              style={{ width: 96, margin: '0 4px' }}
+              aria-label={t('identify.zoom')}
+              data-testid="identify-zoom"
+            />
+          </Flex>
         </Flex>
         <Flex wrap gap="small">
+          <UndoButton action={undo.action} busy={undo.busy} onUndo={() => void undo.run()} />
           <Button
             size="small"
             disabled={items.length === 0}
@@ -172,9 +198,22 @@ export function RoiBrowser(props: RoiBrowserProps) {
           onRun={onRun}
         />
       )}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t('identify.selectionHint')}
-      </Typography.Text>
+      <Flex align="center" gap="small" wrap>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('identify.selectionHint')}
+        </Typography.Text>
+        <Button
+          size="small"
+          type="link"
+          icon={<QuestionCircleOutlined />}
+          onClick={onKeysHelp}
+          aria-keyshortcuts="?"
+          style={{ paddingInline: 0, fontSize: 12 }}
+          data-testid="identify-keys-open"
+        >
+          {t('identify.keys.open')}
+        </Button>
+      </Flex>
       {body()}
     </Flex>
   );

@@ -1,4 +1,4 @@
-import { StarFilled } from '@ant-design/icons';
+import { CheckOutlined, QuestionOutlined, StarFilled } from '@ant-design/icons';
 import type { RoiItem } from '@ipp/contracts';
 import { Checkbox, Flex, Tag, theme } from 'antd';
 import { memo, useState, type CSSProperties } from 'react';
@@ -7,25 +7,41 @@ import { imageUrl } from '@/api/client';
 import { RoiFlags } from '@/components/roi-flags';
 import { formatTime } from '@/lib/format';
 import type { ClickModifiers } from '../utils/selection';
+import { CELL_SIZES, labelMark, scaleBar, shortConfidence, topText } from '../utils/thumbnail';
 
-export const CELL_SIZE = 120;
-/** A cell's full height (border, padding, thumbnail, caption): the grid lays rows out at this pitch. */
-export const CELL_HEIGHT = CELL_SIZE + 42;
-const TYPE_COLORS = { ai: 'blue', hi: 'green', ui: 'default' } as const;
+export const CELL_SIZE: number = CELL_SIZES.default;
+/** A cell's full height for a thumbnail size (border, padding, thumbnail, caption): the grid lays rows out at this pitch. */
+export const cellHeight = (size: number) => size + 42;
+export const CELL_HEIGHT = cellHeight(CELL_SIZE);
+const MARK_COLORS = { validated: 'green', predicted: 'blue', dubious: 'orange', none: 'default' } as const;
 
 interface RoiCellProps {
   roi: RoiItem;
   selected: boolean;
   focused: boolean;
   onClick: (id: number, mods: ClickModifiers) => void;
+  /** Thumbnail size, px (the zoom slider). */
+  size?: number;
+  /** A class's name for the top-3 hover. */
+  nameOf?: (classId: number) => string;
 }
 
-/** One thumbnail of the grid: click selects (Shift range, Ctrl/⌘ toggle), the checkbox toggles. */
-export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }: RoiCellProps) {
+/**
+ * One thumbnail of the grid: click selects (Shift range, Ctrl/⌘ toggle), the checkbox toggles. It says what the
+ * label is (issue 25): the class, a mark (✓ validated by a person, AI with the model's calibrated confidence, ?
+ * dubious: waiting for or refused in review), the model's top 3 on hover, and a µm scale bar where the station's
+ * pixel size is known.
+ */
+export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick, size = CELL_SIZE, nameOf }: RoiCellProps) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const [broken, setBroken] = useState(false);
   const className = roi.class_name ?? t('monitor.unclassified');
+  const mark = labelMark(roi);
+  const confidence = roi.type === 'ai' && roi.confidence !== null ? shortConfidence(roi.confidence) : null;
+  const top = roi.ai_top.length > 0 && nameOf ? topText(roi.ai_top, nameOf) : null;
+  const markTitle = [t(`identify.mark.${mark}`), top ? `${t('identify.mark.top')}: ${top}` : null].filter(Boolean).join('\n');
+  const bar = broken ? null : scaleBar(roi, size);
   const style: CSSProperties = {
     position: 'relative',
     padding: 4,
@@ -37,7 +53,7 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
     outline: focused ? `2px dashed ${token.colorWarning}` : undefined,
     outlineOffset: 1,
     boxSizing: 'border-box',
-    height: CELL_HEIGHT,
+    height: cellHeight(size),
     overflow: 'hidden',
     opacity: roi.invalid ? 0.6 : 1,
   };
@@ -45,7 +61,7 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
     <div
       role="option"
       aria-selected={selected}
-      aria-label={`${className} · ${formatTime(roi.roi_time)}`}
+      aria-label={`${className} · ${t(`identify.mark.${mark}`)}${confidence ? ` ${confidence}` : ''} · ${formatTime(roi.roi_time)}`}
       tabIndex={-1}
       style={style}
       // Shift-click must not select the page's text.
@@ -55,6 +71,7 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
       data-selected={selected}
       data-focused={focused}
       data-type={roi.type}
+      data-mark={mark}
     >
       <span style={{ position: 'absolute', top: 6, left: 6, zIndex: 1 }} onClick={(event) => event.stopPropagation()}>
         <Checkbox
@@ -67,31 +84,37 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
       <span style={{ position: 'absolute', top: 8, right: 8, zIndex: 1 }}>
         <RoiFlags flags={roi.flags} compact testId={`roi-flags-${roi.id}`} />
       </span>
-      {broken ? (
-        <Flex
-          align="center"
-          justify="center"
-          style={{ height: CELL_SIZE, fontSize: 12, color: token.colorTextTertiary, textAlign: 'center' }}
-        >
-          {t('monitor.noImage')}
-        </Flex>
-      ) : (
-        <img
-          src={imageUrl(roi.thumb_url)}
-          alt={className}
-          loading="lazy"
-          draggable={false}
-          onError={() => setBroken(true)}
-          style={{
-            display: 'block',
-            width: '100%',
-            height: CELL_SIZE,
-            objectFit: 'contain',
-            background: '#1f1f1f',
-            borderRadius: 4,
-          }}
-        />
-      )}
+      <div style={{ position: 'relative', height: size, background: '#1f1f1f', borderRadius: 4 }}>
+        {broken ? (
+          <Flex
+            align="center"
+            justify="center"
+            style={{ height: size, fontSize: 12, color: token.colorTextTertiary, textAlign: 'center' }}
+          >
+            {t('monitor.noImage')}
+          </Flex>
+        ) : (
+          <img
+            src={imageUrl(roi.thumb_url)}
+            alt={className}
+            loading="lazy"
+            draggable={false}
+            onError={() => setBroken(true)}
+            // A square of the chosen size in the middle of the cell, so the scale bar measures what is shown.
+            style={{ display: 'block', width: size, height: size, margin: '0 auto', objectFit: 'contain' }}
+          />
+        )}
+        {bar && (
+          <span
+            style={{ position: 'absolute', left: 6, bottom: 4, fontSize: 10, lineHeight: '12px', color: '#f0f0f0' }}
+            data-testid={`roi-scale-${roi.id}`}
+            data-um={bar.um}
+          >
+            <span style={{ display: 'block', width: bar.px, height: 2, background: '#f0f0f0', marginBottom: 1 }} />
+            {bar.um >= 1000 ? `${bar.um / 1000} mm` : `${bar.um} µm`}
+          </span>
+        )}
+      </div>
       <Flex justify="space-between" align="center" gap={4} style={{ marginTop: 4 }}>
         {/* Plain CSS ellipsis: Typography's measuring ellipsis costs a layout per cell as the grid scrolls. */}
         <span
@@ -108,8 +131,16 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick }
           {roi.attention && <StarFilled style={{ marginRight: 2 }} />}
           {className}
         </span>
-        <Tag color={TYPE_COLORS[roi.type]} style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}>
+        <Tag
+          color={MARK_COLORS[mark]}
+          title={markTitle}
+          style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4, flexShrink: 0 }}
+          data-testid={`roi-mark-${roi.id}`}
+        >
+          {mark === 'validated' && <CheckOutlined style={{ marginInlineEnd: 2 }} />}
+          {mark === 'dubious' && <QuestionOutlined style={{ marginInlineEnd: 2 }} />}
           {roi.type.toUpperCase()}
+          {confidence && ` ${confidence}`}
         </Tag>
       </Flex>
     </div>

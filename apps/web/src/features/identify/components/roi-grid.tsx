@@ -1,12 +1,12 @@
 import type { RoiItem } from '@ipp/contracts';
 import { Button, Flex } from 'antd';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClickModifiers, Selection } from '../utils/selection';
-import { CELL_HEIGHT, CELL_SIZE, RoiCell } from './roi-cell';
+import { useClasses } from '@/api/get-classes';
+import { CELL_SIZE, cellHeight, RoiCell } from './roi-cell';
 
 const GAP = 8;
-const ROW_PITCH = CELL_HEIGHT + GAP;
 /** Rows rendered above and below the visible ones, so a fast scroll does not show blanks. */
 const OVERSCAN_ROWS = 2;
 /** The next page is asked for when the visible rows come this close to the last loaded one. */
@@ -21,6 +21,8 @@ interface RoiGridProps {
   loadingMore: boolean;
   onLoadMore: () => void;
   loadedLabel: string;
+  /** Thumbnail size, px (the zoom slider). */
+  cellSize?: number;
 }
 
 interface Viewport {
@@ -29,13 +31,16 @@ interface Viewport {
   top: number;
 }
 
-/** Columns that fit a width, as `repeat(auto-fill, minmax(CELL_SIZE, 1fr))` would make them. */
-export const columnsFor = (width: number) => Math.max(1, Math.floor((width + GAP) / (CELL_SIZE + GAP)));
+/** Columns that fit a width, as `repeat(auto-fill, minmax(size, 1fr))` would make them. */
+export const columnsFor = (width: number, size = CELL_SIZE) => Math.max(1, Math.floor((width + GAP) / (size + GAP)));
+
+const pitchOf = (size: number) => cellHeight(size) + GAP;
 
 /** The rows to render for a viewport: the visible ones and OVERSCAN_ROWS either side, [first, last). */
-export function windowOf(viewport: Viewport, rows: number): [number, number] {
-  const first = Math.max(0, Math.floor(viewport.top / ROW_PITCH) - OVERSCAN_ROWS);
-  const last = Math.min(rows, Math.ceil((viewport.top + viewport.height) / ROW_PITCH) + OVERSCAN_ROWS);
+export function windowOf(viewport: Viewport, rows: number, size = CELL_SIZE): [number, number] {
+  const pitch = pitchOf(size);
+  const first = Math.max(0, Math.floor(viewport.top / pitch) - OVERSCAN_ROWS);
+  const last = Math.min(rows, Math.ceil((viewport.top + viewport.height) / pitch) + OVERSCAN_ROWS);
   return [first, Math.max(first, last)];
 }
 
@@ -54,8 +59,17 @@ export function RoiGrid({
   loadingMore,
   onLoadMore,
   loadedLabel,
+  cellSize = CELL_SIZE,
 }: RoiGridProps) {
   const { t } = useTranslation();
+  const classes = useClasses();
+  const rowPitch = pitchOf(cellSize);
+  const fullHeight = cellHeight(cellSize);
+  const names = classes.data;
+  const nameOf = useMemo(() => {
+    const byId = new Map((names ?? []).map((c) => [c.id, c.title]));
+    return (classId: number) => byId.get(classId) ?? `#${classId}`;
+  }, [names]);
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState<Viewport | null>(null);
   const frame = useRef(0);
@@ -84,9 +98,9 @@ export function RoiGrid({
     frame.current = requestAnimationFrame(measure);
   };
 
-  const columns = viewport ? columnsFor(viewport.width) : 1;
+  const columns = viewport ? columnsFor(viewport.width, cellSize) : 1;
   const rows = Math.ceil(items.length / columns);
-  const [firstRow, lastRow] = viewport ? windowOf(viewport, rows) : [0, rows];
+  const [firstRow, lastRow] = viewport ? windowOf(viewport, rows, cellSize) : [0, rows];
   const shown = viewport ? items.slice(firstRow * columns, lastRow * columns) : items;
 
   // The next page, once the view is near the end of what is loaded.
@@ -109,17 +123,17 @@ export function RoiGrid({
       el.querySelector(`[data-testid="roi-cell-${focusedId}"]`)?.scrollIntoView?.({ block: 'nearest' });
       return;
     }
-    const top = Math.floor(index / columns) * ROW_PITCH;
+    const top = Math.floor(index / columns) * rowPitch;
     if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + CELL_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + CELL_HEIGHT - el.clientHeight;
+    else if (top + fullHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + fullHeight - el.clientHeight;
     // Only when the focus moves: the items and the layout changing must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focusedId]);
 
   const gridStyle = {
     display: 'grid',
-    gridTemplateColumns: viewport ? `repeat(${columns}, minmax(0, 1fr))` : `repeat(auto-fill, minmax(${CELL_SIZE}px, 1fr))`,
-    gridAutoRows: CELL_HEIGHT,
+    gridTemplateColumns: viewport ? `repeat(${columns}, minmax(0, 1fr))` : `repeat(auto-fill, minmax(${cellSize}px, 1fr))`,
+    gridAutoRows: fullHeight,
     gap: GAP,
   } as const;
 
@@ -137,11 +151,11 @@ export function RoiGrid({
         data-testid="identify-grid"
         data-count={items.length}
         data-rendered={shown.length}
-        style={viewport ? { position: 'relative', height: Math.max(0, rows * ROW_PITCH - GAP) } : undefined}
+        style={viewport ? { position: 'relative', height: Math.max(0, rows * rowPitch - GAP) } : undefined}
       >
         <div
           role="presentation"
-          style={viewport ? { ...gridStyle, position: 'absolute', top: firstRow * ROW_PITCH, left: 0, right: 0 } : gridStyle}
+          style={viewport ? { ...gridStyle, position: 'absolute', top: firstRow * rowPitch, left: 0, right: 0 } : gridStyle}
         >
           {shown.map((roi) => (
             <RoiCell
@@ -150,6 +164,8 @@ export function RoiGrid({
               selected={selection.ids.has(roi.id)}
               focused={roi.id === focusedId}
               onClick={onCellClick}
+              size={cellSize}
+              nameOf={nameOf}
             />
           ))}
         </div>

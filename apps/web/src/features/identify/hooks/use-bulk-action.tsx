@@ -33,7 +33,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
   const { message, modal } = App.useApp();
   const label = useActionLabel();
   const run = useRunAction();
-  const [picking, setPicking] = useState<{ action: Action; roiIds: number[] } | null>(null);
+  const [picking, setPicking] = useState<{ action: Action; roiIds: number[]; quick: boolean } | null>(null);
   const [running, setRunning] = useState<{ label: string; count: number } | null>(null);
 
   const execute = async (action: Action, roiIds: number[], target: Target) => {
@@ -79,14 +79,15 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
     });
   };
 
-  const start = (action: Action, roiIds: number[]) => {
+  /** `quick`: from the keyboard; the class picker opens focused and applies the class chosen at once. */
+  const start = (action: Action, roiIds: number[], options: { quick?: boolean } = {}) => {
     if (roiIds.length === 0) return;
     if (roiIds.length > MAX_SELECTION) {
       void message.warning(t('identify.tooMany', { max: MAX_SELECTION }));
       return;
     }
     if (action.target === 'none') confirmThen(action, roiIds, {});
-    else setPicking({ action, roiIds });
+    else setPicking({ action, roiIds, quick: options.quick ?? false });
   };
 
   const picked = (target: Target, targetTitle: string) => {
@@ -113,6 +114,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
       {picking?.action.target === 'class' && (
         <ClassPickerModal
           title={pickTitle}
+          quick={picking.quick}
           onPick={(target) => picked({ target_id: target.id }, target.title)}
           onCancel={cancel}
         />

@@ -1,12 +1,27 @@
 import { useEffect, useRef } from 'react';
 
-export interface IdentifyKeys {
-  previous?: () => void;
-  next?: () => void;
-  /** Review queue: A approves the focused ROI, R rejects it. */
-  approve?: () => void;
-  reject?: () => void;
-}
+/**
+ * The workspace's keys (issue 25), by the name `keyName` gives an event: 'arrowleft', 'shift+arrowright',
+ * 'mod+a' (Ctrl or ⌘), 'v', '?'. A key left undefined does nothing and is left to the browser.
+ */
+export type IdentifyKeys = Partial<Record<string, (() => void) | undefined>>;
+
+/** Every key the workspace answers, in the order the help lists them, with its i18n id (identify.keys.*). */
+export const KEY_HELP: readonly { keys: readonly string[]; id: string }[] = [
+  { keys: ['←', '→'], id: 'move' },
+  { keys: ['Shift + ←', 'Shift + →'], id: 'extend' },
+  { keys: ['Space'], id: 'toggle' },
+  { keys: ['Ctrl/⌘ + A'], id: 'selectLoaded' },
+  { keys: ['Esc'], id: 'clear' },
+  { keys: ['V'], id: 'validate' },
+  { keys: ['C'], id: 'setClass' },
+  { keys: ['D'], id: 'dubious' },
+  { keys: ['A', 'R'], id: 'review' },
+  { keys: ['N'], id: 'nextPage' },
+  { keys: ['M'], id: 'similar' },
+  { keys: ['U', 'Ctrl/⌘ + Z'], id: 'undo' },
+  { keys: ['?'], id: 'help' },
+];
 
 export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -18,7 +33,20 @@ function dialogOpen(): boolean {
   return document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open') !== null;
 }
 
-/** The workspace's keys anywhere on the page, except while typing, with a modifier held or a dialog or drawer open. */
+/**
+ * An event's key name: modifiers first ('mod+' for Ctrl or ⌘, 'shift+' for named keys and letters), then the key in
+ * lower case; a printed symbol such as '?' is named as typed, whatever Shift did to type it. Alt never counts.
+ */
+export function keyName(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): string | null {
+  if (event.altKey) return null;
+  const key = event.key === ' ' ? 'space' : event.key.toLowerCase();
+  const symbol = key.length === 1 && !/[a-z0-9]/.test(key);
+  const mod = event.ctrlKey || event.metaKey ? 'mod+' : '';
+  const shift = event.shiftKey && !symbol ? 'shift+' : '';
+  return `${mod}${shift}${key}`;
+}
+
+/** The workspace's keys anywhere on the page, except while typing or with a dialog or drawer open. */
 export function useIdentifyKeys(keys: IdentifyKeys): void {
   const current = useRef(keys);
   useEffect(() => {
@@ -26,12 +54,9 @@ export function useIdentifyKeys(keys: IdentifyKeys): void {
   });
   useEffect(() => {
     const listener = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-      if (isTyping(event.target) || dialogOpen()) return;
-      const { previous, next, approve, reject } = current.current;
-      const key = event.key.toLowerCase();
-      const action =
-        key === 'arrowleft' ? previous : key === 'arrowright' ? next : key === 'a' ? approve : key === 'r' ? reject : undefined;
+      if (event.defaultPrevented || isTyping(event.target) || dialogOpen()) return;
+      const name = keyName(event);
+      const action = name === null ? undefined : current.current[name];
       if (!action) return;
       event.preventDefault();
       action();

@@ -43,6 +43,7 @@ function roiItem(id: number, type: RoiItem['type']): RoiItem {
     collect_status: 0,
     is_demo_image: 0,
     invalid: false,
+    ai_top: type === 'ai' ? [{ class_id: 1, p: 0.82 }] : [],
     index: id,
     attention: type === 'ai',
     review_status: 'none',

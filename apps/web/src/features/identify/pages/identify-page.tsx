@@ -16,11 +16,26 @@ import { useBulkAction } from '../hooks/use-bulk-action';
 import { useIdentifyKeys } from '../hooks/use-identify-keys';
 import { useWorkspace } from '../hooks/use-workspace';
 import { demoLocked, singleActions } from '../utils/actions';
-import { clickSelection, EMPTY_SELECTION, focusAfterListChange, selectedInOrder, type ClickModifiers } from '../utils/selection';
+import { useUndoLast } from '../hooks/use-undo-last';
+import { KeysHelp } from '../components/keys-help';
+import {
+  clickSelection,
+  EMPTY_SELECTION,
+  focusAfterListChange,
+  selectAll,
+  selectedInOrder,
+  type ClickModifiers,
+} from '../utils/selection';
 
 /** Review codes the A and R keys stand for (docs/actions.md). */
 const APPROVE = '110';
 const REJECT = '111';
+/** In-place labelling (issue 25): V validates, C sets a class, D marks dubious. */
+const VALIDATE = '81';
+const SET_CLASS = '82';
+const DUBIOUS = '83';
+/** Codes that, applied to the focused ROI alone, go on with the next one. */
+const ADVANCING = [APPROVE, REJECT, VALIDATE, SET_CLASS, DUBIOUS];
 
 /**
  * Identify management (spec §2 /identify): categories and the class tree on the left, the filtered thumbnail
@@ -72,12 +87,16 @@ export function IdentifyPage() {
     },
     (action, roiIds) => {
       setSelection(EMPTY_SELECTION);
-      // Approved or rejected, the ROI leaves the pending queue: go on with the next one.
-      if ((action.code === APPROVE || action.code === REJECT) && focusedId !== null && roiIds.includes(focusedId)) {
-        setFocusedId(nextId ?? previousId);
+      // Reviewed or labelled one at a time, the user goes on with the next one.
+      const alone = roiIds.length === 1 && roiIds[0] === focusedId;
+      if (ADVANCING.includes(action.code) && focusedId !== null && (alone || action.code === APPROVE || action.code === REJECT)) {
+        if (roiIds.includes(focusedId)) setFocusedId(nextId ?? previousId);
       }
     },
   );
+  const undo = useUndoLast(!ws.session.demo);
+  const [keysHelp, setKeysHelp] = useState(false);
+  const [similarRequest, setSimilarRequest] = useState(0);
 
   const orderRef = useRef(order);
   useEffect(() => {
@@ -95,11 +114,60 @@ export function IdentifyPage() {
     const action = actionList.find((each) => each.code === code);
     return action && focusedId !== null && !bulk.busy ? () => bulk.start(action, [focusedId]) : undefined;
   };
+  // V, C, D act on the selection, or on the focused ROI when nothing is selected.
+  const targets = selectedIds.length > 0 ? selectedIds : focusedId !== null ? [focusedId] : [];
+  const inPlace = (code: string) => {
+    const action = actionList.find((each) => each.code === code);
+    return action && targets.length > 0 && !bulk.busy && !selectionLocked
+      ? () => bulk.start(action, targets, { quick: true })
+      : undefined;
+  };
+  /** Focus one step along the loaded list, Shift extending the selection from its anchor. */
+  const step = (by: -1 | 1, extend: boolean) => () => {
+    const at = focusedId === null ? -1 : order.indexOf(focusedId);
+    const id = order[at < 0 ? 0 : Math.min(order.length - 1, Math.max(0, at + by))];
+    if (id === undefined) return;
+    if (extend) {
+      setSelection((current) =>
+        clickSelection(
+          current.anchor === null && focusedId !== null ? { ids: current.ids, anchor: focusedId } : current,
+          order,
+          id,
+          {
+            range: true,
+            toggle: false,
+          },
+        ),
+      );
+    }
+    setFocusedId(id);
+  };
+  const move = (by: -1 | 1) => {
+    const id = by < 0 ? previousId : nextId;
+    if (focusedId === null) return order.length > 0 ? () => setFocusedId(order[0]!) : undefined;
+    return id === null ? undefined : () => setFocusedId(id);
+  };
   useIdentifyKeys({
-    previous: previousId === null ? undefined : () => setFocusedId(previousId),
-    next: nextId === null ? undefined : () => setFocusedId(nextId),
-    approve: reviewAction(APPROVE),
-    reject: reviewAction(REJECT),
+    arrowleft: move(-1),
+    arrowright: move(1),
+    'shift+arrowleft': order.length > 0 ? step(-1, true) : undefined,
+    'shift+arrowright': order.length > 0 ? step(1, true) : undefined,
+    space:
+      focusedId === null
+        ? undefined
+        : () => setSelection((current) => clickSelection(current, order, focusedId, { range: false, toggle: true })),
+    'mod+a': order.length > 0 ? () => setSelection(selectAll(order)) : undefined,
+    escape: selectedIds.length > 0 ? () => setSelection(EMPTY_SELECTION) : undefined,
+    a: reviewAction(APPROVE),
+    r: reviewAction(REJECT),
+    v: inPlace(VALIDATE),
+    c: inPlace(SET_CLASS),
+    d: inPlace(DUBIOUS),
+    n: rois.hasNextPage && !rois.isFetchingNextPage ? () => void rois.fetchNextPage() : undefined,
+    m: focused ? () => setSimilarRequest((n) => n + 1) : undefined,
+    u: undo.action ? () => void undo.run() : undefined,
+    'mod+z': undo.action ? () => void undo.run() : undefined,
+    '?': () => setKeysHelp(true),
   });
 
   if (ws.categories.isPending) return <PageLoading />;
@@ -146,6 +214,8 @@ export function IdentifyPage() {
             busy={bulk.busy}
             onRun={runOnSelection}
             onCellClick={onCellClick}
+            undo={undo}
+            onKeysHelp={() => setKeysHelp(true)}
           />
         </Card>
       </Col>
@@ -162,10 +232,12 @@ export function IdentifyPage() {
             busy={bulk.busy}
             reviewKeys={actionList.some((action) => action.code === APPROVE)}
             groupId={ws.groupId}
+            similarRequest={similarRequest}
           />
         </Card>
       </Col>
       {bulk.element}
+      <KeysHelp open={keysHelp} onClose={() => setKeysHelp(false)} />
     </Row>
   );
 }
