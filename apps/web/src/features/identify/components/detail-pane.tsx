@@ -212,9 +212,17 @@ export function DetailPane(props: DetailPaneProps) {
         size="small"
         column={1}
         bordered
-        // Labels break between words only: "标注者" broke after two characters in the narrow pane, and nowrap would
-        // squeeze the values of the English labels instead.
-        styles={{ label: { wordBreak: 'keep-all' } }}
+        // English labels break between words only (nowrap would squeeze the values). Chinese has no spaces, so keep-all
+        // made "采集时的仪器状态" one unbreakable run and pushed the table out of the pane: there labels break between
+        // characters, in a column at least five characters wide ("标注者" had broken after two when squeezed). Narrower
+        // padding than antd's 16 px: a time (one line) beside "Instrument" pushed the table 9 px out at 1440 px.
+        styles={{
+          label: {
+            paddingInline: 10,
+            ...(i18n.language === 'en' ? { wordBreak: 'keep-all' } : { wordBreak: 'normal', width: '5.5em' }),
+          },
+          content: { paddingInline: 10 },
+        }}
         items={[
           item(
             'class',
