@@ -289,6 +289,13 @@ const CASES: Case[] = [
     user: 'allow',
   },
   {
+    route: 'GET /api/roi/matching-ids',
+    object: 'instrument',
+    request: (id) => get(`/api/roi/matching-ids?category_id=-100&ipp_id=${id}`),
+    target: (o) => o.a1.id,
+    user: 'allow',
+  },
+  {
     route: 'GET /api/roi/all',
     object: 'instrument',
     request: (id) => get(`/api/roi/all?ipp_id=${id}`),

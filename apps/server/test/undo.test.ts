@@ -18,10 +18,14 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
   let bRoi: number;
   let seed = 0;
 
-  const upload = async (key: string, capturedAt: number, label: number) => {
-    const res = body(
-      await uploadRoi(env, key, { captured_at: capturedAt, label_index: label, size_px: 2500 }, await pngOf(++seed)),
-    );
+  const upload = async (key: string, capturedAt: number, label: number, confidence?: number) => {
+    const fields = {
+      captured_at: capturedAt,
+      label_index: label,
+      size_px: 2500,
+      ...(confidence === undefined ? {} : { confidence }),
+    };
+    const res = body(await uploadRoi(env, key, fields, await pngOf(++seed)));
     if (res.code !== 1000) throw new Error(JSON.stringify(res));
     return (res.data as { roi_id: number }).roi_id;
   };
@@ -57,7 +61,10 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
     const b1 = await registerIpp(env, w.tokens.otherAdmin, w.teamB, 'B1');
     rois = [];
     // Three AI-labelled (1, 1, 2) and one unlabelled ROI.
-    for (const [i, label] of [1, 1, 2, 0].entries()) rois.push(await upload(a1.key, env.clock.now - (40 - i * 10) * MIN, label));
+    const confidences = [0.9, 0.4, 0.6, undefined];
+    for (const [i, label] of [1, 1, 2, 0].entries()) {
+      rois.push(await upload(a1.key, env.clock.now - (40 - i * 10) * MIN, label, confidences[i]));
+    }
     bRoi = await upload(b1.key, env.clock.now - 5 * MIN, 1);
   });
   afterEach(() => env.close());
@@ -303,5 +310,58 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
     const results = await Promise.all([undo(w.tokens.user, mine.bulk_id), undo(token2, theirs.bulk_id)]);
     expect(results.map((r) => r.restored)).toEqual([2, 2]);
     expect(await countsSnapshot(env)).toEqual(before);
+  });
+
+  it('filters by confidence range and by who labelled when, and selects every match in the list order', async () => {
+    const idsOf = async (query: string) =>
+      (
+        await okData<{ items: { id: number }[] }>(
+          w.tokens.user,
+          'GET',
+          `/api/roi/index?category_id=-100&ipp_id=${a1.id}&${query}`,
+        )
+      ).items.map((r) => r.id);
+    // Sorted by confidence, least certain first: the order to work the doubtful ones in.
+    expect(await idsOf('diysort=confidence&sorttype=asc&conf_min=0')).toEqual([rois[1], rois[2], rois[0]]);
+    expect(await idsOf('conf_min=0.5&conf_max=0.95&diysort=confidence&sorttype=asc')).toEqual([rois[2], rois[0]]);
+    await act(w.tokens.user, { type: '81', category_id: CATEGORY.SITE, roi_ids: [rois[0]] });
+    env.clock.advance(10 * MIN);
+    await act(w.tokens.ownAdmin, { type: '81', category_id: CATEGORY.SITE, roi_ids: [rois[1]] });
+    expect(await idsOf(`labelled_by=${w.ids.user}`)).toEqual([rois[0]]);
+    expect(await idsOf(`labelled_by=${w.ids.ownAdmin}`)).toEqual([rois[1]]);
+    expect(await idsOf(`labelled_s=${env.clock.now - 5 * MIN}&labelled_e=${env.clock.now}`)).toEqual([rois[1]]);
+    // The count follows the filter (not the maintained counts of the tree).
+    const page = body(
+      await call(env, w.tokens.user, 'GET', `/api/roi/index?category_id=-100&ipp_id=${a1.id}&labelled_by=${w.ids.user}`),
+    );
+    expect(page.count).toBe(1);
+    // Every match, in the list's order.
+    const all = await okData<{ ids: number[]; capped: boolean }>(
+      w.tokens.user,
+      'GET',
+      `/api/roi/matching-ids?category_id=-100&ipp_id=${a1.id}&diysort=confidence&sorttype=asc`,
+    );
+    expect(all).toEqual({ ids: [rois[3], rois[1], rois[2], rois[0]], capped: false });
+    // Bad input is refused in the caller's language; another team's station lists nothing of it.
+    const bad = await failure(
+      w.tokens.user,
+      'GET',
+      `/api/roi/index?category_id=-100&ipp_id=${a1.id}&conf_min=2`,
+      undefined,
+      'zh',
+    );
+    expect([bad.code, bad.field]).toEqual([1002, 'conf_min']);
+    const foreign = body(await call(env, w.tokens.otherAdmin, 'GET', `/api/roi/matching-ids?category_id=-100&ipp_id=${a1.id}`));
+    expect(foreign.code === 1000 ? (foreign.data as { ids: number[] }).ids : []).toEqual([]);
+  });
+
+  it('answers two callers selecting every match at once', async () => {
+    const url = `/api/roi/matching-ids?category_id=-100&ipp_id=${a1.id}`;
+    const [one, two] = await Promise.all([
+      okData<{ ids: number[] }>(w.tokens.user, 'GET', url),
+      okData<{ ids: number[] }>(w.tokens.ownAdmin, 'GET', url),
+    ]);
+    expect(one.ids).toHaveLength(4);
+    expect(two.ids).toEqual(one.ids);
   });
 });

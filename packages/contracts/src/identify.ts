@@ -4,6 +4,9 @@ import { TaxonSchema } from './taxa.ts';
 import { CLASS_NAME_PATTERN } from './classes.ts';
 import { ROI_FLAG_FILTERS, RoiSummarySchema } from './views.ts';
 
+/** The latest time a JavaScript Date holds, ms: the bound of a time filter. */
+const MAX_TIME_MS = 8.64e15;
+
 /**
  * Image categories (spec §4, our reading in docs/decisions.md "Images"). Negative ids are galleries and views;
  * a positive category_id names one ordinary folder.
@@ -161,6 +164,14 @@ export const RoiListQuerySchema = z.object({
   esd_max_um: z.coerce.number().min(0).max(1_000_000).optional(),
   /** The instrument's state at capture (issue 23): any flag, no flag, or one flag (ROI_FLAGS). */
   flag: z.enum(ROI_FLAG_FILTERS).optional(),
+  /** Confidence range, 0-1 (issue 25): ROIs without a confidence match no bound. */
+  conf_min: z.coerce.number().min(0).max(1).optional(),
+  conf_max: z.coerce.number().min(0).max(1).optional(),
+  /** Labelled (validated) by this person (issue 25). */
+  labelled_by: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  /** Labelled by a person between these times, epoch ms (issue 25). */
+  labelled_s: z.coerce.number().int().min(0).max(MAX_TIME_MS).optional(),
+  labelled_e: z.coerce.number().int().min(0).max(MAX_TIME_MS).optional(),
   sorttype: z.enum(['asc', 'desc']).default('desc'),
   diysort: z.enum(SORT_FIELDS).default('Roi_time'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
@@ -172,6 +183,16 @@ export const RoiListQuerySchema = z.object({
 });
 export type RoiListQuery = z.input<typeof RoiListQuerySchema>;
 export type RoiListQueryParsed = z.output<typeof RoiListQuerySchema>;
+
+/** GET /roi/matching-ids: every ROI a list query matches ("select all matching"), at most MAX_MATCHING. */
+export const MAX_MATCHING = 10_000;
+export const MatchingIdsQuerySchema = RoiListQuerySchema.omit({ limit: true, page: true, after: true });
+export const MatchingIdsSchema = z.object({
+  ids: z.array(z.number().int()),
+  /** More ROIs match than MAX_MATCHING: `ids` are the first of them in the list's order. */
+  capped: z.boolean(),
+});
+export type MatchingIds = z.infer<typeof MatchingIdsSchema>;
 
 export const ReviewStatusSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
 export type ReviewStatus = z.infer<typeof ReviewStatusSchema>;

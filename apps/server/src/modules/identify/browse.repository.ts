@@ -18,6 +18,13 @@ export interface BrowseFilter {
   esdMaxUm?: number;
   /** The instrument's state at capture (issue 23): any flag, none, or one. */
   flag?: RoiFlagFilter;
+  /** Confidence range (issue 25); an ROI without a confidence matches no bound. */
+  confMin?: number;
+  confMax?: number;
+  /** Labelled by this person, and when (issue 25). */
+  labelledBy?: number;
+  labelledStart?: number;
+  labelledEnd?: number;
 }
 
 export interface BrowseSort {
@@ -76,6 +83,11 @@ function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
   if (f.sizeMax !== undefined) and.push(eb('r.size_px', '<=', f.sizeMax));
   if (f.esdMinUm !== undefined || f.esdMaxUm !== undefined) and.push(esdWithin(eb, f.esdMinUm, f.esdMaxUm));
   if (f.flag !== undefined) and.push(flagged(eb, f.flag));
+  if (f.confMin !== undefined) and.push(eb('r.confidence', '>=', f.confMin));
+  if (f.confMax !== undefined) and.push(eb('r.confidence', '<=', f.confMax));
+  if (f.labelledBy !== undefined) and.push(eb('r.labelled_by', '=', f.labelledBy));
+  if (f.labelledStart !== undefined) and.push(eb('r.labelled_at', '>=', f.labelledStart));
+  if (f.labelledEnd !== undefined) and.push(eb('r.labelled_at', '<=', f.labelledEnd));
   return eb.and(and);
 }
 
@@ -145,6 +157,19 @@ export async function page(
     .limit(limit);
   if (!at.after && at.offset) q = q.offset(at.offset);
   return q.execute();
+}
+
+/** The ids of the first `limit` matching ROIs in the list's order ("select all matching"). */
+export async function matchingIds(db: Kysely<Database>, f: BrowseFilter, sort: BrowseSort, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('rois as r')
+    .select('r.id')
+    .where((eb) => where(eb as unknown as Eb, f))
+    .orderBy((eb) => sortValue(eb as unknown as Eb, sort.field), sort.dir)
+    .orderBy('r.id', sort.dir)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** The items of these ids (any state), by id. */

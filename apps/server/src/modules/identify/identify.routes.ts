@@ -29,6 +29,9 @@ import {
   RoiDeleteQuerySchema,
   RoiListQuerySchema,
   RoiPageSchema,
+  MatchingIdsQuerySchema,
+  MatchingIdsSchema,
+  MAX_MATCHING,
   RoisByCodeQuerySchema,
   SetLabelQuerySchema,
   SiteFolderBodySchema,
@@ -110,6 +113,21 @@ export const identifyRoutes = ({ identify, bulk, folders, reidentify }: Identify
         },
       },
       async (request) => listed(await identify.list(requireAuth(request).user, request.query)),
+    );
+
+    app.get(
+      '/roi/matching-ids',
+      {
+        config: { ...signedIn, expensive: true },
+        schema: {
+          tags,
+          summary: 'The ids of every ROI a list query matches, in its order, at most 10,000 ("select all matching")',
+          querystring: MatchingIdsQuerySchema,
+          response: { 200: envelopeOf(MatchingIdsSchema) },
+        },
+      },
+      async (request) =>
+        ok(await identify.matchingIds(requireAuth(request).user, { ...request.query, limit: MAX_MATCHING, page: 1 })),
     );
 
     app.get(

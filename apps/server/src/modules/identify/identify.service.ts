@@ -11,7 +11,7 @@ import {
   type SortField,
   type TreeNode,
 } from '@ipp/contracts';
-import { AdjacentQuerySchema, MAX_ID } from '@ipp/contracts';
+import { AdjacentQuerySchema, MAX_ID, MAX_MATCHING, type MatchingIds } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -214,6 +214,13 @@ export class IdentifyService {
     };
   }
 
+  /** GET /roi/matching-ids: the ids of every ROI the query matches, in its order, at most MAX_MATCHING. */
+  async matchingIds(actor: UserRow, q: RoiListQueryParsed): Promise<MatchingIds> {
+    const filter = await this.filterOf(actor, q);
+    const ids = await browse.matchingIds(this.db.kysely, filter, { field: q.diysort, dir: q.sorttype }, MAX_MATCHING + 1);
+    return { ids: ids.slice(0, MAX_MATCHING), capped: ids.length > MAX_MATCHING };
+  }
+
   /**
    * How many ROIs a filter matches: from the maintained counts when it is a station / group / class filter (the
    * tree's own numbers, exact at any size), else counted up to COUNT_CAP + 1.
@@ -221,8 +228,19 @@ export class IdentifyService {
   private async total(f: browse.BrowseFilter): Promise<number> {
     const k = this.db.kysely;
     const timed = f.start !== undefined || f.end !== undefined;
-    // Filters the maintained counts do not keep: size and the capture flags.
-    const sized = [f.sizeMin, f.sizeMax, f.esdMinUm, f.esdMaxUm, f.flag].some((v) => v !== undefined);
+    // Filters the maintained counts do not keep: size, the capture flags, confidence and who labelled when.
+    const sized = [
+      f.sizeMin,
+      f.sizeMax,
+      f.esdMinUm,
+      f.esdMaxUm,
+      f.flag,
+      f.confMin,
+      f.confMax,
+      f.labelledBy,
+      f.labelledStart,
+      f.labelledEnd,
+    ].some((v) => v !== undefined);
     if (!sized && f.source.kind === 'stations') {
       const ippIds = f.ippId !== undefined ? [f.ippId] : f.source.ippIds;
       if (!timed) return counts.maintainedTotal(k, ippIds, f.kind, f.classKey);
@@ -359,6 +377,11 @@ export class IdentifyService {
       esdMinUm: q.esd_min_um,
       esdMaxUm: q.esd_max_um,
       flag: q.flag,
+      confMin: q.conf_min,
+      confMax: q.conf_max,
+      labelledBy: q.labelled_by,
+      labelledStart: q.labelled_s,
+      labelledEnd: q.labelled_e,
     };
   }
 
