@@ -4,6 +4,7 @@ import { Button, DatePicker, Flex, InputNumber, Segmented, Select, Tooltip } fro
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MoreFilters } from './more-filters';
 import { DATE_TIME_FORMAT, type Filters, type RecognitionGroup, type RelativeStart, type SizeUnit } from '../utils/list-query';
 
 /** i18n ids of the relative starts of spec §5 (the values themselves hold spaces). */
@@ -25,10 +26,13 @@ interface FiltersBarProps {
   onChange: (filters: Filters) => void;
   /** The review queue: pending or reviewed. */
   review: boolean;
+  /** For "validated by": administrators pick anyone of the team (the superadmin: of the chosen team). */
+  isAdmin?: boolean;
+  groupId?: number;
 }
 
 /** Recognition group, capture time, size range, the instrument's state at capture, sort, and (in review) pending or reviewed. */
-export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
+export function FiltersBar({ filters, onChange, review, isAdmin = false, groupId }: FiltersBarProps) {
   const { t } = useTranslation();
   const [custom, setCustom] = useState(filters.time.kind === 'range');
   const set = (patch: Partial<Filters>) => onChange({ ...filters, ...patch });
@@ -149,6 +153,7 @@ export function FiltersBar({ filters, onChange, review }: FiltersBarProps) {
         options={(['all', ...ROI_FLAG_FILTERS] as const).map((value) => ({ value, label: t(`roiFlags.filter.${value}`) }))}
         data-testid="identify-flag"
       />
+      <MoreFilters filters={filters} onChange={set} isAdmin={isAdmin} groupId={groupId} />
       <Flex align="center" gap={4}>
         <Select<SortField>
           value={filters.sort}

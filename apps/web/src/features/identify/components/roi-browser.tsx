@@ -40,6 +40,8 @@ interface RoiBrowserProps {
   busy: boolean;
   onRun: (action: Action) => void;
   onCellClick: (id: number, mods: ClickModifiers) => void;
+  /** "Select all matching" (also Ctrl/⌘+Shift+A). */
+  matching: { run: () => Promise<void>; busy: boolean };
   /** The caller's last bulk action and its undo. */
   undo: { action: LastAction | null; busy: boolean; run: () => Promise<void> };
   onKeysHelp: () => void;
@@ -63,6 +65,7 @@ export function RoiBrowser(props: RoiBrowserProps) {
     onCellClick,
     undo,
     onKeysHelp,
+    matching,
   } = props;
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -128,7 +131,13 @@ export function RoiBrowser(props: RoiBrowserProps) {
 
   return (
     <Flex vertical gap="small">
-      <FiltersBar filters={ws.filters} onChange={ws.setFilters} review={categoryId === CATEGORY.REVIEW} />
+      <FiltersBar
+        filters={ws.filters}
+        onChange={ws.setFilters}
+        review={categoryId === CATEGORY.REVIEW}
+        isAdmin={ws.isAdmin}
+        groupId={ws.groupId}
+      />
       <Flex justify="space-between" align="center" wrap gap="small">
         <Flex align="center" gap="middle">
           <Typography.Text strong data-testid="identify-total" data-count={total} data-capped={capped}>
@@ -161,6 +170,16 @@ export function RoiBrowser(props: RoiBrowserProps) {
             data-testid="identify-select-page"
           >
             {t('identify.selectPage')}
+          </Button>
+          <Button
+            size="small"
+            disabled={items.length === 0}
+            loading={matching.busy}
+            onClick={() => void matching.run()}
+            aria-keyshortcuts="Control+Shift+A"
+            data-testid="identify-select-matching"
+          >
+            {t('identify.matching.button')}
           </Button>
           <Button
             size="small"

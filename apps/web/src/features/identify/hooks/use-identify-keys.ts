@@ -12,6 +12,7 @@ export const KEY_HELP: readonly { keys: readonly string[]; id: string }[] = [
   { keys: ['Shift + ←', 'Shift + →'], id: 'extend' },
   { keys: ['Space'], id: 'toggle' },
   { keys: ['Ctrl/⌘ + A'], id: 'selectLoaded' },
+  { keys: ['Ctrl/⌘ + Shift + A'], id: 'selectMatching' },
   { keys: ['Esc'], id: 'clear' },
   { keys: ['V'], id: 'validate' },
   { keys: ['C'], id: 'setClass' },

@@ -16,6 +16,7 @@ import { useBulkAction } from '../hooks/use-bulk-action';
 import { useIdentifyKeys } from '../hooks/use-identify-keys';
 import { useWorkspace } from '../hooks/use-workspace';
 import { demoLocked, singleActions } from '../utils/actions';
+import { useSelectMatching } from '../hooks/use-select-matching';
 import { useUndoLast } from '../hooks/use-undo-last';
 import { KeysHelp } from '../components/keys-help';
 import {
@@ -95,6 +96,7 @@ export function IdentifyPage() {
     },
   );
   const undo = useUndoLast(!ws.session.demo);
+  const matching = useSelectMatching(ws.query, order.length, setSelection);
   const [keysHelp, setKeysHelp] = useState(false);
   const [similarRequest, setSimilarRequest] = useState(0);
 
@@ -157,6 +159,7 @@ export function IdentifyPage() {
         ? undefined
         : () => setSelection((current) => clickSelection(current, order, focusedId, { range: false, toggle: true })),
     'mod+a': order.length > 0 ? () => setSelection(selectAll(order)) : undefined,
+    'mod+shift+a': order.length > 0 ? () => void matching.run() : undefined,
     escape: selectedIds.length > 0 ? () => setSelection(EMPTY_SELECTION) : undefined,
     a: reviewAction(APPROVE),
     r: reviewAction(REJECT),
@@ -215,6 +218,7 @@ export function IdentifyPage() {
             onRun={runOnSelection}
             onCellClick={onCellClick}
             undo={undo}
+            matching={matching}
             onKeysHelp={() => setKeysHelp(true)}
           />
         </Card>

@@ -27,7 +27,17 @@ export interface Filters {
   reviewed: 0 | 1;
   /** The instrument's state at capture (issue 23); null: any. */
   flag: RoiFlagFilter | null;
+  /** Confidence range, 0-1 (issue 25); null: unbounded. */
+  confMin: number | null;
+  confMax: number | null;
+  /** Labelled by this person (user id), and between these times (epoch ms); null: anyone, any time. */
+  labelledBy: number | null;
+  labelledBetween: [number, number] | null;
 }
+
+/** How many of the "more filters" (confidence, who labelled, when) are set. */
+export const moreFiltersCount = (f: Filters) =>
+  [f.confMin !== null || f.confMax !== null, f.labelledBy !== null, f.labelledBetween !== null].filter(Boolean).length;
 
 export const DEFAULT_FILTERS: Filters = {
   dataIndex: null,
@@ -39,6 +49,10 @@ export const DEFAULT_FILTERS: Filters = {
   order: 'desc',
   reviewed: 0,
   flag: null,
+  confMin: null,
+  confMax: null,
+  labelledBy: null,
+  labelledBetween: null,
 };
 
 /** The upper size bound sent for "no upper bound" (the largest 32-bit size, fine for both databases). */
@@ -78,6 +92,11 @@ export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQu
     esd_min_um: inUm ? (filters.sizeMin ?? undefined) : undefined,
     esd_max_um: inUm ? (filters.sizeMax ?? undefined) : undefined,
     flag: filters.flag ?? undefined,
+    conf_min: filters.confMin ?? undefined,
+    conf_max: filters.confMax ?? undefined,
+    labelled_by: filters.labelledBy ?? undefined,
+    labelled_s: filters.labelledBetween?.[0],
+    labelled_e: filters.labelledBetween?.[1],
     sorttype: filters.order,
     diysort: filters.sort,
     tz,

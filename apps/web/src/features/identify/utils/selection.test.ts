@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clickSelection, EMPTY_SELECTION, focusAfterListChange, selectAll, selectedInOrder, type Selection } from './selection';
+import {
+  clickSelection,
+  EMPTY_SELECTION,
+  focusAfterListChange,
+  selectAll,
+  selectedInOrder,
+  selectMatching,
+  type Selection,
+} from './selection';
 
 const ORDER = [10, 11, 12, 13, 14, 15];
 const plain = { range: false, toggle: false };
@@ -67,5 +75,18 @@ describe('focus after the list changed', () => {
     expect(focusAfterListChange([1, 2, 3], [1, 2, 3], 2)).toBe(2);
     expect(focusAfterListChange([1, 2], [1], null)).toBeNull();
     expect(focusAfterListChange([1, 2], [1, 2], 99)).toBe(99);
+  });
+});
+
+describe('select all matching', () => {
+  it('keeps the ROIs beyond the loaded pages after the loaded ones, and toggling one keeps the rest', () => {
+    const matching = selectMatching([10, 11, 12, 99, 98]);
+    expect(selectedInOrder(matching, ORDER)).toEqual([10, 11, 12, 99, 98]);
+    const toggled = clickSelection(matching, ORDER, 11, { range: false, toggle: true });
+    expect(selectedInOrder(toggled, ORDER)).toEqual([10, 12, 99, 98]);
+    // A plain click starts a selection of the loaded list again.
+    expect(selectedInOrder(clickSelection(matching, ORDER, 13, plain), ORDER)).toEqual([13]);
+    // An ordinary selection drops an ROI that left the list.
+    expect(selectedInOrder({ ids: new Set([10, 99]), anchor: 10 }, ORDER)).toEqual([10]);
   });
 });

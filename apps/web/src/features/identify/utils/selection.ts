@@ -2,6 +2,11 @@
 export interface Selection {
   ids: ReadonlySet<number>;
   anchor: number | null;
+  /**
+   * Made by "select all matching" (issue 25): it holds ROIs beyond the loaded pages, which count and are sent too.
+   * Otherwise only the loaded ROIs count (one that left the list is dropped).
+   */
+  matching?: boolean;
 }
 
 export const EMPTY_SELECTION: Selection = { ids: new Set(), anchor: null };
@@ -26,14 +31,14 @@ export function clickSelection(current: Selection, order: readonly number[], id:
       const range = order.slice(Math.min(from, to), Math.max(from, to) + 1);
       const ids = new Set(mods.toggle ? current.ids : []);
       for (const each of range) ids.add(each);
-      return { ids, anchor: current.anchor };
+      return { ids, anchor: current.anchor, matching: mods.toggle && current.matching };
     }
   }
   if (mods.toggle) {
     const ids = new Set(current.ids);
     if (ids.has(id)) ids.delete(id);
     else ids.add(id);
-    return { ids, anchor: id };
+    return { ids, anchor: id, matching: current.matching };
   }
   return { ids: new Set([id]), anchor: id };
 }
@@ -43,9 +48,20 @@ export function selectAll(order: readonly number[]): Selection {
   return { ids: new Set(order), anchor: order[0] ?? null };
 }
 
-/** The selected ids in grid order (the order the user sees, and the one sent). */
+/** Every ROI the list query matches, loaded or not (the server's ids, in the list's order). */
+export function selectMatching(ids: readonly number[]): Selection {
+  return { ids: new Set(ids), anchor: ids[0] ?? null, matching: true };
+}
+
+/**
+ * The selected ids in grid order (the order the user sees, and the one sent); a "matching" selection's ROIs beyond
+ * the loaded pages follow, in the server's order.
+ */
 export function selectedInOrder(selection: Selection, order: readonly number[]): number[] {
-  return order.filter((id) => selection.ids.has(id));
+  const loaded = order.filter((id) => selection.ids.has(id));
+  if (!selection.matching || loaded.length === selection.ids.size) return loaded;
+  const shown = new Set(order);
+  return [...loaded, ...[...selection.ids].filter((id) => !shown.has(id))];
 }
 
 /**
