@@ -449,4 +449,141 @@ describe('identify workspace: AI models entry', () => {
     expect(screen.queryByTestId('identify-ai-models')).toBeNull();
     expect(screen.queryByTestId('identify-reidentify')).toBeNull();
   });
+
+  describe('labelling from the keyboard (issue 25)', () => {
+    const inPlace = () =>
+      okEnvelope({
+        actions: [action('81'), action('82', { target: 'class' }), action('83')],
+        reason: null,
+      });
+    const cls = (id: number, title: string, taxon: string | null) => ({
+      id,
+      title,
+      label_index: id,
+      system: true,
+      visible: true,
+      attention: false,
+      owner: 'system',
+      editable: false,
+      taxon: taxon === null ? null : { name: taxon, aphia_id: null, name_zh: null, source: 'starter' },
+    });
+    const key = (k: string, init: KeyboardEventInit = {}) => fireEvent.keyDown(window, { key: k, ...init });
+
+    it('marks each thumbnail validated, predicted with its confidence, or dubious, with the top 3 on hover', async () => {
+      server({
+        '/api/roi/index': () =>
+          jsonResponse({
+            code: 1000,
+            data: {
+              items: [
+                {
+                  ...roiItem(4, 'ai'),
+                  confidence: 0.826,
+                  ai_top: [
+                    { class_id: 1, p: 0.826 },
+                    { class_id: 2, p: 0.1 },
+                  ],
+                },
+                { ...roiItem(5, 'hi'), class_id: 1, class_name: '001Copepod' },
+                { ...roiItem(6, 'ai'), review_status: 'pending' },
+              ],
+              next: null,
+              count_capped: false,
+            },
+            model: null,
+            count: 3,
+            index: null,
+          }),
+        '/api/tool/sys-init': () => okEnvelope([cls(1, '001桡足类', 'Copepoda'), cls(2, '002硅藻链', null)]),
+      });
+      renderRoutes(appRouteObjects, ['/identify']);
+      await screen.findByTestId('roi-cell-6');
+      expect(cell(4).getAttribute('data-mark')).toBe('predicted');
+      expect(text('roi-mark-4')).toBe('AI 82%');
+      await waitFor(() =>
+        expect(screen.getByTestId('roi-mark-4').getAttribute('title')).toBe('模型预测\n前 3 名: 001桡足类 82% · 002硅藻链 10%'),
+      );
+      expect(cell(5).getAttribute('data-mark')).toBe('validated');
+      expect(cell(6).getAttribute('data-mark')).toBe('dubious');
+    });
+
+    it('validates the focused image with V, sets a class by typing a taxon with C, and undoes with U', async () => {
+      let last: object | null = null;
+      const fetchMock = server({
+        '/api/roi/actions': inPlace,
+        '/api/tool/sys-init': () => okEnvelope([cls(1, '001桡足类', 'Copepoda'), cls(2, '002硅藻链', 'Bacillariophyceae')]),
+        '/api/roi/save-move': () => {
+          last = { bulk_id: 9, code: '82', category_id: -100, affected: 2, created_at: 1, expires_at: Date.now() + 600_000 };
+          return okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null });
+        },
+        '/api/roi/last-action': () => okEnvelope(last),
+        '/api/roi/undo': () => {
+          last = null;
+          return okEnvelope({ bulk_id: 9, restored: 2, skipped: 0 });
+        },
+      });
+      await openWorkspace();
+      // Nothing selected: V validates the focused image alone, asked nothing (it can be undone).
+      fireEvent.click(cell(4));
+      key('Escape');
+      await waitFor(() => expect(text('identify-selection-count')).toBe('已选 0 张'));
+      key('v');
+      await waitFor(() =>
+        expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({ type: '81', category_id: -100, roi_ids: [4] }),
+      );
+
+      // Shift+→ extends the selection; C opens the class picker, typing part of a Latin name finds the class, Enter applies it.
+      fireEvent.click(cell(4));
+      key('ArrowRight', { shiftKey: true });
+      await waitFor(() => expect(text('identify-selection-count')).toBe('已选 2 张'));
+      key('c');
+      const picker = await screen.findByTestId('identify-target-class');
+      const input = picker.querySelector('input')!;
+      fireEvent.change(input, { target: { value: 'bacill' } });
+      const option = await screen.findByText('002硅藻链');
+      fireEvent.click(option);
+      await waitFor(() =>
+        expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({
+          type: '82',
+          category_id: -100,
+          roi_ids: [4, 5],
+          target_id: 2,
+        }),
+      );
+      // The undo is offered, and U takes the action back.
+      await screen.findByTestId('identify-undo');
+      expect(text('identify-undo')).toContain('撤销：设置类别（2）');
+      key('u');
+      await screen.findByText('已撤销：2 张图像已恢复，0 张此后被改动，保持不变');
+      expect(lastBody(fetchMock, '/api/roi/undo')).toEqual({ bulk_id: 9 });
+    });
+
+    it('lists every key with ?, and selects all matching after a confirmation when more match than are loaded', async () => {
+      const fetchMock = server({
+        '/api/roi/actions': inPlace,
+        '/api/roi/matching-ids': () => okEnvelope({ ids: [1, 2, 3, 4, 5, 6, 7], capped: false }),
+      });
+      await openWorkspace();
+      key('?');
+      const help = await screen.findByTestId('identify-keys-help');
+      expect(within(help).getByText('确认预测（选中的图像，或当前图像）')).toBeTruthy();
+      fireEvent.click(screen.getByTestId('identify-select-matching'));
+      const dialog = (await screen.findAllByTestId('confirm-ok')).at(-1)!.closest('.ant-modal') as HTMLElement;
+      expect(within(dialog).getByText('选中符合筛选条件的 7 张图像？操作将作用于全部，无论是否已加载。')).toBeTruthy();
+      fireEvent.click(within(dialog).getByTestId('confirm-ok'));
+      await waitFor(() => expect(text('identify-selection-count')).toBe('已选 7 张'));
+      fireEvent.click(screen.getByTestId('action-83'));
+      await waitFor(() =>
+        expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({
+          type: '83',
+          category_id: -100,
+          roi_ids: [1, 2, 3, 4, 5, 6, 7],
+        }),
+      );
+      expect(Object.fromEntries(callsTo(fetchMock, '/api/roi/matching-ids')[0]!.url.searchParams)).toMatchObject({
+        category_id: '-100',
+        ipp_id: '7',
+      });
+    });
+  });
 });
