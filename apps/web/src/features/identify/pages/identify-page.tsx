@@ -91,7 +91,10 @@ export function IdentifyPage() {
       // Reviewed or labelled one at a time, the user goes on with the next one.
       const alone = roiIds.length === 1 && roiIds[0] === focusedId;
       if (ADVANCING.includes(action.code) && focusedId !== null && (alone || action.code === APPROVE || action.code === REJECT)) {
-        if (roiIds.includes(focusedId)) setFocusedId(nextId ?? previousId);
+        // The next loaded ROI if there is one (the neighbours' query may still be on its way), else the server's.
+        const at = order.indexOf(focusedId);
+        const nextLoaded = at >= 0 ? order[at + 1] : undefined;
+        if (roiIds.includes(focusedId)) setFocusedId(nextLoaded ?? nextId ?? previousId);
       }
     },
   );
