@@ -1,15 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRoiRollups, seedFleet } from '../bench/src/fleet.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { inspectImage } from '../apps/server/src/modules/rois/images.ts';
-import { thumbName } from '../apps/server/src/storage/blobs.ts';
-import { shapePng, type Shape } from '../apps/server/test/helpers/shapes.ts';
+import { prepareGridDataDir } from '../bench/src/grid-data.ts';
 import { choose } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
 import { signIn } from './support/console.ts';
@@ -19,47 +10,6 @@ import { startServer, type RunningServer } from './support/server.ts';
 const ROIS = 10_000;
 /** The issue's DOM budget for the whole identify page with every ROI loaded. */
 const DOM_BUDGET = 1_400;
-const IMAGES = 24;
-const HOUR = 3_600_000;
-
-/**
- * A data directory with station B1 of team "Bench" (administrator bench / bench-pass) holding ROIS ROIs over the
- * last week, each with a real thumbnail in the blob store (IMAGES different pictures), and rollups and counts as
- * ingest leaves them: loaded in SQL, because ingesting 10,000 images one by one would take minutes.
- */
-async function prepareDataDir() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-e2e-grid-'));
-  const db = openDatabase({ dataDir });
-  try {
-    await migrateToLatest(db);
-    const now = Date.now();
-    await seedFleet(db.kysely, 1, now);
-    // Every ROI of a station is a distinct image (the store is content-addressed): IMAGES real thumbnails are written
-    // under ROIS made-up addresses, without fsync (a test's temporary directory).
-    const shapes: Shape[] = ['disc', 'rod', 'ring'];
-    const thumbs: Buffer[] = [];
-    for (let i = 0; i < IMAGES; i++)
-      thumbs.push((await inspectImage(await shapePng(shapes[i % shapes.length]!, 7000 + i))).thumb);
-    const shaOf = (x: number) => x.toString(16).padStart(64, '0');
-    for (let x = 1; x <= ROIS; x++) {
-      const sha = shaOf(x);
-      const dir = path.join(dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4));
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, thumbName(sha)), thumbs[x % IMAGES]!);
-    }
-    await sql`
-      with recursive seq(x) as (select 1 union all select x + 1 from seq where x < ${sql.lit(ROIS)})
-      insert into rois (ipp_id, roi_time, received_at, sha256, mime, bytes, width, height, size_px, roi_labelindex,
-                        confidence, class_id, hi)
-      select 1, ${sql.lit(now)} - x * ${sql.lit(Math.floor((7 * 24 * HOUR) / ROIS))}, ${sql.lit(now)}, printf('%064x', x),
-             'image/png', 2000, 96, 96, 500, 0, null, null, 0
-      from seq`.execute(db.kysely);
-    await buildRoiRollups(db.kysely);
-  } finally {
-    await db.close();
-  }
-  return dataDir;
-}
 
 /**
  * The identify grid at scale, in Chromium against the real server: every one of 10,000 ROIs loaded by scrolling,
@@ -72,7 +22,7 @@ describe.skipIf(!chromiumAvailable)('identify grid with 10,000 ROIs in Chromium'
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer({ dataDir: await prepareDataDir() });
+    server = await startServer({ dataDir: await prepareGridDataDir({ rois: ROIS, predicted: false }) });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { ClearOutlined, DeleteOutlined, PlusOutlined, ScanOutlined } from '@ant-design/icons';
 import { CATEGORY, type TreeNode } from '@ipp/contracts';
 import { App, Button, Divider, Empty, Flex, Select, Switch, Tag, theme, Tooltip, Typography, type ButtonProps } from 'antd';
-import { useCallback, useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { useFormatCount } from '@/hooks/use-format-count';
@@ -24,7 +24,40 @@ import { ReidentifyModal } from './reidentify-modal';
 const okProps = (danger: boolean) => ({ danger, 'data-testid': 'confirm-ok' }) as ButtonProps;
 
 /** The left pane: team (superadmin), category, station, shortcuts, and the class tree with its operations. */
-export function CategoryPane({ ws }: { ws: Workspace }) {
+/**
+ * What the pane shows of the workspace. The grid's selection and focus are not in it: they change with every key,
+ * and rendering the tree and its selects again cost most of a key's answer (issue 25). The workspace's functions
+ * only set state (or close over the category, which is compared), so an earlier render's are as good.
+ */
+const paneView = (ws: Workspace): unknown[] => [
+  ws.categories.data,
+  ws.categories.isPending,
+  ws.category,
+  ws.station,
+  ws.stations,
+  ws.ipps.isPending,
+  ws.tree.data,
+  ws.tree.isPending,
+  ws.tree.isFetching,
+  ws.tree.isError,
+  ws.treeNodes,
+  ws.code,
+  ws.groupId,
+  ws.isAdmin,
+  ws.isSuperadmin,
+  ws.session,
+  ws.showEmpty,
+  ws.stationMissing,
+  ws.tz,
+];
+
+export const CategoryPane = memo(CategoryPaneView, (before, after) => {
+  const a = paneView(before.ws);
+  const b = paneView(after.ws);
+  return a.every((value, i) => Object.is(value, b[i]));
+});
+
+function CategoryPaneView({ ws }: { ws: Workspace }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const formatCount = useFormatCount();

@@ -1,7 +1,7 @@
 import { AppstoreOutlined, BulbOutlined, LeftOutlined, LinkOutlined, RightOutlined, StarFilled } from '@ant-design/icons';
 import type { Action, RoiItem, RoiSummary } from '@ipp/contracts';
 import { Button, Descriptions, Divider, Empty, Flex, Skeleton, Spin, Tag, Tooltip, Typography } from 'antd';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { imageUrl } from '@/api/client';
@@ -49,7 +49,8 @@ interface DetailPaneProps {
 }
 
 /** The right pane: the focused ROI large, what is known of it, and previous/next in the list's order. */
-export function DetailPane(props: DetailPaneProps) {
+/** Memoised: the grid's selection changes often and the pane does not show it (issue 25: keys answered fast). */
+export const DetailPane = memo(function DetailPane(props: DetailPaneProps) {
   const { roi, loading, previousId, nextId, onMove, actions, onRun, busy, reviewKeys, groupId, similarRequest = 0 } = props;
   const { t, i18n } = useTranslation();
   const label = useActionLabel();
@@ -283,4 +284,4 @@ export function DetailPane(props: DetailPaneProps) {
       )}
     </Flex>
   );
-}
+});

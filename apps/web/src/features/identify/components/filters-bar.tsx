@@ -2,7 +2,7 @@ import { SortAscendingOutlined, SortDescendingOutlined } from '@ant-design/icons
 import { RELATIVE_STARTS, ROI_FLAG_FILTERS, SORT_FIELDS, type RoiFlagFilter, type SortField } from '@ipp/contracts';
 import { Button, DatePicker, Flex, InputNumber, Segmented, Select, Tooltip } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoreFilters } from './more-filters';
 import { DATE_TIME_FORMAT, type Filters, type RecognitionGroup, type RelativeStart, type SizeUnit } from '../utils/list-query';
@@ -32,7 +32,7 @@ interface FiltersBarProps {
 }
 
 /** Recognition group, capture time, size range, the instrument's state at capture, sort, and (in review) pending or reviewed. */
-export function FiltersBar({ filters, onChange, review, isAdmin = false, groupId }: FiltersBarProps) {
+export const FiltersBar = memo(function FiltersBar({ filters, onChange, review, isAdmin = false, groupId }: FiltersBarProps) {
   const { t } = useTranslation();
   const [custom, setCustom] = useState(filters.time.kind === 'range');
   const set = (patch: Partial<Filters>) => onChange({ ...filters, ...patch });
@@ -177,4 +177,4 @@ export function FiltersBar({ filters, onChange, review, isAdmin = false, groupId
       </Flex>
     </Flex>
   );
-}
+});

@@ -36,7 +36,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
   const [picking, setPicking] = useState<{ action: Action; roiIds: number[]; quick: boolean } | null>(null);
   const [running, setRunning] = useState<{ label: string; count: number } | null>(null);
 
-  const execute = async (action: Action, roiIds: number[], target: Target) => {
+  const execute = async (action: Action, roiIds: number[], target: Target, targetTitle?: string) => {
     if (!isActionCode(action.code)) {
       void message.error(t('identify.permissionNotConfigured'));
       return;
@@ -44,12 +44,15 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
     setRunning({ label: label(action.code), count: roiIds.length });
     try {
       const result = await run.mutateAsync({
-        type: action.code,
-        category_id: scope.categoryId,
-        code: scope.code,
-        reviewed_type: scope.reviewedType,
-        roi_ids: roiIds,
-        ...target,
+        body: {
+          type: action.code,
+          category_id: scope.categoryId,
+          code: scope.code,
+          reviewed_type: scope.reviewedType,
+          roi_ids: roiIds,
+          ...target,
+        },
+        className: targetTitle,
       });
       void message.success(t('identify.done', { count: result.affected, unchanged: result.unchanged }));
       onDone(action, roiIds);
@@ -62,7 +65,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
 
   const confirmThen = (action: Action, roiIds: number[], target: Target, targetTitle?: string) => {
     if (!needsConfirm(action)) {
-      void execute(action, roiIds, target);
+      void execute(action, roiIds, target, targetTitle);
       return;
     }
     const count = roiIds.length;
@@ -75,7 +78,7 @@ export function useBulkAction(scope: BulkScope, onDone: (action: Action, roiIds:
       okText: t('common.ok'),
       cancelText: t('common.cancel'),
       okButtonProps: { danger: action.danger, 'data-testid': 'confirm-ok' } as ButtonProps,
-      onOk: () => void execute(action, roiIds, target),
+      onOk: () => void execute(action, roiIds, target, targetTitle),
     });
   };
 

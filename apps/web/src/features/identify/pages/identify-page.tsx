@@ -37,6 +37,7 @@ const SET_CLASS = '82';
 const DUBIOUS = '83';
 /** Codes that, applied to the focused ROI alone, go on with the next one. */
 const ADVANCING = [APPROVE, REJECT, VALIDATE, SET_CLASS, DUBIOUS];
+const NO_ACTIONS: readonly Action[] = [];
 
 /**
  * Identify management (spec §2 /identify): categories and the class tree on the left, the filtered thumbnail
@@ -60,7 +61,7 @@ export function IdentifyPage() {
   }
   const firstPage = rois.data?.pages[0];
   const actions = useActions(category?.id ?? null, ws.reviewedType);
-  const actionList = actions.data?.actions ?? [];
+  const actionList = actions.data?.actions ?? NO_ACTIONS;
   const selectedIds = selectedInOrder(ws.selection, order);
   const selectionHasAi = selectedIds.some((id) => byId.get(id)?.type === 'ai');
   const categoryId = category?.id ?? 0;
@@ -176,13 +177,30 @@ export function IdentifyPage() {
     '?': () => setKeysHelp(true),
   });
 
+  // Stable props for the memoised detail pane: selecting in the grid does not render it again.
+  const latest = useRef({ start: bulk.start, focusedId });
+  useEffect(() => {
+    latest.current = { start: bulk.start, focusedId };
+  });
+  const onDetailRun = useCallback((action: Action) => {
+    const { start, focusedId: id } = latest.current;
+    if (id !== null) start(action, [id]);
+  }, []);
+  const focusedIsDemo = loaded?.is_demo_image === 1;
+  const focusedIsAi = focused?.type === 'ai';
+  const detailActions = useMemo(
+    () =>
+      focused !== undefined && categoryId !== undefined && !demoLocked(categoryId, focusedIsDemo)
+        ? singleActions(actionList, focusedIsAi)
+        : NO_ACTIONS,
+    [focused, categoryId, focusedIsDemo, focusedIsAi, actionList],
+  );
+
   if (ws.categories.isPending) return <PageLoading />;
   if (ws.categories.isError || !category) {
     return <LoadFailed error={ws.categories.error} onRetry={() => void ws.categories.refetch()} />;
   }
 
-  const detailActions =
-    focused && !demoLocked(category.id, loaded?.is_demo_image === 1) ? singleActions(actionList, focused.type === 'ai') : [];
   const runOnSelection = (action: Action) => bulk.start(action, selectedIds);
 
   return (
@@ -235,7 +253,7 @@ export function IdentifyPage() {
             nextId={nextId}
             onMove={setFocusedId}
             actions={detailActions}
-            onRun={(action) => focusedId !== null && bulk.start(action, [focusedId])}
+            onRun={onDetailRun}
             busy={bulk.busy}
             reviewKeys={actionList.some((action) => action.code === APPROVE)}
             groupId={ws.groupId}
