@@ -364,4 +364,35 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
     expect(one.ids).toHaveLength(4);
     expect(two.ids).toEqual(one.ids);
   });
+
+  it('filters by a measured feature of the segmented object, on both databases', async () => {
+    const measured = await env.db.kysely.selectFrom('roi_features').select(['roi_id', 'measures']).orderBy('roi_id').execute();
+    const elongation = new Map(measured.map((r) => [r.roi_id, (JSON.parse(r.measures) as { elongation: number }).elongation]));
+    const ours = rois.filter((id) => elongation.has(id));
+    expect(ours.length).toBeGreaterThanOrEqual(2);
+    const values = ours.map((id) => elongation.get(id)!).sort((a, b) => a - b);
+    const cut = (values[0]! + values.at(-1)!) / 2;
+    const list = async (query: string) =>
+      (
+        await okData<{ items: { id: number }[] }>(
+          w.tokens.user,
+          'GET',
+          `/api/roi/index?category_id=-100&ipp_id=${a1.id}&${query}`,
+        )
+      ).items
+        .map((r) => r.id)
+        .sort((x, y) => x - y);
+    const above = ours.filter((id) => elongation.get(id)! >= cut).sort((x, y) => x - y);
+    const below = ours.filter((id) => elongation.get(id)! <= cut).sort((x, y) => x - y);
+    expect(above.length).toBeGreaterThan(0);
+    expect(await list(`feature=elongation&feature_min=${cut}`)).toEqual(above);
+    expect(await list(`feature=elongation&feature_max=${cut}`)).toEqual(below);
+    // A feature name outside the list is refused, in the caller's language.
+    const bad = await failure(
+      w.tokens.user,
+      'GET',
+      `/api/roi/index?category_id=-100&ipp_id=${a1.id}&feature=area_px&feature_min=1`,
+    );
+    expect([bad.code, bad.field]).toEqual([1002, 'feature']);
+  });
 });

@@ -138,6 +138,13 @@ export const RELATIVE_STARTS = [
 export const SORT_FIELDS = ['Roi_time', 'size', 'confidence', 'id'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
+/**
+ * Measured features a list can be filtered by (issue 25): the shape measures of the segmented object, without unit
+ * (sizes have their own filters, in px² and µm).
+ */
+export const FEATURE_FILTERS = ['elongation', 'eccentricity', 'circularity', 'solidity', 'convexity', 'mean_intensity'] as const;
+export type FeatureFilter = (typeof FEATURE_FILTERS)[number];
+
 /** Query fields of spec §3 for listing ROIs (GET /roi/index and friends). */
 export const RoiListQuerySchema = z.object({
   category_id: CategoryIdQuery,
@@ -172,6 +179,10 @@ export const RoiListQuerySchema = z.object({
   /** Labelled by a person between these times, epoch ms (issue 25). */
   labelled_s: z.coerce.number().int().min(0).max(MAX_TIME_MS).optional(),
   labelled_e: z.coerce.number().int().min(0).max(MAX_TIME_MS).optional(),
+  /** A measured feature's range (issue 25); images not measured yet match no bound. */
+  feature: z.enum(FEATURE_FILTERS).optional(),
+  feature_min: z.coerce.number().min(-1_000_000).max(1_000_000).optional(),
+  feature_max: z.coerce.number().min(-1_000_000).max(1_000_000).optional(),
   sorttype: z.enum(['asc', 'desc']).default('desc'),
   diysort: z.enum(SORT_FIELDS).default('Roi_time'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { ROI_FLAG_BITS, type RoiFlagFilter, type SortField } from '@ipp/contracts';
+import { ROI_FLAG_BITS, type FeatureFilter, type RoiFlagFilter, type SortField } from '@ipp/contracts';
+import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { summaries } from '../rois/rois.repository.ts';
 import type { Source } from './scope.ts';
@@ -25,6 +26,8 @@ export interface BrowseFilter {
   labelledBy?: number;
   labelledStart?: number;
   labelledEnd?: number;
+  /** A measured feature's range (issue 25), from the ROI's stored measures. */
+  feature?: { name: FeatureFilter; min?: number; max?: number; dialect: DialectName };
 }
 
 export interface BrowseSort {
@@ -49,6 +52,29 @@ export const sortValueOf = (
   field: SortField,
 ) =>
   field === 'Roi_time' ? row.roi_time : field === 'size' ? row.size_px : field === 'confidence' ? (row.confidence ?? -1) : row.id;
+
+/**
+ * The ROI's stored measure within a range: its features' JSON read in SQL (SQLite's json_extract, PostgreSQL's ->>
+ * on the text cast to json). The name is one of FEATURE_FILTERS, checked by the contract, and sent as a parameter.
+ */
+function featureWithin(eb: Eb, feature: NonNullable<BrowseFilter['feature']>): Expression<SqlBool> {
+  const read =
+    feature.dialect === 'postgres'
+      ? sql<number>`(f.measures::json ->> ${feature.name})::double precision`
+      : sql<number>`json_extract(f.measures, ${`$.${feature.name}`})`;
+  return eb.exists(
+    eb
+      .selectFrom('roi_features as f')
+      .select(sql`1`.as('one'))
+      .whereRef('f.roi_id', '=', 'r.id')
+      .where((inner) => {
+        const bounds: Expression<SqlBool>[] = [];
+        if (feature.min !== undefined) bounds.push(inner(read, '>=', feature.min));
+        if (feature.max !== undefined) bounds.push(inner(read, '<=', feature.max));
+        return inner.and(bounds);
+      }),
+  );
+}
 
 function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
   const and: Expression<SqlBool>[] = [];
@@ -88,6 +114,7 @@ function where(eb: Eb, f: BrowseFilter): Expression<SqlBool> {
   if (f.labelledBy !== undefined) and.push(eb('r.labelled_by', '=', f.labelledBy));
   if (f.labelledStart !== undefined) and.push(eb('r.labelled_at', '>=', f.labelledStart));
   if (f.labelledEnd !== undefined) and.push(eb('r.labelled_at', '<=', f.labelledEnd));
+  if (f.feature && (f.feature.min !== undefined || f.feature.max !== undefined)) and.push(featureWithin(eb, f.feature));
   return eb.and(and);
 }
 

@@ -240,6 +240,7 @@ export class IdentifyService {
       f.labelledBy,
       f.labelledStart,
       f.labelledEnd,
+      f.feature,
     ].some((v) => v !== undefined);
     if (!sized && f.source.kind === 'stations') {
       const ippIds = f.ippId !== undefined ? [f.ippId] : f.source.ippIds;
@@ -382,6 +383,10 @@ export class IdentifyService {
       labelledBy: q.labelled_by,
       labelledStart: q.labelled_s,
       labelledEnd: q.labelled_e,
+      feature:
+        q.feature && (q.feature_min !== undefined || q.feature_max !== undefined)
+          ? { name: q.feature, min: q.feature_min, max: q.feature_max, dialect: this.db.dialect }
+          : undefined,
     };
   }
 

@@ -1,4 +1,5 @@
 import { FilterOutlined } from '@ant-design/icons';
+import { FEATURE_FILTERS, type FeatureFilter } from '@ipp/contracts';
 import { Badge, Button, DatePicker, Flex, Form, InputNumber, Popover, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -20,7 +21,7 @@ const share = (pct: number | null) => (pct === null ? null : pct / 100);
 
 /**
  * Issue 25's filters, behind one button that counts the ones set: the model's confidence range (%), who labelled
- * the images (me, or for administrators anyone of the team) and when.
+ * the images (me, or for administrators anyone of the team) and when, and a measured feature's range.
  */
 export function MoreFilters({ filters, onChange, isAdmin, groupId }: MoreFiltersProps) {
   const { t } = useTranslation();
@@ -32,6 +33,11 @@ export function MoreFilters({ filters, onChange, isAdmin, groupId }: MoreFilters
     if (share(confMin) !== filters.confMin || share(confMax) !== filters.confMax) {
       onChange({ confMin: share(confMin), confMax: share(confMax) });
     }
+  };
+  const [featureMin, setFeatureMin] = useState<number | null>(filters.featureMin);
+  const [featureMax, setFeatureMax] = useState<number | null>(filters.featureMax);
+  const commitFeature = () => {
+    if (featureMin !== filters.featureMin || featureMax !== filters.featureMax) onChange({ featureMin, featureMax });
   };
   const people = [
     ...(me.data ? [{ value: me.data.id, label: t('identify.more.me', { name: me.data.name }) }] : []),
@@ -96,13 +102,62 @@ export function MoreFilters({ filters, onChange, isAdmin, groupId }: MoreFilters
           data-testid="identify-labelled-between"
         />
       </Form.Item>
+      <Form.Item label={t('identify.more.feature')} style={{ marginBottom: 12 }}>
+        <Flex vertical gap={4}>
+          <Select<FeatureFilter | 'none'>
+            value={filters.feature ?? 'none'}
+            onChange={(feature) => onChange({ feature: feature === 'none' ? null : feature })}
+            options={[
+              { value: 'none', label: t('identify.more.featureNone') },
+              ...FEATURE_FILTERS.map((name) => ({ value: name, label: t(`identify.more.features.${name}`) })),
+            ]}
+            aria-label={t('identify.more.feature')}
+            data-testid="identify-feature"
+          />
+          <Flex align="center" gap={4}>
+            <InputNumber<number>
+              disabled={filters.feature === null}
+              value={featureMin}
+              onChange={setFeatureMin}
+              onBlur={commitFeature}
+              onPressEnter={commitFeature}
+              placeholder={t('identify.more.min')}
+              aria-label={t('identify.more.featureMin')}
+              style={{ flex: 1 }}
+              data-testid="identify-feature-min"
+            />
+            <span>–</span>
+            <InputNumber<number>
+              disabled={filters.feature === null}
+              value={featureMax}
+              onChange={setFeatureMax}
+              onBlur={commitFeature}
+              onPressEnter={commitFeature}
+              placeholder={t('identify.more.max')}
+              aria-label={t('identify.more.featureMax')}
+              style={{ flex: 1 }}
+              data-testid="identify-feature-max"
+            />
+          </Flex>
+        </Flex>
+      </Form.Item>
       <Button
         size="small"
         disabled={count === 0}
         onClick={() => {
           setConfMin(null);
           setConfMax(null);
-          onChange({ confMin: null, confMax: null, labelledBy: null, labelledBetween: null });
+          setFeatureMin(null);
+          setFeatureMax(null);
+          onChange({
+            confMin: null,
+            confMax: null,
+            labelledBy: null,
+            labelledBetween: null,
+            feature: null,
+            featureMin: null,
+            featureMax: null,
+          });
         }}
         data-testid="identify-more-clear"
       >

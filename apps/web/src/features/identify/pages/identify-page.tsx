@@ -2,6 +2,8 @@ import type { Action } from '@ipp/contracts';
 import { Card, Col, Row } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { imageDetailPath } from '@/lib/monitor-paths';
 import { LoadFailed } from '@/components/load-failed';
 import { PageLoading } from '@/components/page-loading';
 import { useActions } from '../api/get-actions';
@@ -100,6 +102,7 @@ export function IdentifyPage() {
     },
   );
   const undo = useUndoLast(!ws.session.demo);
+  const navigate = useNavigate();
   const matching = useSelectMatching(ws.query, order.length, setSelection);
   const [keysHelp, setKeysHelp] = useState(false);
   const [similarRequest, setSimilarRequest] = useState(0);
@@ -172,6 +175,7 @@ export function IdentifyPage() {
     d: inPlace(DUBIOUS),
     n: rois.hasNextPage && !rois.isFetchingNextPage ? () => void rois.fetchNextPage() : undefined,
     m: focused ? () => setSimilarRequest((n) => n + 1) : undefined,
+    enter: focusedId !== null ? () => void navigate(imageDetailPath(focusedId)) : undefined,
     u: undo.action ? () => void undo.run() : undefined,
     'mod+z': undo.action ? () => void undo.run() : undefined,
     '?': () => setKeysHelp(true),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, listQuery, SIZE_UNBOUNDED } from './list-query';
+import { DEFAULT_FILTERS, listQuery, moreFiltersCount, SIZE_UNBOUNDED } from './list-query';
 
 describe('list query', () => {
   it('waits for a station under site images, and sends it only where a station applies', () => {
@@ -55,5 +55,36 @@ describe('list query', () => {
     const filters = { ...DEFAULT_FILTERS, reviewed: 1 as const };
     expect(listQuery({ categoryId: -7 }, filters, 0)?.reviewed_type).toBe(1);
     expect(listQuery({ categoryId: -4 }, filters, 0)?.reviewed_type).toBeUndefined();
+  });
+
+  it('sends the more filters (confidence, who labelled when, a measured feature) and counts the ones set', () => {
+    const filters = {
+      ...DEFAULT_FILTERS,
+      confMin: 0.2,
+      confMax: null,
+      labelledBy: 12,
+      labelledBetween: [1000, 2000] as [number, number],
+      feature: 'elongation' as const,
+      featureMin: null,
+      featureMax: 3,
+    };
+    expect(listQuery({ categoryId: -1000 }, filters, 0)).toMatchObject({
+      conf_min: 0.2,
+      labelled_by: 12,
+      labelled_s: 1000,
+      labelled_e: 2000,
+      feature: 'elongation',
+      feature_max: 3,
+    });
+    expect(moreFiltersCount(filters)).toBe(4);
+    // A feature without bounds, or bounds without a feature, filter nothing and are not sent.
+    const loose = listQuery({ categoryId: -1000 }, { ...DEFAULT_FILTERS, feature: 'solidity' }, 0)!;
+    expect([loose.feature, loose.feature_min, loose.feature_max, loose.conf_max]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(moreFiltersCount({ ...DEFAULT_FILTERS, featureMin: 2 })).toBe(0);
   });
 });

@@ -1,4 +1,11 @@
-import { CATEGORY, type RELATIVE_STARTS, type RoiFlagFilter, type RoiListQuery, type SortField } from '@ipp/contracts';
+import {
+  CATEGORY,
+  type FeatureFilter,
+  type RELATIVE_STARTS,
+  type RoiFlagFilter,
+  type RoiListQuery,
+  type SortField,
+} from '@ipp/contracts';
 
 export type RelativeStart = (typeof RELATIVE_STARTS)[number];
 export type RecognitionGroup = 'ai' | 'hi' | 'ui';
@@ -33,11 +40,20 @@ export interface Filters {
   /** Labelled by this person (user id), and between these times (epoch ms); null: anyone, any time. */
   labelledBy: number | null;
   labelledBetween: [number, number] | null;
+  /** A measured feature's range (issue 25); the bounds apply only with a feature chosen. */
+  feature: FeatureFilter | null;
+  featureMin: number | null;
+  featureMax: number | null;
 }
 
 /** How many of the "more filters" (confidence, who labelled, when) are set. */
 export const moreFiltersCount = (f: Filters) =>
-  [f.confMin !== null || f.confMax !== null, f.labelledBy !== null, f.labelledBetween !== null].filter(Boolean).length;
+  [
+    f.confMin !== null || f.confMax !== null,
+    f.labelledBy !== null,
+    f.labelledBetween !== null,
+    f.feature !== null && (f.featureMin !== null || f.featureMax !== null),
+  ].filter(Boolean).length;
 
 export const DEFAULT_FILTERS: Filters = {
   dataIndex: null,
@@ -53,6 +69,9 @@ export const DEFAULT_FILTERS: Filters = {
   confMax: null,
   labelledBy: null,
   labelledBetween: null,
+  feature: null,
+  featureMin: null,
+  featureMax: null,
 };
 
 /** The upper size bound sent for "no upper bound" (the largest 32-bit size, fine for both databases). */
@@ -97,6 +116,10 @@ export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQu
     labelled_by: filters.labelledBy ?? undefined,
     labelled_s: filters.labelledBetween?.[0],
     labelled_e: filters.labelledBetween?.[1],
+    feature:
+      filters.feature !== null && (filters.featureMin !== null || filters.featureMax !== null) ? filters.feature : undefined,
+    feature_min: filters.feature !== null ? (filters.featureMin ?? undefined) : undefined,
+    feature_max: filters.feature !== null ? (filters.featureMax ?? undefined) : undefined,
     sorttype: filters.order,
     diysort: filters.sort,
     tz,
