@@ -20,7 +20,7 @@ export const KEY_HELP: readonly { keys: readonly string[]; id: string }[] = [
   { keys: ['A', 'R'], id: 'review' },
   { keys: ['N'], id: 'nextPage' },
   { keys: ['M'], id: 'similar' },
-  { keys: ['Enter'], id: 'open' },
+  { keys: ['Enter'], id: 'openDetail' },
   { keys: ['U', 'Ctrl/⌘ + Z'], id: 'undo' },
   { keys: ['?'], id: 'help' },
 ];

@@ -564,9 +564,11 @@ describe('identify workspace: AI models entry', () => {
         '/api/roi/matching-ids': () => okEnvelope({ ids: [1, 2, 3, 4, 5, 6, 7], capped: false }),
       });
       await openWorkspace();
+      expect(text('identify-keys-open')).toBe('快捷键（?）');
       key('?');
       const help = await screen.findByTestId('identify-keys-help');
       expect(within(help).getByText('确认预测（选中的图像，或当前图像）')).toBeTruthy();
+      expect(within(help).getByText('打开图像详情页')).toBeTruthy();
       fireEvent.click(screen.getByTestId('identify-select-matching'));
       const dialog = (await screen.findAllByTestId('confirm-ok')).at(-1)!.closest('.ant-modal') as HTMLElement;
       expect(within(dialog).getByText('选中符合筛选条件的 7 张图像？操作将作用于全部，无论是否已加载。')).toBeTruthy();
