@@ -72,7 +72,7 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
   it('validates predictions in place: AI labels become the user’s, unlabelled ones stay, the history names who, when, from and to', async () => {
     const copepod = await classOf(1);
     const result = await act(w.tokens.user, { type: '81', category_id: CATEGORY.SITE, roi_ids: rois });
-    expect(result).toEqual({ affected: 3, unchanged: 1, roi_index_id: null });
+    expect(result).toEqual({ affected: 3, unchanged: 1, roi_index_id: null, bulk_id: (await last(w.tokens.user))!.bulk_id });
     expect(await roiRow(rois[0]!)).toMatchObject({ class_id: copepod.id, hi: 1, labelled_by: w.ids.user });
     expect(await roiRow(rois[3]!)).toMatchObject({ class_id: null, hi: 0, labelled_by: null });
     const h = await history(w.tokens.user, rois[0]!);
@@ -394,5 +394,31 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
       `/api/roi/index?category_id=-100&ipp_id=${a1.id}&feature=area_px&feature_min=1`,
     );
     expect([bad.code, bad.field]).toEqual([1002, 'feature']);
+  });
+
+  it('skips what is gone since: a folder deleted, ROIs purged (counted, nothing half done)', async () => {
+    const a = (await act(w.tokens.user, { type: '54', category_id: CATEGORY.SITE, roi_ids: rois.slice(0, 2), title: '011GoneA' }))
+      .roi_index_id!;
+    const b = (await act(w.tokens.user, { type: '54', category_id: CATEGORY.SITE, roi_ids: [rois[3]], title: '012GoneB' }))
+      .roi_index_id!;
+    await act(w.tokens.user, {
+      type: '52',
+      category_id: CATEGORY.TEMPORARY,
+      code: `f:${a}`,
+      roi_ids: rois.slice(0, 2),
+      target_id: b,
+    });
+    const move = (await last(w.tokens.user))!;
+    // The folder the move took them out of is deleted: the move cannot be put back into it.
+    await okData(w.tokens.user, 'POST', '/api/roi-index/delete-folder', { roi_index_id: a });
+    const before = await countsSnapshot(env);
+    expect(await undo(w.tokens.user, move.bulk_id)).toEqual({ bulk_id: move.bulk_id, restored: 0, skipped: 2 });
+    expect(await countsSnapshot(env)).toEqual(before);
+
+    // Recycled, then purged from the bin: the recycle's undo finds nothing to put back and says so.
+    await act(w.tokens.ownAdmin, { type: '2', category_id: CATEGORY.ALL, roi_ids: [rois[2]] });
+    const recycle = (await last(w.tokens.ownAdmin))!;
+    await okData(w.tokens.ownAdmin, 'POST', '/api/roi-group/re-bin', { action: 'delete', roi_ids: [rois[2]] });
+    expect(await undo(w.tokens.ownAdmin, recycle.bulk_id)).toEqual({ bulk_id: recycle.bulk_id, restored: 0, skipped: 1 });
   });
 });

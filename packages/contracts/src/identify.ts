@@ -347,6 +347,8 @@ export const BulkResultSchema = z.object({
   unchanged: z.number().int(),
   /** The folder it created (code 54). */
   roi_index_id: z.number().int().nullable(),
+  /** The action as the caller's last, undoable (POST /roi/undo); null when it changed nothing. */
+  bulk_id: z.number().int().nullable(),
 });
 export type BulkResult = z.infer<typeof BulkResultSchema>;
 

@@ -20,8 +20,10 @@ export function labelHistoryMigration(dialect: DialectName) {
         await withIdColumn(db.schema.createTable('roi_label_events'), dialect)
           .addColumn('roi_id', 'integer', (c) => c.notNull().references('rois.id').onDelete('cascade'))
           .addColumn('at', 'bigint', (c) => c.notNull())
-          .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
-          .addColumn('model_id', 'integer', (c) => c.references('ai_models.id').onDelete('set null'))
+          // No foreign keys: removing a user or a model would scan this growing table; the history then names a
+          // removed account (ids are never reused).
+          .addColumn('user_id', 'integer')
+          .addColumn('model_id', 'integer')
           .addColumn('action', 'text', (c) => c.notNull())
           .addColumn('from_class_id', 'integer')
           .addColumn('from_hi', 'integer', (c) => c.notNull())
@@ -46,7 +48,9 @@ export function labelHistoryMigration(dialect: DialectName) {
         await db.schema
           .createTable('bulk_action_rois')
           .addColumn('bulk_id', 'integer', (c) => c.notNull().references('bulk_actions.id').onDelete('cascade'))
-          .addColumn('roi_id', 'integer', (c) => c.notNull().references('rois.id').onDelete('cascade'))
+          // No foreign key: a purge must neither scan the journal nor silently shorten it; an ROI gone since the
+          // action is counted as skipped by the undo.
+          .addColumn('roi_id', 'integer', (c) => c.notNull())
           // JSON RoiState (undo.repository.ts), before and after the action.
           .addColumn('before', 'text', (c) => c.notNull())
           .addColumn('after', 'text', (c) => c.notNull())

@@ -85,8 +85,13 @@ export class BulkService {
       const source: LabelSource = { userId: actor.id, action: body.type, bulkId: journal.id };
       const ctx: Ctx = { trx, actor, source, body, category, rows, live: liveIds(rows), now: this.clock() };
       const result = await this.apply(ctx);
-      await this.undo.finish(trx, journal, result.affected);
-      return { affected: result.affected, unchanged: rows.length - result.affected, roi_index_id: result.folderId ?? null };
+      const bulkId = await this.undo.finish(trx, journal, result.affected);
+      return {
+        affected: result.affected,
+        unchanged: rows.length - result.affected,
+        roi_index_id: result.folderId ?? null,
+        bulk_id: bulkId,
+      };
     });
   }
 

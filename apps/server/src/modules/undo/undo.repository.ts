@@ -207,9 +207,8 @@ export async function changedMembers(db: Kysely<Database>, bulkId: number): Prom
 export async function setPlainFields(
   db: Kysely<Database>,
   ids: readonly number[],
-  values: Pick<
-    RoiState,
-    'labelled_by' | 'labelled_at' | 'favorite_at' | 'review_status' | 'reviewed_at' | 'deleted_at' | 'deleted_by'
+  values: Partial<
+    Pick<RoiState, 'labelled_by' | 'labelled_at' | 'favorite_at' | 'review_status' | 'reviewed_at' | 'deleted_at' | 'deleted_by'>
   >,
 ) {
   for (const part of idChunks(ids)) await db.updateTable('rois').set(values).where('id', 'in', part).execute();
@@ -232,6 +231,15 @@ export async function reinsertMembers(db: Kysely<Database>, members: readonly Ch
       .where('id', '=', folderId)
       .execute();
   }
+}
+
+/** Which of these folders still exist. */
+export async function existingFolders(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const part of idChunks(ids)) {
+    for (const r of await db.selectFrom('roi_folders').select('id').where('id', 'in', part).execute()) out.add(r.id);
+  }
+  return out;
 }
 
 /** Of these folders, those that hold no ROI. */

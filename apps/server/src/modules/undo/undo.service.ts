@@ -8,6 +8,7 @@ import * as folders from '../identify/folders.repository.ts';
 import { findRoisCore, type RoiCore } from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { ownsTeamObject } from '../access/team-access.ts';
 import * as repo from './undo.repository.ts';
 
 type Trx = Kysely<Database>;
@@ -51,8 +52,8 @@ export class UndoService {
     return { id, userId: actor.id, roiIds, before, members, maxFolderId };
   }
 
-  /** After it: keeps what changed as the user's last action, or, when nothing did, forgets the entry. */
-  async finish(trx: Trx, entry: JournalEntry, affected: number) {
+  /** After it: keeps what changed as the user's last action (answers its id), or, when nothing did, forgets it (null). */
+  async finish(trx: Trx, entry: JournalEntry, affected: number): Promise<number | null> {
     const after = await repo.roiStates(trx, entry.roiIds);
     const members = await repo.memberships(trx, entry.roiIds);
     const rois: repo.ChangedRoi[] = [];
@@ -69,10 +70,11 @@ export class UndoService {
     }
     if (rois.length === 0 && changed.length === 0) {
       await repo.deleteAction(trx, entry.id);
-      return;
+      return null;
     }
     const created = [...new Set(changed.filter((m) => m.added === 1 && m.folder_id > entry.maxFolderId).map((m) => m.folder_id))];
     await repo.completeAction(trx, { id: entry.id, user_id: entry.userId, affected, created_folders: created }, rois, changed);
+    return entry.id;
   }
 
   /** GET /roi/last-action: the caller's last bulk action while it can still be undone; null otherwise. */
@@ -99,26 +101,31 @@ export class UndoService {
       if (!action || action.id !== bulkId || action.undone_at !== null || action.created_at + UNDO_WINDOW_MS <= now) {
         throw nothingToUndo();
       }
-      // Two undos at once (two tabs): one claims it, the other is told there is nothing left to undo.
-      if (!(await repo.markUndone(trx, action.id, now))) throw nothingToUndo();
       const journal = await repo.changedRois(trx, action.id);
       const members = await repo.changedMembers(trx, action.id);
       const roiIds = [...new Set([...journal.map((r) => r.roi_id), ...members.map((m) => m.roi_id)])];
-      // Locked in id order (PostgreSQL) like every writer of ROIs; a purged ROI is simply gone.
+      // The ROIs first, locked in id order (PostgreSQL) like every writer of ROIs, and only then the action's row: a
+      // bulk action takes its ROIs and then the user's journal rows, so the other order could deadlock with it.
       const cores = new Map((await findRoisCore(trx, roiIds, this.db.dialect === 'postgres')).map((r) => [r.id, r]));
+      // Two undos at once (two tabs): one claims it, the other is told there is nothing left to undo.
+      if (!(await repo.markUndone(trx, action.id, now))) throw nothingToUndo();
       const visible = (id: number) => {
         const core = cores.get(id);
-        return core !== undefined && (actor.role === 'superadmin' || core.group_id === actor.group_id);
+        return core !== undefined && ownsTeamObject(actor, core.group_id);
       };
       const current = await repo.roiStates(trx, roiIds);
       const currentMembers = await repo.memberships(trx, roiIds);
+      const folderIds = await repo.existingFolders(trx, [...new Set(members.map((m) => m.folder_id))]);
+      // Left alone: an ROI purged, of another team, or changed since, and one whose membership changed since or
+      // whose folder is gone.
       const blocked = new Set<number>(roiIds.filter((id) => !visible(id)));
       for (const r of journal) {
         const now = current.get(r.roi_id);
         if (!now || !repo.sameState(now, r.after)) blocked.add(r.roi_id);
       }
       for (const m of members) {
-        if (currentMembers.has(repo.memberKey(m.folder_id, m.roi_id)) !== (m.added === 1)) blocked.add(m.roi_id);
+        const still = currentMembers.has(repo.memberKey(m.folder_id, m.roi_id)) === (m.added === 1);
+        if (!still || !folderIds.has(m.folder_id)) blocked.add(m.roi_id);
       }
       const rois = journal.filter((r) => !blocked.has(r.roi_id));
       await this.restoreRows(trx, actor, action.id, rois, cores);
@@ -178,25 +185,37 @@ export class UndoService {
         { userId: actor.id, action: 'undo', bulkId },
       );
     }
-    for (const [, group] of groupBy(rois, (r) => JSON.stringify(plainFields(r.before)))) {
-      await repo.setPlainFields(
-        trx,
-        group.map((r) => r.roi_id),
-        plainFields(group[0]!.before),
-      );
+    // Only the fields the action changed (a recycle: its time and author), grouped by the values they go back to:
+    // one statement for the whole selection in the usual case, not one per ROI.
+    for (const [, group] of groupBy(rois, (r) => JSON.stringify(changedPlainFields(r)))) {
+      const values = changedPlainFields(group[0]!);
+      if (Object.keys(values).length > 0) {
+        await repo.setPlainFields(
+          trx,
+          group.map((r) => r.roi_id),
+          values,
+        );
+      }
     }
   }
 }
 
-const plainFields = (s: repo.RoiState) => ({
-  labelled_by: s.labelled_by,
-  labelled_at: s.labelled_at,
-  favorite_at: s.favorite_at,
-  review_status: s.review_status,
-  reviewed_at: s.reviewed_at,
-  deleted_at: s.deleted_at,
-  deleted_by: s.deleted_by,
-});
+const PLAIN_FIELDS = [
+  'labelled_by',
+  'labelled_at',
+  'favorite_at',
+  'review_status',
+  'reviewed_at',
+  'deleted_at',
+  'deleted_by',
+] as const;
+
+/** The fields that count nothing which the action changed, with the values they had before it. */
+function changedPlainFields(r: repo.ChangedRoi): Partial<Pick<repo.RoiState, (typeof PLAIN_FIELDS)[number]>> {
+  const out: Partial<Record<(typeof PLAIN_FIELDS)[number], number | null>> = {};
+  for (const field of PLAIN_FIELDS) if (r.before[field] !== r.after[field]) out[field] = r.before[field];
+  return out as Partial<Pick<repo.RoiState, (typeof PLAIN_FIELDS)[number]>>;
+}
 
 function splitKey(key: string) {
   const [folder, roi] = key.split(':');

@@ -1,9 +1,9 @@
-import { BulkResultSchema, type BulkActionBody, type BulkResult } from '@ipp/contracts';
+import { BulkResultSchema, UNDO_WINDOW_MS, type BulkActionBody, type BulkResult, type LastAction } from '@ipp/contracts';
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
 import { patchItem, PATCHED_CODES } from '../utils/patch-items';
 import type { RoiPageWithTotal } from './get-rois';
-import { identifyKey } from './keys';
+import { identifyKey, identifyKeys } from './keys';
 import { labelChangeKeys } from './label-change-keys';
 
 /** POST /roi/save-move: one bulk action on a selection, in one transaction (docs/actions.md). Refusals are toasted. */
@@ -27,7 +27,19 @@ export function useRunAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body }: RunActionVariables) => runAction(body),
-    onSuccess: (_result, { body, className }) => {
+    onSuccess: (result, { body, className }) => {
+      // The action is now the caller's last: U undoes this one, not the one the cache held before.
+      if (result.bulk_id !== null) {
+        const now = Date.now();
+        queryClient.setQueryData<LastAction>(identifyKeys.lastAction(), {
+          bulk_id: result.bulk_id,
+          code: body.type,
+          category_id: body.category_id,
+          affected: result.affected,
+          created_at: now,
+          expires_at: now + UNDO_WINDOW_MS,
+        });
+      }
       const refresh = () => Promise.all(labelChangeKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       if (PATCHED_CODES.includes(body.type)) {
         const ids = new Set(body.roi_ids);

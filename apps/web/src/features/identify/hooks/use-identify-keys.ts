@@ -30,10 +30,27 @@ export function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** A modal or a drawer (more like this, AI models) over the workspace: its keys are its own. */
+/** A modal, a drawer, a popover or an open list over the workspace: its keys are its own. */
 function dialogOpen(): boolean {
-  return document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open') !== null;
+  return (
+    document.querySelector(
+      '.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open, .ant-popover:not(.ant-popover-hidden), .ant-select-dropdown:not(.ant-select-dropdown-hidden), .ant-picker-dropdown:not(.ant-picker-dropdown-hidden)',
+    ) !== null
+  );
 }
+
+/** Keys a focused button, link or switch answers itself (outside the grid, whose cells are the workspace's). */
+const CONTROL_KEYS = new Set(['enter', 'space']);
+function onControl(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.closest('[data-testid="identify-grid"]')) return false;
+  return (
+    target.closest('button, a, [role="button"], [role="switch"], [role="menuitem"], [role="tab"], [role="checkbox"]') !== null
+  );
+}
+
+/** Held down, only the arrows repeat: a held V or D would label one image after another. */
+const REPEATING = new Set(['arrowleft', 'arrowright', 'shift+arrowleft', 'shift+arrowright']);
 
 /**
  * An event's key name: modifiers first ('mod+' for Ctrl or ⌘, 'shift+' for named keys and letters), then the key in
@@ -58,7 +75,8 @@ export function useIdentifyKeys(keys: IdentifyKeys): void {
     const listener = (event: KeyboardEvent) => {
       if (event.defaultPrevented || isTyping(event.target) || dialogOpen()) return;
       const name = keyName(event);
-      const action = name === null ? undefined : current.current[name];
+      if (name === null || (event.repeat && !REPEATING.has(name)) || (CONTROL_KEYS.has(name) && onControl(event.target))) return;
+      const action = current.current[name];
       if (!action) return;
       event.preventDefault();
       action();

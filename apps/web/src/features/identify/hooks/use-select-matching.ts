@@ -1,6 +1,6 @@
 import { MAX_MATCHING, type RoiListQuery } from '@ipp/contracts';
 import { App, type ButtonProps } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getMatchingIds } from '../api/get-matching-ids';
 import { selectMatching, type Selection } from '../utils/selection';
@@ -13,13 +13,23 @@ export function useSelectMatching(query: RoiListQuery | null, loaded: number, on
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const [busy, setBusy] = useState(false);
+  // The list shown now: an answer (or a confirmation) for a list the user has since left is dropped.
+  const shown = useRef(JSON.stringify(query));
+  useEffect(() => {
+    shown.current = JSON.stringify(query);
+  });
   const run = async () => {
     if (!query || busy) return;
+    const asked = JSON.stringify(query);
+    const select = (ids: readonly number[]) => {
+      if (shown.current === asked) onSelect(selectMatching(ids));
+    };
     setBusy(true);
     try {
       const { ids, capped } = await getMatchingIds(query);
+      if (shown.current !== asked) return;
       if (ids.length <= loaded && !capped) {
-        onSelect(selectMatching(ids));
+        select(ids);
         return;
       }
       modal.confirm({
@@ -30,7 +40,7 @@ export function useSelectMatching(query: RoiListQuery | null, loaded: number, on
         okText: t('common.ok'),
         cancelText: t('common.cancel'),
         okButtonProps: { 'data-testid': 'confirm-ok' } as ButtonProps,
-        onOk: () => onSelect(selectMatching(ids)),
+        onOk: () => select(ids),
       });
     } catch {
       // The API client has shown the server's message.

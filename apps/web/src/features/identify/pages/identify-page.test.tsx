@@ -98,7 +98,7 @@ function server(extra: Record<string, Handler> = {}) {
         reason: null,
       }),
     '/api/roi/get-adjacent-roi': () => okEnvelope({ previous_id: null, next_id: 2 }),
-    '/api/roi/save-move': () => okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null }),
+    '/api/roi/save-move': () => okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null, bulk_id: 3 }),
     ...extra,
   });
 }
@@ -514,7 +514,7 @@ describe('identify workspace: AI models entry', () => {
         '/api/tool/sys-init': () => okEnvelope([cls(1, '001桡足类', 'Copepoda'), cls(2, '002硅藻链', 'Bacillariophyceae')]),
         '/api/roi/save-move': () => {
           last = { bulk_id: 9, code: '82', category_id: -100, affected: 2, created_at: 1, expires_at: Date.now() + 600_000 };
-          return okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null });
+          return okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null, bulk_id: 9 });
         },
         '/api/roi/last-action': () => okEnvelope(last),
         '/api/roi/undo': () => {

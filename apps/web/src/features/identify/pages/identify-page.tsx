@@ -176,8 +176,9 @@ export function IdentifyPage() {
     n: rois.hasNextPage && !rois.isFetchingNextPage ? () => void rois.fetchNextPage() : undefined,
     m: focused ? () => setSimilarRequest((n) => n + 1) : undefined,
     enter: focusedId !== null ? () => void navigate(imageDetailPath(focusedId)) : undefined,
-    u: undo.action ? () => void undo.run() : undefined,
-    'mod+z': undo.action ? () => void undo.run() : undefined,
+    // Not while an action is running: its answer makes it the last action, and an undo then could meet it mid-way.
+    u: undo.action && !bulk.busy ? () => void undo.run() : undefined,
+    'mod+z': undo.action && !bulk.busy ? () => void undo.run() : undefined,
     '?': () => setKeysHelp(true),
   });
 
