@@ -129,6 +129,21 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('validating from
     await page.keyboard.press('v');
     await expect.poll(() => marks(page)).toEqual(['validated', ...Array(ROIS - 1).fill('predicted')]);
 
+    // ↓ moves a row down (as many images as the grid has columns), ↑ back.
+    const focusedIndex = () =>
+      page
+        .locator('[data-testid^="roi-cell-"]')
+        .evaluateAll((els) => els.findIndex((el) => el.getAttribute('data-focused') === 'true'));
+    const columns = await page
+      .locator('[data-testid^="roi-cell-"]')
+      .evaluateAll((els) => els.filter((el) => (el as HTMLElement).offsetTop === (els[0] as HTMLElement).offsetTop).length);
+    expect(columns).toBeGreaterThan(1);
+    await expect.poll(focusedIndex).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedIndex).toBe(1 + columns);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(focusedIndex).toBe(1);
+
     // Shift+→ twice selects three, C opens the class picker, typing part of the taxon's Latin name and Enter applies it.
     await expect.poll(() => page.locator('[data-focused="true"]').getAttribute('data-testid')).not.toBe(null);
     await page.keyboard.press('Shift+ArrowRight');

@@ -1,8 +1,8 @@
 import { LastActionSchema, UndoResultSchema, type LastAction, type UndoResult } from '@ipp/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
-import { identifyKeys } from './keys';
-import { useIdentifyMutation } from './use-identify-mutation';
+import { identifyKey, identifyKeys } from './keys';
+import { labelChangeKeys } from './label-change-keys';
 
 /** GET /roi/last-action: the caller's last bulk action while it can be undone, or null. */
 export async function getLastAction(options: { signal?: AbortSignal } = {}): Promise<LastAction | null> {
@@ -22,6 +22,22 @@ export async function undoAction(bulkId: number): Promise<UndoResult> {
   );
 }
 
+/**
+ * The undo is answered once the image lists are fetched again (what each ROI went back to is theirs to say); the
+ * trees, counts and overview pages follow behind it.
+ */
 export function useUndo() {
-  return useIdentifyMutation(undoAction);
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: undoAction,
+    onSuccess: async () => {
+      queryClient.setQueryData(identifyKeys.lastAction(), null);
+      const lists = [...identifyKey, 'rois'];
+      const isList = (key: readonly unknown[]) => key[0] === lists[0] && key[1] === lists[1];
+      void Promise.all(
+        labelChangeKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey, predicate: (q) => !isList(q.queryKey) })),
+      );
+      await queryClient.invalidateQueries({ queryKey: lists });
+    },
+  });
 }

@@ -45,6 +45,7 @@ interface RoiBrowserProps {
   /** The caller's last bulk action and its undo. */
   undo: { action: LastAction | null; busy: boolean; run: () => Promise<void> };
   onKeysHelp: () => void;
+  onColumns?: (columns: number) => void;
 }
 
 /** The centre pane: filters, totals and selection, the bulk actions, and the thumbnail grid. */
@@ -66,6 +67,7 @@ export function RoiBrowser(props: RoiBrowserProps) {
     undo,
     onKeysHelp,
     matching,
+    onColumns,
   } = props;
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -125,6 +127,7 @@ export function RoiBrowser(props: RoiBrowserProps) {
         onLoadMore={() => void list.fetchNextPage()}
         loadedLabel={t('identify.loaded', { loaded: formatCount(items.length), total: formatCount(total) })}
         cellSize={cellSize}
+        onColumns={onColumns}
       />
     );
   };

@@ -23,6 +23,8 @@ interface RoiGridProps {
   loadedLabel: string;
   /** Thumbnail size, px (the zoom slider). */
   cellSize?: number;
+  /** Told the number of columns whenever it changes (↑ and ↓ move by a row). */
+  onColumns?: (columns: number) => void;
 }
 
 interface Viewport {
@@ -60,6 +62,7 @@ export function RoiGrid({
   onLoadMore,
   loadedLabel,
   cellSize = CELL_SIZE,
+  onColumns,
 }: RoiGridProps) {
   const { t } = useTranslation();
   const classes = useClasses();
@@ -100,6 +103,7 @@ export function RoiGrid({
 
   const columns = viewport ? columnsFor(viewport.width, cellSize) : 1;
   const rows = Math.ceil(items.length / columns);
+  useEffect(() => onColumns?.(columns), [columns, onColumns]);
   const [firstRow, lastRow] = viewport ? windowOf(viewport, rows, cellSize) : [0, rows];
   const shown = viewport ? items.slice(firstRow * columns, lastRow * columns) : items;
 

@@ -9,7 +9,8 @@ export type IdentifyKeys = Partial<Record<string, (() => void) | undefined>>;
 /** Every key the workspace answers, in the order the help lists them, with its i18n id (identify.keys.*). */
 export const KEY_HELP: readonly { keys: readonly string[]; id: string }[] = [
   { keys: ['←', '→'], id: 'move' },
-  { keys: ['Shift + ←', 'Shift + →'], id: 'extend' },
+  { keys: ['↑', '↓'], id: 'moveRow' },
+  { keys: ['Shift + ←/→/↑/↓'], id: 'extend' },
   { keys: ['Space'], id: 'toggle' },
   { keys: ['Ctrl/⌘ + A'], id: 'selectLoaded' },
   { keys: ['Ctrl/⌘ + Shift + A'], id: 'selectMatching' },
@@ -32,10 +33,12 @@ export function isTyping(target: EventTarget | null): boolean {
 
 /** A modal, a drawer, a popover or an open list over the workspace: its keys are its own. */
 function dialogOpen(): boolean {
-  return (
-    document.querySelector(
-      '.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open, .ant-popover:not(.ant-popover-hidden), .ant-select-dropdown:not(.ant-select-dropdown-hidden), .ant-picker-dropdown:not(.ant-picker-dropdown-hidden)',
-    ) !== null
+  if (document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open') !== null) return true;
+  // Closed popovers and lists may stay in the page, hidden or in their closing animation: only one shown counts.
+  const floating = document.querySelectorAll<HTMLElement>('.ant-popover, .ant-select-dropdown, .ant-picker-dropdown');
+  return [...floating].some(
+    (el) =>
+      !/-hidden\b|-leave\b/.test(el.className) && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden',
   );
 }
 
@@ -50,7 +53,7 @@ function onControl(target: EventTarget | null): boolean {
 }
 
 /** Held down, only the arrows repeat: a held V or D would label one image after another. */
-const REPEATING = new Set(['arrowleft', 'arrowright', 'shift+arrowleft', 'shift+arrowright']);
+const REPEATING = new Set(['arrowleft', 'arrowright', 'arrowup', 'arrowdown'].flatMap((key) => [key, `shift+${key}`]));
 
 /**
  * An event's key name: modifiers first ('mod+' for Ctrl or ⌘, 'shift+' for named keys and letters), then the key in

@@ -106,6 +106,8 @@ export function IdentifyPage() {
   const matching = useSelectMatching(ws.query, order.length, setSelection);
   const [keysHelp, setKeysHelp] = useState(false);
   const [similarRequest, setSimilarRequest] = useState(0);
+  /** The grid's columns now (↑ and ↓ move by a row). */
+  const [columns, setColumns] = useState(1);
 
   const orderRef = useRef(order);
   useEffect(() => {
@@ -131,8 +133,8 @@ export function IdentifyPage() {
       ? () => bulk.start(action, targets, { quick: true })
       : undefined;
   };
-  /** Focus one step along the loaded list, Shift extending the selection from its anchor. */
-  const step = (by: -1 | 1, extend: boolean) => () => {
+  /** Focus `by` places along the loaded list (a row: the grid's columns), Shift extending the selection. */
+  const step = (by: number, extend: boolean) => () => {
     const at = focusedId === null ? -1 : order.indexOf(focusedId);
     const id = order[at < 0 ? 0 : Math.min(order.length - 1, Math.max(0, at + by))];
     if (id === undefined) return;
@@ -161,6 +163,10 @@ export function IdentifyPage() {
     arrowright: move(1),
     'shift+arrowleft': order.length > 0 ? step(-1, true) : undefined,
     'shift+arrowright': order.length > 0 ? step(1, true) : undefined,
+    arrowup: order.length > 0 ? step(-columns, false) : undefined,
+    arrowdown: order.length > 0 ? step(columns, false) : undefined,
+    'shift+arrowup': order.length > 0 ? step(-columns, true) : undefined,
+    'shift+arrowdown': order.length > 0 ? step(columns, true) : undefined,
     space:
       focusedId === null
         ? undefined
@@ -245,6 +251,7 @@ export function IdentifyPage() {
             onCellClick={onCellClick}
             undo={undo}
             matching={matching}
+            onColumns={setColumns}
             onKeysHelp={() => setKeysHelp(true)}
           />
         </Card>
