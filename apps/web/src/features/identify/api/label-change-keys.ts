@@ -1,4 +1,4 @@
-import type { QueryKey } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { viewsQueryKey } from '@/api/query-keys';
 import { aiKeys, identifyKey } from './keys';
 
@@ -8,3 +8,12 @@ import { aiKeys, identifyKey } from './keys';
  * labels (accepted by the machine / sent to review).
  */
 export const labelChangeKeys: readonly QueryKey[] = [identifyKey, ['classes'], viewsQueryKey, aiKeys.allModels];
+
+/** Refetches everything a label change made stale (labelChangeKeys); `skip` leaves some queries out. */
+export function refreshAfterLabelChange(queryClient: QueryClient, skip?: (query: Query) => boolean): Promise<unknown> {
+  return Promise.all(
+    labelChangeKeys.map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey, ...(skip ? { predicate: (query: Query) => !skip(query) } : {}) }),
+    ),
+  );
+}

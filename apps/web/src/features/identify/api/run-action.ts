@@ -4,7 +4,7 @@ import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
 import { patchItem, PATCHED_CODES } from '../utils/patch-items';
 import type { RoiPageWithTotal } from './get-rois';
 import { identifyKey, identifyKeys } from './keys';
-import { labelChangeKeys } from './label-change-keys';
+import { refreshAfterLabelChange } from './label-change-keys';
 
 /** POST /roi/save-move: one bulk action on a selection, in one transaction (docs/actions.md). Refusals are toasted. */
 export async function runAction(body: BulkActionBody): Promise<BulkResult> {
@@ -40,7 +40,7 @@ export function useRunAction() {
           expires_at: now + UNDO_WINDOW_MS,
         });
       }
-      const refresh = () => Promise.all(labelChangeKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      const refresh = () => refreshAfterLabelChange(queryClient);
       if (PATCHED_CODES.includes(body.type)) {
         const ids = new Set(body.roi_ids);
         queryClient.setQueriesData<InfiniteData<RoiPageWithTotal>>({ queryKey: [...identifyKey, 'rois'] }, (data) =>

@@ -2,7 +2,7 @@ import { LastActionSchema, UndoResultSchema, type LastAction, type UndoResult } 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
 import { identifyKey, identifyKeys } from './keys';
-import { labelChangeKeys } from './label-change-keys';
+import { refreshAfterLabelChange } from './label-change-keys';
 
 /** GET /roi/last-action: the caller's last bulk action while it can be undone, or null. */
 export async function getLastAction(options: { signal?: AbortSignal } = {}): Promise<LastAction | null> {
@@ -34,9 +34,7 @@ export function useUndo() {
       queryClient.setQueryData(identifyKeys.lastAction(), null);
       const lists = [...identifyKey, 'rois'];
       const isList = (key: readonly unknown[]) => key[0] === lists[0] && key[1] === lists[1];
-      void Promise.all(
-        labelChangeKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey, predicate: (q) => !isList(q.queryKey) })),
-      );
+      void refreshAfterLabelChange(queryClient, (query) => isList(query.queryKey));
       await queryClient.invalidateQueries({ queryKey: lists });
     },
   });

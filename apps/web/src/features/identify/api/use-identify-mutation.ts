@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { labelChangeKeys } from './label-change-keys';
+import { refreshAfterLabelChange } from './label-change-keys';
 
 /**
  * A change in the identify workspace: afterwards every tree, list, count and class list is stale, and so are the
@@ -10,6 +10,6 @@ export function useIdentifyMutation<TVariables, TResult>(mutationFn: (variables:
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => Promise.all(labelChangeKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onSuccess: () => refreshAfterLabelChange(queryClient),
   });
 }

@@ -2,7 +2,7 @@ import type { Job } from '@ipp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { aiKeys } from '../api/keys';
-import { labelChangeKeys } from '../api/label-change-keys';
+import { refreshAfterLabelChange } from '../api/label-change-keys';
 
 /**
  * What a finished job made stale: a re-identification relabels ROIs (lists, trees, counts, class lists, the
@@ -13,7 +13,7 @@ export function useRefreshAfterJob(): (job: Pick<Job, 'kind'>) => Promise<unknow
   return useCallback(
     (job) => {
       if (job.kind === 'train') return queryClient.invalidateQueries({ queryKey: aiKeys.allModels });
-      return Promise.all(labelChangeKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      return refreshAfterLabelChange(queryClient);
     },
     [queryClient],
   );
