@@ -363,6 +363,14 @@ describe.each(dialects)('in-place labelling, history and undo on %s', (dialect) 
     ]);
     expect(one.ids).toHaveLength(4);
     expect(two.ids).toEqual(one.ids);
+    // The history and the last action, asked twice at once, answer alike.
+    await act(w.tokens.user, { type: '81', category_id: CATEGORY.SITE, roi_ids: [rois[0]] });
+    const [h1, h2] = await Promise.all([history(w.tokens.user, rois[0]!), history(w.tokens.ownAdmin, rois[0]!)]);
+    expect(h1.events).toHaveLength(1);
+    expect(h2).toEqual(h1);
+    const [l1, l2] = await Promise.all([last(w.tokens.user), last(w.tokens.user)]);
+    expect(l1).not.toBeNull();
+    expect(l2).toEqual(l1);
   });
 
   it('filters by a measured feature of the segmented object, on both databases', async () => {
