@@ -6,6 +6,7 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -11,8 +11,6 @@ import { FeaturePool } from '../src/modules/recognition/feature-pool.ts';
 import { ModelStore } from '../src/modules/recognition/model-store.ts';
 import { SimilarityIndex } from '../src/modules/recognition/similarity.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
-import { TEST_DATABASE_URL } from './helpers/dialects.ts';
-import { sql } from 'kysely';
 
 const MIN = 60_000;
 type Token = string | undefined;
@@ -370,16 +368,8 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
   it.skipIf(dialect !== 'postgres')(
     'shares the job queue between two server processes: each job runs once, both take work',
     async () => {
-      // A second process: its own database handle on the same database (PostgreSQL schema or SQLite file).
-      const schema =
-        dialect === 'postgres'
-          ? (await sql<{ s: string }>`select current_schema() as s`.execute(env.db.kysely)).rows[0]!.s
-          : undefined;
-      const other = openDatabase({
-        dataDir: env.config.DATA_DIR,
-        databaseUrl: dialect === 'postgres' ? TEST_DATABASE_URL : undefined,
-        pgSchema: schema,
-      });
+      // A second process: its own database handle on the same PostgreSQL database.
+      const other = openDatabase({ dataDir: env.config.DATA_DIR, databaseUrl: env.db.pg!.connectionString });
       try {
         const t = now();
         const ids: number[] = [];

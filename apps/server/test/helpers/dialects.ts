@@ -1,6 +1,8 @@
 import pg from 'pg';
+import { TEST_DATABASE_URL } from './pg-admin.ts';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { TEST_DATABASE_URL };
+
 /** In CI (or with REQUIRE_PG=1) a missing PostgreSQL fails the run instead of skipping. */
 const required = process.env.CI === 'true' || process.env.REQUIRE_PG === '1';
 
@@ -17,11 +19,15 @@ async function postgresReachable(): Promise<string | null> {
   }
 }
 
-const pgProblem = await postgresReachable();
-if (pgProblem && required) {
+/** `npm run test:fast` (TEST_DIALECTS=sqlite) leaves PostgreSQL out on purpose; CI and `npm test` never do. */
+export const sqliteOnly = process.env.TEST_DIALECTS === 'sqlite';
+const pgProblem = sqliteOnly ? 'not asked for' : await postgresReachable();
+if (pgProblem && required && !sqliteOnly) {
   throw new Error(`PostgreSQL is required here (CI or REQUIRE_PG=1) but ${TEST_DATABASE_URL} is not reachable: ${pgProblem}`);
 }
-if (pgProblem) {
+if (sqliteOnly) {
+  console.warn('\n*** SKIPPING the PostgreSQL half of the server suites: TEST_DIALECTS=sqlite (npm run test:fast).\n');
+} else if (pgProblem) {
   console.warn(
     `\n*** SKIPPING the PostgreSQL half of the server suites: ${TEST_DATABASE_URL} is not reachable (${pgProblem}).` +
       `\n*** Start PostgreSQL or set TEST_DATABASE_URL; CI fails instead of skipping.\n`,

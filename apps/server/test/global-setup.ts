@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { adminQuery, databaseUrl } from './helpers/pg-admin.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated SQLite file that each test world copies instead of migrating its own. */
+    sqliteTemplate: string;
+    /** A migrated PostgreSQL database each test world is created from (CREATE DATABASE … TEMPLATE), or null without PostgreSQL. */
+    pgTemplate: string | null;
+  }
+}
+
+/**
+ * Migrates once per run instead of once per test world: 24 migrations took about 90 ms on SQLite and 360 ms on
+ * PostgreSQL for each of the suite's worlds, a copy of the migrated file takes a few and a database made from a
+ * template about 30. The worlds stay fresh and separate; only the empty schema is shared.
+ */
+export default async function setup(project: TestProject) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-template-'));
+  const sqlite = openDatabase({ dataDir: dir, sqliteFile: 'template.sqlite' });
+  await migrateToLatest(sqlite);
+  await sqlite.close(); // closing the last handle checkpoints the WAL into the file
+  project.provide('sqliteTemplate', path.join(dir, 'template.sqlite'));
+
+  let pgTemplate: string | null = null;
+  try {
+    if (process.env.TEST_DIALECTS === 'sqlite') throw new Error('SQLite only');
+    await adminQuery('select 1');
+    pgTemplate = `ipp_tpl_${crypto.randomBytes(6).toString('hex')}`;
+  } catch {
+    // helpers/dialects.ts says loudly that the PostgreSQL half is skipped (and fails the run in CI).
+  }
+  if (pgTemplate) {
+    await adminQuery(`create database ${pgTemplate}`);
+    const db = openDatabase({ dataDir: dir, databaseUrl: databaseUrl(pgTemplate) });
+    try {
+      await migrateToLatest(db);
+    } finally {
+      await db.close();
+    }
+  }
+  project.provide('pgTemplate', pgTemplate);
+
+  return async () => {
+    if (pgTemplate) await adminQuery(`drop database if exists ${pgTemplate} with (force)`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}
