@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-// The README's test command: builds the console, then runs every suite (server on SQLite and PostgreSQL,
-// web units, end-to-end in Chromium) one after the other and prints the counts of each and in total.
+// The README's test command: builds the console (unless apps/web/dist is already built from these sources), then runs
+// every suite (server on SQLite and PostgreSQL, web units, end-to-end in Chromium) one after the other and prints the
+// counts of each and in total.
+//   node scripts/test-all.mjs [server|web|e2e ...]   only those suites
+//   node scripts/test-all.mjs --fast                 `npm run test:fast`: server on SQLite only and web units, the
+//                                                    inner loop (CI and `npm test` run everything)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureChromium } from './chromium.mjs';
+import { webBuildIsCurrent } from './web-inputs.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const results = path.join(root, 'test-results');
@@ -13,7 +18,12 @@ fs.mkdirSync(results, { recursive: true });
 const run = (cmd, args, env = {}) =>
   spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const fast = args.includes('--fast');
+const named = args.filter((a) => a !== '--fast');
+const only = named.length > 0 ? named : fast ? ['server', 'web'] : [];
+// helpers/dialects.ts reads it: the PostgreSQL half is skipped, said loudly, and only when asked for.
+if (fast) process.env.TEST_DIALECTS = 'sqlite';
 const suites = [
   { name: 'server', config: 'apps/server/vitest.config.ts' },
   { name: 'web', config: 'apps/web/vite.config.ts' },
@@ -21,8 +31,11 @@ const suites = [
 ].filter((s) => only.length === 0 || only.includes(s.name));
 
 if (suites.some((s) => s.name === 'e2e')) {
-  console.log('\n=== build: production web bundle for the end-to-end suite');
-  if (run('npm', ['run', 'build']) !== 0) process.exit(1);
+  if (webBuildIsCurrent()) console.log('\n=== build: apps/web/dist is built from these sources already');
+  else {
+    console.log('\n=== build: production web bundle for the end-to-end suite');
+    if (run('npm', ['run', 'build']) !== 0) process.exit(1);
+  }
   ensureChromium();
 }
 
