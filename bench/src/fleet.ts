@@ -1,7 +1,7 @@
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema.ts';
-import { hashPassword } from '../../apps/server/src/modules/auth/password.ts';
+import { hashPassword } from '../../apps/server/src/security/password.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

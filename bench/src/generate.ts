@@ -15,7 +15,7 @@ import pg from 'pg';
 import type { Database } from '../../apps/server/src/db/schema.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
-import { hashPassword, hashToken } from '../../apps/server/src/modules/auth/password.ts';
+import { hashPassword, hashToken } from '../../apps/server/src/security/password.ts';
 import { buildRoiRollups, seedFleet } from './fleet.ts';
 
 const HOUR = 3_600_000;

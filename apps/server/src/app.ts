@@ -19,7 +19,7 @@ import { parseLang } from './http/messages.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
-import { configurePasswordHashing, hashPassword } from './modules/auth/password.ts';
+import { configurePasswordHashing, hashPassword } from './security/password.ts';
 import { registerWebApp } from './web/static.ts';
 import multipart from '@fastify/multipart';
 import { accountRoutes } from './modules/account/account.routes.ts';

@@ -1,7 +1,7 @@
 import type { ClassItem, TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { CLASS_LIMIT_PER_TEAM } from '../src/modules/identify/classes.ts';
+import { CLASS_LIMIT_PER_TEAM } from '../src/modules/classes/classes.ts';
 import { classForFolder } from '../src/modules/transfer/import-folder.ts';
 import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';

@@ -16,7 +16,7 @@ import {
   type GeneratedRequest,
   type Operation,
 } from './helpers/fuzz.ts';
-import { hashPassword } from '../src/modules/auth/password.ts';
+import { hashPassword } from '../src/security/password.ts';
 
 /**
  * The route fuzzer (issue 8, ASVS V5): requests generated from the OpenAPI description of every route, mostly as the

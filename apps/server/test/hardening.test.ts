@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { csvCell } from '../src/http/csv-cell.ts';
 import { redactUrl } from '../src/http/transport.ts';
-import { hashingStats } from '../src/modules/auth/password.ts';
+import { hashingStats } from '../src/security/password.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, createTeam, createUser, PASSWORD, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';

@@ -1,6 +1,6 @@
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/modules/auth/password.ts';
+import { hashToken } from '../src/security/password.ts';
 import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { dialects } from './helpers/dialects.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, hashToken, newToken, verifyPassword } from '../src/modules/auth/password.ts';
+import { hashPassword, hashToken, newToken, verifyPassword } from '../src/security/password.ts';
 
 describe('passwords and tokens', () => {
   it('hashes with scrypt N=2^17, r=8, p=1 by default parameters and verifies', async () => {

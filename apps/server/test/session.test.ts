@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/modules/auth/password.ts';
+import { hashToken } from '../src/security/password.ts';
 import { body, buildTestApp, createTeam, createUser, get, login, loginRequest, PASSWORD, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { hashPassword } from '../modules/auth/password.ts';
+import { hashPassword } from '../security/password.ts';
 import { findUserByAccount, insertUser } from '../modules/users/users.repository.ts';
 
 export const ADMIN_ACCOUNT = 'admin';

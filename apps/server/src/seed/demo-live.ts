@@ -4,7 +4,7 @@ import { parseApplied, parseStoredConfig } from '../modules/device/device.servic
 import type { DeviceCredentials } from '../simulator/args.ts';
 import { resumeFrom } from '../simulator/telemetry-model.ts';
 import type { Db } from '../db/database.ts';
-import { hashToken } from '../modules/auth/password.ts';
+import { hashToken } from '../security/password.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
 import { runSimulator, type SimulatorHandle } from '../simulator/simulator.ts';
 import { DEMO_TEAM } from './demo.ts';

@@ -1,7 +1,7 @@
 import type { Role } from '@ipp/contracts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { hashPassword } from '../modules/auth/password.ts';
+import { hashPassword } from '../security/password.ts';
 import { findTeamByName, insertTeam } from '../modules/teams/teams.repository.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
 

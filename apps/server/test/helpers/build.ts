@@ -8,7 +8,7 @@ import type { Role } from '@ipp/contracts';
 import { buildApp } from '../../src/app.ts';
 import { testConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
-import { hashPassword } from '../../src/modules/auth/password.ts';
+import { hashPassword } from '../../src/security/password.ts';
 import { insertTeam } from '../../src/modules/teams/teams.repository.ts';
 import { insertUser } from '../../src/modules/users/users.repository.ts';
 import { adminQuery, databaseUrl } from './pg-admin.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/modules/auth/password.ts';
+import { hashToken } from '../../src/security/password.ts';
 import { SimLog } from '../../src/simulator/log.ts';
 import { provisionInstruments } from '../../src/simulator/provision.ts';
 import { buildTestApp, createTeam, createUser, PASSWORD, type TestEnv } from '../helpers/build.ts';

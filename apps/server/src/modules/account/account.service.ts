@@ -4,9 +4,9 @@ import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { checkPassword, type AuthContext } from '../auth/auth.service.ts';
 import * as throttle from '../auth/login-throttle.repository.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../../security/password.ts';
 import { PAIR_WINDOW_MS, clientAddress, pairWaitMs, throttleKey } from '../auth/throttle-policy.ts';
-import { endOpenSessionsOfUser } from '../auth/sessions.repository.ts';
+import { endOpenSessionsOfUser } from '../users/sessions.repository.ts';
 import { updateUser } from '../users/users.repository.ts';
 
 export class AccountService {

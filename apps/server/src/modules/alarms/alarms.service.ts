@@ -19,7 +19,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { ownsTeamObject, visibleGroup } from '../access/access.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { evaluate } from './alarm-conditions.ts';
@@ -27,11 +27,8 @@ import { concentrationsOf, stationNow } from './alarm-station.ts';
 import * as repo from './alarms.repository.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
-/** Whether the actor sees a team's rules and alarms: its own team, or any for a superadmin (visibleGroup's rule). */
-const inTeamOf = (actor: UserRow, groupId: number) => {
-  const group = visibleGroup(actor);
-  return group === undefined || group === groupId;
-};
+/** Whether the actor sees a team's rules and alarms: its own team, or any for a superadmin. */
+const inTeamOf = (actor: UserRow, groupId: number) => ownsTeamObject(actor, groupId);
 const alarmNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmNotFound', {}, 'id');
 
 /** Where a raised (or re-notified) alarm goes besides the console: webhooks, e-mail. */

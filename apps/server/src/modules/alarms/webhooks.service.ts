@@ -13,7 +13,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { visibleGroup } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';

@@ -5,7 +5,7 @@ import { AppError } from '../../http/app-error.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import { findUserByAccount, findUserById, type UserRow } from '../users/users.repository.ts';
 import * as throttle from './login-throttle.repository.ts';
-import { HashingBusyError, hashToken, newToken, verifyPassword } from './password.ts';
+import { HashingBusyError, hashToken, newToken, verifyPassword } from '../../security/password.ts';
 import {
   ADDRESS_WINDOW_MS,
   KEEP_FAILURES_MS,
@@ -15,7 +15,7 @@ import {
   pairWaitMs,
   throttleKey,
 } from './throttle-policy.ts';
-import * as sessions from './sessions.repository.ts';
+import * as sessions from '../users/sessions.repository.ts';
 
 /** last_seen_at is written at most this often, so a busy session does not write on every call. */
 const TOUCH_INTERVAL_MS = 15 * 1000;

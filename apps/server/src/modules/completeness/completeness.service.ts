@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { periodBuckets } from '../stats/buckets.ts';
 import { HOUR_MS, hourOf } from '../stats/rollup-keys.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { visibleStationByDevId } from '../views/views.service.ts';
+import { visibleStationByDevId } from '../access/stations.ts';
 import { hourState, type HourRow } from './completeness-hours.ts';
 import { completenessHours, firstCompletenessHour } from './completeness.repository.ts';
 

@@ -13,13 +13,13 @@ import {
 } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { markVersionApplied } from '../ipps/config-history.repository.ts';
+import { markVersionApplied } from './config-history.repository.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import type { DeviceContext } from '../../http/access.ts';
-import { hashToken } from '../auth/password.ts';
+import { hashToken } from '../../security/password.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { addTelemetryRollup } from '../stats/rollups.repository.ts';

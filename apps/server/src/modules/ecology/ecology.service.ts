@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { periodBuckets, type Buckets } from '../stats/buckets.ts';
 import * as stats from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { visibleStationByDevId } from '../views/views.service.ts';
+import { visibleStationByDevId } from '../access/stations.ts';
 import * as repo from './ecology.repository.ts';
 import { nbssPoints, nbssSlope, sig, type SizeRow } from './nbss.ts';
 

@@ -14,7 +14,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { ippsOfTeamAmong } from '../ipps/ipps.repository.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { requireOwnTeam, visibleGroup } from '../access/access.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import { findUserById, lockUser, updateUser, type UserRow } from '../users/users.repository.ts';
 import { readUserView, writeUserView } from './group-view.repository.ts';
@@ -41,9 +41,7 @@ export class GroupViewService {
 
   async set(actor: UserRow, body: GroupViewSaveBody, k: Kysely<Database> = this.db.kysely): Promise<GroupView> {
     const groupId = actor.role === 'superadmin' ? body.group_id : actor.group_id;
-    if (actor.role !== 'superadmin' && body.group_id !== null && body.group_id !== actor.group_id) {
-      throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
-    }
+    requireOwnTeam(actor, body.group_id, () => new AppError(ResultCode.FORBIDDEN, 'forbidden'));
     const ids = [...new Set(body.ids)];
     if (groupId === null && ids.length > 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
     if (groupId !== null) {

@@ -2,6 +2,7 @@ import { CATEGORY, CLASS_NAME_PATTERN, ResultCode, type BulkActionBody, type Bul
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { RoiCore } from '../rois/rois.repository.ts';
@@ -12,18 +13,12 @@ import { kindOf } from '../stats/rollups.repository.ts';
 import type { UndoService } from '../undo/undo.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
-import { hiddenFromUser } from './classes.ts';
+import { hiddenFromUser } from '../classes/classes.ts';
 import * as folders from './folders.repository.ts';
 import { effectiveCategory } from './identify.service.ts';
-import {
-  canWriteFolder,
-  categoryFolders,
-  folderNotFound,
-  isExampleFor,
-  isFolderCategory,
-  parseCode,
-  visibleFolder,
-} from './scope.ts';
+import { ownedOnly } from '../access/access.ts';
+import { canWriteFolder, isExampleFor } from '../access/folder-access.ts';
+import { categoryFolders, folderNotFound, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
 import { UNCLASSIFIED } from './tree.ts';
 
 type Trx = Kysely<Database>;
@@ -104,7 +99,7 @@ export class BulkService {
     if (xcube) {
       const inLibrary = await foldersHolding(trx, CATEGORY.XCUBE, ids);
       if (inLibrary.roiIds.size !== ids.length) throw noRoi();
-    } else if (actor.role !== 'superadmin' && rows.some((r) => r.group_id !== actor.group_id)) {
+    } else if (ownedOnly(actor, rows).length !== rows.length) {
       throw noRoi();
     }
     const binned = category === CATEGORY.RECYCLE;
@@ -261,7 +256,7 @@ export class BulkService {
 async function assertInReview(trx: Trx, ids: readonly number[], from: readonly number[]) {
   if (from.length === 0) throw notSupported();
   let held = 0;
-  for (const part of roisRepo.idChunks(ids)) {
+  for (const part of idChunks(ids)) {
     const row = await trx
       .selectFrom('rois')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -295,7 +290,7 @@ async function countedRemoval(trx: Trx, from: number[], ids: number[], live: Rea
 async function foldersHolding(trx: Trx, categoryId: number, roiIds: readonly number[]) {
   const folderIds = new Set<number>();
   const held = new Set<number>();
-  for (const part of roisRepo.idChunks(roiIds)) {
+  for (const part of idChunks(roiIds)) {
     const rows = await trx
       .selectFrom('folder_rois as fr')
       .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')

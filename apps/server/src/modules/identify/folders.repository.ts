@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { MAX_ID } from '@ipp/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RoiFoldersTable } from '../../db/schema.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 
 export type FolderRow = Selectable<RoiFoldersTable>;
 

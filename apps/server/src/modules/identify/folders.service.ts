@@ -11,19 +11,23 @@ import {
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { ownedOnly, requireOwned, visibleGroup } from '../access/access.ts';
+import { canWriteFolder, isExampleCategory, isExampleFor } from '../access/folder-access.ts';
+import { visibleStationTeamById } from '../access/stations.ts';
 import { findTeamById, lockTeam } from '../teams/teams.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { BulkService } from './bulk.service.ts';
 import { checkTitle } from './bulk.service.ts';
-import { assertMayManageClass, assertTeamClassRoom, hiddenFromUser, setHidden, usedByOtherTeams } from './classes.ts';
+import { assertMayManageClass, assertTeamClassRoom, hiddenFromUser } from '../classes/classes.ts';
+import { setHidden, usedByOtherTeams } from '../classes/classes.repository.ts';
 import * as folders from './folders.repository.ts';
 import { UNCLASSIFIED } from './tree.ts';
-import { canWriteFolder, codes, folderNotFound, isExampleCategory, isExampleFor, visibleFolder } from './scope.ts';
+import { codes, folderNotFound, visibleFolder } from './scope.ts';
 
 type Trx = Kysely<Database>;
 
@@ -60,7 +64,7 @@ export class FoldersService {
     if (body.category_id === CATEGORY.SITE) {
       // Classes are global, but the request is made from a station's site images: a station the caller cannot see is
       // refused as a missing one (the access-control matrix found another team's station accepted).
-      if (body.ipp_id !== undefined) await this.visibleStation(this.db.kysely, actor, body.ipp_id);
+      if (body.ipp_id !== undefined) await visibleStationTeamById(this.db.kysely, actor, body.ipp_id);
       return this.newClass(actor, title);
     }
     const scope = await this.scopeFor(this.db.kysely, actor, body);
@@ -170,7 +174,7 @@ export class FoldersService {
 
   /** The team whose plain users a class is shown to or hidden from: one's own; the superadmin names one. */
   private async visibilityTeam(actor: UserRow, requested?: number): Promise<number> {
-    const team = actor.role === 'superadmin' ? requested : visibleGroup(actor, requested);
+    const team = visibleGroup(actor, requested);
     if (team === undefined || team < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
     if (actor.role === 'superadmin' && !(await findTeamById(this.db.kysely, team)))
       throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
@@ -246,7 +250,7 @@ export class FoldersService {
       if (body.type === 'to_hi') {
         const cls = await trx.selectFrom('classes').select('id').where('name', '=', source.title).executeTakeFirst();
         if (!cls) throw new AppError(ResultCode.BAD_PARAM, 'noHiClass', { class: source.title }, 'roi_index_id');
-        const own = rows.filter((r) => actor.role === 'superadmin' || r.group_id === actor.group_id);
+        const own = ownedOnly(actor, rows);
         const affected = await this.rois.relabel(trx, own, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), {
           userId: actor.id,
           action: 'to-hi',
@@ -293,7 +297,7 @@ export class FoldersService {
     return this.db.kysely.transaction().execute(async (trx) => {
       const ids = [...new Set(roiIds)];
       const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
-      const mine = rows.filter((r) => r.deleted_at !== null && (actor.role === 'superadmin' || r.group_id === actor.group_id));
+      const mine = ownedOnly(actor, rows).filter((r) => r.deleted_at !== null);
       if (mine.length !== ids.length) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
       return action === 're' ? this.rois.restore(trx, mine) : this.rois.purge(trx, mine);
     });
@@ -336,7 +340,7 @@ export class FoldersService {
       let q = trx.selectFrom('roi_folders').select('id');
       if (team !== undefined) q = q.where('group_id', '=', team);
       const ids = (await q.execute()).map((r) => r.id);
-      for (const part of roisRepo.idChunks(ids)) {
+      for (const part of idChunks(ids)) {
         const counted = await trx
           .selectFrom('folder_rois as fr')
           .innerJoin('rois as r', 'r.id', 'fr.roi_id')
@@ -390,10 +394,8 @@ export class FoldersService {
     if (actor.is_demo === 1) throw forbidden();
     return this.db.kysely.transaction().execute(async (trx) => {
       const rows = await roisRepo.findRoisCore(trx, [roiId], this.db.dialect === 'postgres');
-      const roi = rows[0];
-      if (!roi || roi.deleted_at !== null || (actor.role !== 'superadmin' && roi.group_id !== actor.group_id)) {
-        throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
-      }
+      const live = rows[0]?.deleted_at === null ? rows[0] : undefined;
+      const roi = requireOwned(actor, live, () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id'));
       if (labelIndex === 0) {
         const ai = await trx.selectFrom('classes').select('id').where('label_index', '=', roi.roi_labelindex).executeTakeFirst();
         await this.rois.relabel(
@@ -440,17 +442,6 @@ export class FoldersService {
   }
 
   /** Where a new folder goes: the category's team, station or user. */
-  /** A station the caller may see; any other id, existing or not, is the same 1002 on `ipp_id`. */
-  private async visibleStation(db: Kysely<Database>, actor: UserRow, ippId: number | undefined) {
-    const station =
-      ippId === undefined
-        ? undefined
-        : await db.selectFrom('ipps').select(['id', 'group_id']).where('id', '=', ippId).executeTakeFirst();
-    if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
-      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
-    }
-    return station;
-  }
 
   /** `db` is the open transaction when called inside one: the plain handle there would wait for itself on SQLite. */
   private async scopeFor(
@@ -473,7 +464,7 @@ export class FoldersService {
       case CATEGORY.TEMPORARY:
         return { category_id: CATEGORY.TEMPORARY, group_id: actor.group_id, ipp_id: null, user_id: actor.id };
       case CATEGORY.SITE_GALLERY: {
-        const station = await this.visibleStation(db, actor, body.ipp_id);
+        const station = await visibleStationTeamById(db, actor, body.ipp_id);
         return { category_id: CATEGORY.SITE_GALLERY, group_id: station.group_id, ipp_id: station.id, user_id: null };
       }
       default:

@@ -15,14 +15,14 @@ import { AdjacentQuerySchema, MAX_ID, MAX_MATCHING, type MatchingIds } from '@ip
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { ownsTeamObject, visibleGroup } from '../access/access.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
 import { allowedCodes, describe } from './actions.ts';
 import * as browse from './browse.repository.ts';
 import { taxaOf } from '../taxa/taxa.service.ts';
-import { classesVisibleTo, mayManageClass, ownerOf, viewerTeam } from './classes.ts';
+import { classesVisibleTo, mayManageClass, ownerOf, viewerTeam } from '../classes/classes.ts';
 import * as counts from './counts.repository.ts';
 import * as folders from './folders.repository.ts';
 import { categoryFolders, isFolderCategory, parseCode, visibleFolder, type Source } from './scope.ts';
@@ -319,7 +319,7 @@ export class IdentifyService {
    * the list they are in (the Xcube library, which everyone reads as example ROIs, holds other teams' ROIs).
    */
   private async canSeeRoi(actor: UserRow, row: { id: number; group_id: number }, f: browse.BrowseFilter) {
-    if (actor.role === 'superadmin' || row.group_id === actor.group_id) return true;
+    if (ownsTeamObject(actor, row.group_id)) return true;
     if (f.source.kind !== 'folders' || f.source.folderIds.length === 0) return false;
     const held = await this.db.kysely
       .selectFrom('folder_rois')

@@ -2,6 +2,7 @@ import { ResultCode, type ReidentifyBody } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
+import { visibleStationTeamByDevId } from '../access/stations.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { parseTimeRange } from './time-range.ts';
 
@@ -26,10 +27,7 @@ export class ReidentifyService {
     const now = this.clock();
     const range = parseTimeRange(body, now, true)!;
     const k = this.db.kysely;
-    const station = await k.selectFrom('ipps').select(['id', 'group_id']).where('dev_id', '=', body.dev_id).executeTakeFirst();
-    if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
-      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'dev_id');
-    }
+    const station = await visibleStationTeamByDevId(k, actor, body.dev_id);
     if (
       body.class_id !== undefined &&
       !(await k.selectFrom('classes').select('id').where('id', '=', body.class_id).executeTakeFirst())

@@ -2,7 +2,8 @@ import { CATEGORY, MAX_ID, ResultCode } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { canSeeFolder } from '../access/folder-access.ts';
+import { visibleGroup } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as folders from './folders.repository.ts';
 
@@ -68,46 +69,6 @@ export const isFolderCategory = (categoryId: number) =>
   (
     [CATEGORY.XCUBE, CATEGORY.TEAM, CATEGORY.SITE_GALLERY, CATEGORY.TEMPORARY, CATEGORY.FOLDERS, CATEGORY.EXAMPLE] as number[]
   ).includes(categoryId);
-
-/** Whether the caller may see a folder's ROIs. The Xcube library is global: everyone reads it (as example ROIs). */
-export function canSeeFolder(actor: UserRow, folder: folders.FolderRow): boolean {
-  if (folder.category_id === CATEGORY.XCUBE) return true;
-  if (folder.category_id === CATEGORY.TEMPORARY) return folder.user_id === actor.id;
-  return actor.role === 'superadmin' || folder.group_id === actor.group_id;
-}
-
-/**
- * Whether a folder is, for this caller, one of the example ROIs (spec §4): the Xcube library as everyone but the
- * superadmin sees it. Example ROIs support no operations: every write naming such a folder is refused with
- * 'Operation not supported for Example ROIs'.
- */
-export const isExampleFor = (actor: UserRow, folder: Pick<folders.FolderRow, 'category_id'>) =>
-  folder.category_id === CATEGORY.XCUBE && actor.role !== 'superadmin';
-
-/**
- * Whether a category is, for this caller, the example ROIs: -6, or -1 (which they are answered as), asked by anyone
- * but the superadmin. For the superadmin both name the Xcube library they maintain (spec §6: "-6: superadmin only").
- */
-export const isExampleCategory = (actor: UserRow, categoryId: number) =>
-  (categoryId === CATEGORY.EXAMPLE || categoryId === CATEGORY.XCUBE) && actor.role !== 'superadmin';
-
-/** Whether the caller may put ROIs in a folder, or create, rename and delete such folders (docs/actions.md). */
-export function canWriteFolder(actor: UserRow, folder: Pick<folders.FolderRow, 'category_id' | 'group_id' | 'user_id'>): boolean {
-  const own = actor.role === 'superadmin' || folder.group_id === actor.group_id;
-  switch (folder.category_id) {
-    case CATEGORY.XCUBE:
-      return actor.role === 'superadmin';
-    case CATEGORY.TEAM:
-    case CATEGORY.SITE_GALLERY:
-      return own && actor.role !== 'user';
-    case CATEGORY.TEMPORARY:
-      return folder.user_id === actor.id;
-    case CATEGORY.FOLDERS:
-      return own;
-    default:
-      return false;
-  }
-}
 
 export const folderNotFound = (field = 'roi_index_id') => new AppError(ResultCode.BAD_PARAM, 'folderNotFound', {}, field);
 

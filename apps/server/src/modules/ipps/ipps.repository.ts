@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, IppsTable } from '../../db/schema.ts';
-import { escapeLike } from '../teams/teams.repository.ts';
+import { escapeLike } from '../../db/query-helpers.ts';
 
 export interface IppFilter {
   keyword?: string;

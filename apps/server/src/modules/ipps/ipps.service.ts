@@ -21,7 +21,8 @@ import {
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
-import { hashToken } from '../auth/password.ts';
+import { requireOwned, requireOwnTeam, visibleGroup } from '../access/access.ts';
+import { hashToken } from '../../security/password.ts';
 import { findDeviceConfig } from '../device/device.repository.ts';
 import { configDocument, parseApplied, parseStoredConfig } from '../device/device.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -31,22 +32,11 @@ import { blobUrl, thumbName } from '../../storage/blobs.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import * as history from './config-history.repository.ts';
+import * as history from '../device/config-history.repository.ts';
 import * as repo from './ipps.repository.ts';
 
 const notFound = () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'id');
 const newDeviceKey = () => `ippk_${crypto.randomBytes(32).toString('base64url')}`;
-
-/**
- * The team whose data a caller sees: a superadmin any (or the one asked for), everyone else their own. Anyone else
- * naming another team is refused (1011) rather than silently shown their own: a cross-team request is always a
- * refusal, and the same one whether that team exists or not (the access-control matrix checks both).
- */
-export function visibleGroup(actor: UserRow, requested?: number): number | undefined {
-  if (actor.role === 'superadmin') return requested;
-  if (requested !== undefined && requested !== actor.group_id) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
-  return actor.group_id ?? -1;
-}
 
 /** Where a configuration change goes besides the database (the MQTT bridge publishes it retained). */
 export interface ConfigPublisher {
@@ -105,8 +95,7 @@ export class IppsService {
   }
 
   async save(actor: UserRow, body: IppSaveBody): Promise<IppSaveResult> {
-    if (actor.role !== 'superadmin' && body.group_id !== actor.group_id)
-      throw new AppError(ResultCode.FORBIDDEN, 'ippOwnTeamOnly');
+    requireOwnTeam(actor, body.group_id, () => new AppError(ResultCode.FORBIDDEN, 'ippOwnTeamOnly'));
     const before = body.id !== undefined ? await this.visible(actor, body.id) : null;
     const key = body.id === undefined ? newDeviceKey() : null;
     const now = this.clock();
@@ -134,10 +123,8 @@ export class IppsService {
       const who = { changed_by: actor.id, changed_by_name: actor.account, changed_at: now, config: configText };
       if (before !== null && body.id !== undefined) {
         // The version is read under the row's lock: two saves at once make two versions, never the same one twice.
-        const current = await repo.lockIppConfig(trx, body.id, this.db.dialect === 'postgres');
         // Checked again under the lock: a station moved to another team meanwhile is not this caller's to change.
-        const group = visibleGroup(actor);
-        if (!current || (group !== undefined && current.group_id !== group)) throw notFound();
+        const current = requireOwned(actor, await repo.lockIppConfig(trx, body.id, this.db.dialect === 'postgres'), notFound);
         const changed = !sameConfig(parseStoredConfig(current.config), body.config);
         const version = current.config_version + (changed ? 1 : 0);
         await repo.updateIpp(trx, body.id, { ...fields, config_version: version });
@@ -164,14 +151,12 @@ export class IppsService {
    */
   async applyConfig(actor: UserRow, body: IppApplyConfigBody): Promise<IppApplyConfigResult> {
     const ids = [...new Set(body.ids)].sort((a, b) => a - b);
-    const group = visibleGroup(actor);
     const now = this.clock();
     const results = await this.db.kysely.transaction().execute(async (trx) => {
       const out: { row: repo.LockedIppConfig; changed: boolean; version: number; config: IppConfig }[] = [];
       for (const id of ids) {
-        const current = await repo.lockIppConfig(trx, id, this.db.dialect === 'postgres');
-        if (!current || (group !== undefined && current.group_id !== group))
-          throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ids');
+        const locked = await repo.lockIppConfig(trx, id, this.db.dialect === 'postgres');
+        const current = requireOwned(actor, locked, () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ids'));
         const config: IppConfig = { ...parseStoredConfig(current.config), ...body.config };
         const configText = JSON.stringify(config);
         const changed = !sameConfig(parseStoredConfig(current.config), config);
@@ -276,10 +261,7 @@ export class IppsService {
   }
 
   private async visible(actor: UserRow, id: number) {
-    const row = await repo.findIpp(this.db.kysely, id);
-    const group = visibleGroup(actor);
-    if (!row || (group !== undefined && row.group_id !== group)) throw notFound();
-    return row;
+    return requireOwned(actor, await repo.findIpp(this.db.kysely, id), notFound);
   }
 
   private async present(rows: repo.IppSelection[]): Promise<Ipp[]> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 
 /** One label change as written (roi_label_events). */
 export interface LabelEvent {

@@ -1,7 +1,7 @@
 import { ResultCode, type LabelHistory } from '@ipp/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
-import { ownsTeamObject } from '../access/team-access.ts';
+import { ownsTeamObject } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './label-events.repository.ts';
 

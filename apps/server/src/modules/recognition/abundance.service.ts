@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error.ts';
 import { HOUR_MS } from '../stats/rollups.repository.ts';
 import { telemetryByBucket } from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { visibleStationByDevId } from '../views/views.service.ts';
+import { visibleStationByDevId } from '../access/stations.ts';
 import { correctedCounts } from './corrected-counts.ts';
 import { labelCountsIn } from './labels.repository.ts';
 import * as models from './models.repository.ts';

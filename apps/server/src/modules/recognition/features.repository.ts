@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { Measures } from './features.ts';
 
 /** One ROI's stored features: the vector, the similarity descriptor and the morphology. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 
 /** An AI label as stored: the model, the winning class, its vote share and the best classes. */
 export interface AiLabelRow {

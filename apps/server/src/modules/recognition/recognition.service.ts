@@ -18,8 +18,9 @@ import type { Db } from '../../db/database.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
 import { blobUrl, originalName, type BlobStore } from '../../storage/blobs.ts';
 import * as foldersRepo from '../identify/folders.repository.ts';
-import { canWriteFolder, visibleFolder } from '../identify/scope.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { canWriteFolder } from '../access/folder-access.ts';
+import { visibleFolder } from '../identify/scope.ts';
+import { requireAllOwned, requireOwned, visibleGroup } from '../access/access.ts';
 import { findRoisCore, pixelSizeOfRoi, summaries } from '../rois/rois.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -41,6 +42,8 @@ import { titleResolver } from './train-job.ts';
 
 const isAdmin = (actor: UserRow) => actor.role !== 'user';
 const roiNotFound = (field = 'roi_id') => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, field);
+const jobNotFound = () => new AppError(ResultCode.BAD_PARAM, 'jobNotFound', {}, 'job_id');
+const modelNotFound = () => new AppError(ResultCode.BAD_PARAM, 'modelNotFound', {}, 'model_id');
 
 /** The recognition calls (docs/recognition.md): features, labels, models, thresholds, jobs, similarity, references. */
 export class RecognitionService {
@@ -72,9 +75,7 @@ export class RecognitionService {
   /** ROIs the caller may see (their team's, any for a superadmin), or 1002 naming the first missing one. */
   private async visibleRois(actor: UserRow, ids: readonly number[], field = 'roi_id') {
     const rows = await findRoisCore(this.db.kysely, ids);
-    const seen = new Map(rows.filter((r) => actor.role === 'superadmin' || r.group_id === actor.group_id).map((r) => [r.id, r]));
-    for (const id of ids) if (!seen.has(id)) throw roiNotFound(field);
-    return seen;
+    return requireAllOwned(actor, ids, rows, () => roiNotFound(field));
   }
 
   /** POST /python/feature: computes the features of ROIs again from their images and stores them. */
@@ -179,10 +180,7 @@ export class RecognitionService {
 
   async activate(actor: UserRow, modelId: number): Promise<ModelList> {
     if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
-    const model = await models.findModel(this.db.kysely, modelId);
-    if (!model || (actor.role !== 'superadmin' && model.group_id !== actor.group_id)) {
-      throw new AppError(ResultCode.BAD_PARAM, 'modelNotFound', {}, 'model_id');
-    }
+    const model = requireOwned(actor, await models.findModel(this.db.kysely, modelId), modelNotFound);
     if (model.status !== 'ready') throw new AppError(ResultCode.BAD_PARAM, 'modelNotReady', {}, 'model_id');
     await this.db.kysely.transaction().execute((trx) => models.activate(trx, model.group_id, modelId, this.clock()));
     this.store.invalidate(model.group_id);
@@ -192,10 +190,7 @@ export class RecognitionService {
   /** GET /ai/model/report: the version's cross-validation report, with class names. */
   async modelReport(actor: UserRow, modelId: number): Promise<ModelReport> {
     if (!isAdmin(actor)) throw forbidden();
-    const model = await models.findModel(this.db.kysely, modelId);
-    if (!model || (actor.role !== 'superadmin' && model.group_id !== actor.group_id)) {
-      throw new AppError(ResultCode.BAD_PARAM, 'modelNotFound', {}, 'model_id');
-    }
+    const model = requireOwned(actor, await models.findModel(this.db.kysely, modelId), modelNotFound);
     if (model.report === null) throw new AppError(ResultCode.BAD_PARAM, 'noReport', {}, 'model_id');
     const data = JSON.parse(model.report) as ModelReportData;
     const names = await this.classNames([
@@ -277,10 +272,7 @@ export class RecognitionService {
   }
 
   async job(actor: UserRow, jobId: number): Promise<Job> {
-    const row = await jobs.viewJob(this.db.kysely, jobId);
-    if (!row || (actor.role !== 'superadmin' && row.group_id !== actor.group_id)) {
-      throw new AppError(ResultCode.BAD_PARAM, 'jobNotFound', {}, 'job_id');
-    }
+    const row = requireOwned(actor, await jobs.viewJob(this.db.kysely, jobId), jobNotFound);
     return presentJob(row);
   }
 

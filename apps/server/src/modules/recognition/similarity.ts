@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import { decodeInt8 } from './features.repository.ts';
 import { SIM_DIMS } from './descriptor.ts';
 

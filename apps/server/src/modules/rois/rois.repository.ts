@@ -1,5 +1,6 @@
 import { ROI_FLAG_BITS, ROI_FLAG_RULES } from '@ipp/contracts';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { Database, RoisTable } from '../../db/schema.ts';
 
 export function classIdForLabel(db: Kysely<Database>, labelIndex: number) {
@@ -47,13 +48,6 @@ export type RoiCore = Pick<
   | 'favorite_at'
   | 'biovolume_px3'
 > & { group_id: number };
-
-/** SQL parameter lists stay well under SQLite's and PostgreSQL's limits. */
-export function idChunks<T>(ids: readonly T[], size = 1000): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
-  return out;
-}
 
 /** The columns every state change needs, for the ids that exist (in no particular order). */
 /**

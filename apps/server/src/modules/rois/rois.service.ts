@@ -1,6 +1,7 @@
 import { roiFlagsOf, type RoiSummary, type RoiType } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { blobUrl, originalName, sha256Of, thumbName, type BlobStore } from '../../storage/blobs.ts';
 import {
@@ -325,7 +326,7 @@ const delta = (
 
 /** Folder counts follow their live members. */
 async function folderCounts(trx: Kysely<Database>, roiIds: readonly number[], sign: 1 | -1) {
-  for (const part of repo.idChunks(roiIds)) {
+  for (const part of idChunks(roiIds)) {
     const perFolder = await trx
       .selectFrom('folder_rois')
       .select(['folder_id', (eb) => eb.fn.countAll<number>().as('n')])

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { ClassTaxaTable } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
-import { viewerTeam } from '../identify/classes.ts';
+import { viewerTeam } from '../classes/classes.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { starterTaxonOf } from './starter-taxa.ts';
 import * as repo from './taxa.repository.ts';

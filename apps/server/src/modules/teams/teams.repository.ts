@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Team } from '@ipp/contracts';
+import { escapeLike } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 
 export function findTeamById(db: Kysely<Database>, id: number) {
@@ -42,10 +43,6 @@ function filtered(db: Kysely<Database>, filter: TeamFilter) {
   return query;
 }
 
-export function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export async function countTeams(db: Kysely<Database>, filter: TeamFilter): Promise<number> {
   const row = await filtered(db, filter)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -83,6 +80,16 @@ export async function listTeams(db: Kysely<Database>, filter: TeamFilter, offset
     admin_count: Number(r.admin_count),
     user_count: Number(r.user_count),
   }));
+}
+
+/** The stations a team holds (a team with any is not deleted). */
+export async function countStations(db: Kysely<Database>, teamId: number): Promise<number> {
+  const row = await db
+    .selectFrom('ipps')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('group_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function countMembers(db: Kysely<Database>, teamId: number) {

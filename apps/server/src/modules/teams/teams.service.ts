@@ -3,7 +3,6 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { countIpps } from '../ipps/ipps.repository.ts';
 import * as teams from './teams.repository.ts';
 
 export class TeamsService {
@@ -44,7 +43,7 @@ export class TeamsService {
       if (!(await teams.findTeamById(trx, id))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
       await teams.lockTeam(trx, id, this.db.dialect);
       const members = await teams.countMembers(trx, id);
-      const ipps = await countIpps(trx, { groupId: id });
+      const ipps = await teams.countStations(trx, id);
       if (members.total > 0 || ipps > 0) throw new AppError(ResultCode.FAILED, 'teamHasMembers', { users: members.total, ipps });
       await teams.deleteTeam(trx, id);
     });

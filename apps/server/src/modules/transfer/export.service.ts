@@ -2,10 +2,12 @@ import { Readable, Transform } from 'node:stream';
 import { EXPORT_MAX, ResultCode, type RoiListQueryParsed, type Taxon } from '@ipp/contracts';
 import yazl from 'yazl';
 import type { Db } from '../../db/database.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { ClassTaxaTable } from '../../db/schema.ts';
 import * as taxaRepo from '../taxa/taxa.repository.ts';
 import { effectiveTaxon } from '../taxa/taxa.service.ts';
 import { AppError } from '../../http/app-error.ts';
+import { requireAllOwned } from '../access/access.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import * as browse from '../identify/browse.repository.ts';
 import type { IdentifyService } from '../identify/identify.service.ts';
@@ -18,7 +20,7 @@ import type { Measures } from '../recognition/features.ts';
 import { loadMeasuresOf } from '../recognition/features.repository.ts';
 import { cellNumber, physicalOf } from '../recognition/physical.ts';
 import * as rollups from '../stats/rollups.repository.ts';
-import { configVersionsOf } from '../ipps/config-history.repository.ts';
+import { configVersionsOf } from '../device/config-history.repository.ts';
 import { configTimeline } from '../ipps/config-in-force.ts';
 import {
   ECOTAXA_TSV,
@@ -176,13 +178,12 @@ export class ExportService {
     if (req.roi_ids) {
       const ids = [...new Set(req.roi_ids)];
       const core = await roisRepo.findRoisCore(k, ids);
-      const visible = core.filter((r) => actor.role === 'superadmin' || r.group_id === actor.group_id);
-      if (visible.length !== ids.length) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
+      requireAllOwned(actor, ids, core, () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids'));
       const sorted = [...ids].sort((a, b) => a - b);
       return {
         total: sorted.length,
         rows: async function* () {
-          for (const part of roisRepo.idChunks(sorted, PAGE)) yield* measured(await browse.findItems(k, part));
+          for (const part of idChunks(sorted, PAGE)) yield* measured(await browse.findItems(k, part));
         },
       };
     }

@@ -5,9 +5,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { CLASS_LIMIT_PER_TEAM } from '../identify/classes.ts';
+import { CLASS_LIMIT_PER_TEAM } from '../classes/classes.ts';
 import * as folders from '../identify/folders.repository.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 
 export type ImportAs = 'hi' | 'reference';

@@ -11,7 +11,8 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { translate, type MessageKey, type MessageParams } from '../../http/messages.ts';
 import { saveUpload } from '../../http/upload.ts';
-import { CLASS_LIMIT_PER_TEAM } from '../identify/classes.ts';
+import { visibleStationTeamByDevId } from '../access/stations.ts';
+import { CLASS_LIMIT_PER_TEAM } from '../classes/classes.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { importEcotaxa } from './import-ecotaxa.ts';
@@ -67,14 +68,7 @@ export class ImportUploadService {
     request: FastifyRequest,
     query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa'; progress_id?: string },
   ): Promise<ImportReport> {
-    const station = await this.db.kysely
-      .selectFrom('ipps')
-      .select(['id', 'group_id'])
-      .where('dev_id', '=', query.dev_id)
-      .executeTakeFirst();
-    if (!station || (actor.role !== 'superadmin' && station.group_id !== actor.group_id)) {
-      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'dev_id');
-    }
+    await visibleStationTeamByDevId(this.db.kysely, actor, query.dev_id);
     if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
     const progress = await this.progressOf(actor, query.progress_id, Number(request.headers['content-length']) || 0);
     try {

@@ -5,7 +5,7 @@ import { periodBuckets } from '../stats/buckets.ts';
 import * as stats from '../stats/stats.repository.ts';
 import { trendsByBucket } from '../stats/trend-rollups.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { visibleStationByDevId } from '../views/views.service.ts';
+import { visibleStationByDevId } from '../access/stations.ts';
 
 /** Four significant digits: enough for a chart and its tooltip, and a smaller answer. */
 const sig = (value: number) => Number(value.toPrecision(4));

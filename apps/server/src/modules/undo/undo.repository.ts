@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { idChunks } from '../rois/rois.repository.ts';
+import { idChunks } from '../../db/query-helpers.ts';
 
 /** What a bulk action may change of an ROI's own row; an undo puts back exactly these. */
 export interface RoiState {

@@ -8,7 +8,7 @@ import * as folders from '../identify/folders.repository.ts';
 import { findRoisCore, type RoiCore } from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { ownsTeamObject } from '../access/team-access.ts';
+import { ownsTeamObject } from '../access/access.ts';
 import * as repo from './undo.repository.ts';
 
 type Trx = Kysely<Database>;

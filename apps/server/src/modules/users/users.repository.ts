@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { User, UserIndexQuery } from '@ipp/contracts';
 import type { Database, UsersTable } from '../../db/schema.ts';
-import { escapeLike } from '../teams/teams.repository.ts';
+import { escapeLike } from '../../db/query-helpers.ts';
 
 export type UserRow = Selectable<UsersTable>;
 

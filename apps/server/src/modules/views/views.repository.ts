@@ -1,25 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { STATION_COLUMNS } from '../access/access.repository.ts';
 import { summaries } from '../rois/rois.repository.ts';
-
-const STATION_COLUMNS = [
-  'id',
-  'dev_id',
-  'site_name',
-  'group_id',
-  'last_online_at',
-  'reported_offline_at',
-  'pixel_size_um',
-] as const;
 
 export function stationsOf(db: Kysely<Database>, groupId: number | undefined) {
   let query = db.selectFrom('ipps').select(STATION_COLUMNS);
   if (groupId !== undefined) query = query.where('group_id', '=', groupId);
   return query.orderBy('id').execute();
-}
-
-export function stationByDevId(db: Kysely<Database>, devId: string) {
-  return db.selectFrom('ipps').select(STATION_COLUMNS).where('dev_id', '=', devId).executeTakeFirst();
 }
 
 export async function countFavorites(db: Kysely<Database>, groupId: number | undefined) {

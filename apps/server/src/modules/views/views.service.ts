@@ -13,13 +13,12 @@ import {
   type SiteRoiQuery,
   type Wall,
 } from '@ipp/contracts';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
-import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { measuredFromRow, isOnline } from '../ipps/ipps.service.ts';
-import { visibleGroup } from '../ipps/ipps.service.ts';
+import { requireOwned, visibleGroup } from '../access/access.ts';
+import { visibleStationByDevId } from '../access/stations.ts';
 import { readUserView } from '../group-view/group-view.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
@@ -46,14 +45,6 @@ export interface Station {
 
 const noImage = () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
 const unknownStation = (field: string) => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, field);
-
-/** A station the caller may see, by its site ID; another team's answers like an unknown one ("ippNotFound"). */
-export async function visibleStationByDevId(db: Kysely<Database>, actor: UserRow, devId: string) {
-  const row = await repo.stationByDevId(db, devId);
-  const group = visibleGroup(actor);
-  if (!row || (group !== undefined && row.group_id !== group)) throw unknownStation('dev_id');
-  return row;
-}
 
 /** The monitoring views of spec §7 (views, dashboard, site), scoped to the caller's team, read from rollups. */
 export class ViewsService {
@@ -237,10 +228,7 @@ export class ViewsService {
   }
 
   private async visibleRoi(actor: UserRow, roiId: number) {
-    const row = await roisRepo.summaries(this.db.kysely).where('r.id', '=', roiId).executeTakeFirst();
-    const group = visibleGroup(actor);
-    if (!row || (group !== undefined && row.group_id !== group)) throw noImage();
-    return row;
+    return requireOwned(actor, await roisRepo.summaries(this.db.kysely).where('r.id', '=', roiId).executeTakeFirst(), noImage);
   }
 
   private station(actor: UserRow, devId: string) {

@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export interface ClassRow {
+  id: number;
+  name: string;
+  label_index: number | null;
+  system: number;
+  group_id: number | null;
+  attention: number;
+}
+
+/** A class as a viewer's team sees it: `hidden` when that team hides it from its plain users. */
+export interface TeamClassRow extends ClassRow {
+  hidden: boolean;
+}
+
+/** Every class by name, with whether `team` hides it (none hidden without a team). */
+export async function classesForTeam(db: Kysely<Database>, team: number | undefined): Promise<TeamClassRow[]> {
+  const rows = await db
+    .selectFrom('classes as c')
+    .leftJoin('class_hidden as h', (join) => join.onRef('h.class_id', '=', 'c.id').on('h.group_id', '=', team ?? -1))
+    .select(['c.id', 'c.name', 'c.label_index', 'c.system', 'c.group_id', 'c.attention', 'h.class_id as hidden_id'])
+    .orderBy('c.name')
+    .execute();
+  return rows.map(({ hidden_id, ...c }) => ({ ...c, hidden: hidden_id !== null }));
+}
+
+/** Whether `team` hides the class from its plain users. */
+export async function isHidden(db: Kysely<Database>, classId: number, team: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('class_hidden')
+    .select('class_id')
+    .where('class_id', '=', classId)
+    .where('group_id', '=', team)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether images of teams other than `team` carry the class (live or in the recycle bin). */
+export async function usedByOtherTeams(db: Kysely<Database>, classId: number, team: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('rois as r')
+    .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
+    .select('r.id')
+    .where('r.class_id', '=', classId)
+    .where('i.group_id', '<>', team)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** How many classes a team owns. */
+export async function countTeamClasses(db: Kysely<Database>, team: number): Promise<number> {
+  const row = await db
+    .selectFrom('classes')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('group_id', '=', team)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findTeam(db: Kysely<Database>, id: number) {
+  return db.selectFrom('teams').select('id').where('id', '=', id).executeTakeFirst();
+}
+
+/** Shows a class to a team's plain users again, or hides it from them. */
+export async function setHidden(db: Kysely<Database>, classId: number, team: number, hidden: boolean) {
+  if (!hidden) {
+    await db.deleteFrom('class_hidden').where('class_id', '=', classId).where('group_id', '=', team).execute();
+    return;
+  }
+  // Two administrators hiding the same class at once both succeed (PostgreSQL answered the second with a 500).
+  await db
+    .insertInto('class_hidden')
+    .values({ class_id: classId, group_id: team })
+    .onConflict((oc) => oc.columns(['class_id', 'group_id']).doNothing())
+    .execute();
+}
