@@ -78,18 +78,17 @@ export async function startServerProcess(options: {
     await new Promise((r) => setTimeout(r, 100));
   }
   const pid = child.pid!;
+  const memoryMb = () => {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+    return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') + mb('RssShmem') };
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     pid,
-    rssMb() {
-      return this.memoryMb().rss;
-    },
-    memoryMb() {
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-      return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') + mb('RssShmem') };
-    },
+    rssMb: () => memoryMb().rss,
+    memoryMb,
     fds: () => fs.readdirSync(`/proc/${pid}/fd`).length,
     async heapUsedMb() {
       for (const old of fs.readdirSync(reports)) fs.rmSync(path.join(reports, old), { force: true });
