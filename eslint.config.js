@@ -14,6 +14,18 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: a promise nobody awaits, a promise where a callback's result is ignored, a switch that forgets
+    // a case. They hold by the type checker, not by discipline.
+    files: ['apps/server/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      // React calls an async handler and ignores its promise, as intended (antd shows the loading state from it).
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     files: ['apps/server/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{js,mjs}', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
@@ -41,12 +53,20 @@ export default tseslint.config(
       // Features stay independent (house style): shared code lives in app/, api/, lib/, components/, i18n/.
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../features/*', '../features/*'], message: 'A feature must not import another feature.' }] },
+        {
+          patterns: [
+            {
+              group: ['../../features/*', '../features/*', '@/features/*'],
+              message: 'A feature must not import another feature, nor shared code a feature (app/ composes them).',
+            },
+          ],
+        },
       ],
     },
   },
   {
-    files: ['apps/web/src/app/**/*.{ts,tsx}'],
+    // app/ composes the features; the shared chart helpers' tests check them on the features' charts.
+    files: ['apps/web/src/app/**/*.{ts,tsx}', 'apps/web/src/lib/*.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -146,7 +146,7 @@ export async function buildApp({
     // A path that is not valid percent-encoded UTF-8 never reaches a route: answer it with the envelope too (fuzzer).
     frameworkErrors: (error, request, reply) => {
       const lang = parseLang(request.headers['x-lang']);
-      return sendFailure(reply, new AppError(ResultCode.BAD_PARAM, 'badUrl', {}, 'url'), lang);
+      void sendFailure(reply, new AppError(ResultCode.BAD_PARAM, 'badUrl', {}, 'url'), lang);
     },
   });
   app.setValidatorCompiler(validatorCompiler);
