@@ -2,17 +2,6 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './precompress';
-// By path: Vite's config loader leaves package imports to Node, which cannot load the contract's TypeScript.
-import {
-  DEFAULT_LANG,
-  DEFAULT_SETTINGS,
-  HEADER_LANG,
-  HEADER_TOKEN,
-  LANGS,
-  PASSWORD_MIN,
-  ResultCode,
-  TOKEN_MESSAGES,
-} from '../../packages/contracts/src/index.ts';
 
 // Explicit root so `vitest --config apps/web/vite.config.ts` from the repo root finds the same files.
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -20,19 +9,6 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   plugins: [react(), precompress()],
-  // src/lib/contract-constants.ts: the contract's constants the shell needs, without the zod schemas beside them.
-  define: {
-    __CONTRACT_CONSTANTS__: JSON.stringify({
-      LANGS,
-      DEFAULT_LANG,
-      HEADER_TOKEN,
-      HEADER_LANG,
-      ResultCode,
-      TOKEN_MESSAGES,
-      PASSWORD_MIN,
-      DEFAULT_SETTINGS,
-    }),
-  },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -1,17 +1,8 @@
 import { z } from 'zod';
 
-/** Result codes carried in every envelope. 1000 is success; the rest are documented in docs/decisions.md. */
-export const ResultCode = {
-  OK: 1000,
-  FAILED: 1001,
-  BAD_PARAM: 1002,
-  THROTTLED: 1003,
-  NOT_FOUND: 1004,
-  TOKEN: 1010,
-  FORBIDDEN: 1011,
-  INTERNAL: 1500,
-} as const;
-export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
+import { ResultCode } from './constants.ts';
+
+export { ResultCode, TOKEN_MESSAGES } from './constants.ts';
 
 /** HTTP status sent with each failure code, so proxies and logs see the class of the failure too. */
 export const HTTP_STATUS_OF: Record<ResultCode, number> = {
@@ -24,12 +15,6 @@ export const HTTP_STATUS_OF: Record<ResultCode, number> = {
   1011: 403,
   1500: 500,
 };
-
-/** Literal 1010 messages the web client recognises (spec §8). */
-export const TOKEN_MESSAGES = {
-  invalid: 'Error Token,Please login again.',
-  displaced: 'Auth Token Failed.',
-} as const;
 
 /** Success envelope: {code: 1000, data, model, count, index}. */
 export function envelopeOf<T extends z.ZodType>(data: T) {

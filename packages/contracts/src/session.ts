@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-export const LANGS = ['zh', 'en'] as const;
-export type Lang = (typeof LANGS)[number];
-export const DEFAULT_LANG: Lang = 'zh';
+import { LANGS, PASSWORD_MAX, PASSWORD_MIN } from './constants.ts';
+
+export { DEFAULT_LANG, HEADER_LANG, HEADER_TOKEN, LANGS, PASSWORD_MAX, PASSWORD_MIN, type Lang } from './constants.ts';
 
 export const ROLES = ['superadmin', 'administrator', 'user'] as const;
 export const RoleSchema = z.enum(ROLES);
@@ -12,13 +12,6 @@ export type Role = z.infer<typeof RoleSchema>;
 export const COMPONENT_SIZES = ['small', 'middle', 'large'] as const;
 export const ComponentSizeSchema = z.enum(COMPONENT_SIZES);
 export type ComponentSize = z.infer<typeof ComponentSizeSchema>;
-
-export const HEADER_TOKEN = 'x-token';
-export const HEADER_LANG = 'x-lang';
-
-/** Passwords: at least 6 characters (spec §5), at most 128 so hashing cost stays bounded. */
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 128;
 
 export const LoginBodySchema = z.object({
   username: z.string().trim().min(1).max(64),

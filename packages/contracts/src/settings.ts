@@ -33,18 +33,7 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export const DEFAULT_SETTINGS: Settings = {
-  team_max_admins: 1,
-  team_max_users: 3,
-  idle_minutes: 30,
-  default_language: 'zh',
-  site_title: '',
-  logo: '',
-  offline_minutes: 10,
-  recycle_retention_days: 30,
-  wall_max: 100,
-  map_tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-};
+export { DEFAULT_SETTINGS } from './constants.ts';
 
 /** POST /setting/save: any subset; the logo is set by its own upload. */
 export const SettingsSaveBodySchema = SettingsSchema.omit({ logo: true }).partial().strict();

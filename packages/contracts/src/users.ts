@@ -1,7 +1,10 @@
 import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { PagingQuerySchema } from './paging.ts';
+import { USER_LIMITS } from './constants.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, RoleSchema } from './session.ts';
+
+export { USER_LIMITS } from './constants.ts';
 
 export const ACCOUNT_PATTERN = /^[A-Za-z0-9_.@-]+$/;
 
@@ -21,9 +24,9 @@ export const UserSchema = z.object({
 export type User = z.infer<typeof UserSchema>;
 
 export const UserIndexQuerySchema = PagingQuerySchema.extend({
-  account: z.string().trim().max(64).optional(),
-  email: z.string().trim().max(128).optional(),
-  phone: z.string().trim().max(32).optional(),
+  account: z.string().trim().max(USER_LIMITS.account).optional(),
+  email: z.string().trim().max(USER_LIMITS.email).optional(),
+  phone: z.string().trim().max(USER_LIMITS.phone).optional(),
   group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
 });
 export type UserIndexQuery = z.infer<typeof UserIndexQuerySchema>;
@@ -31,16 +34,16 @@ export type UserIndexQuery = z.infer<typeof UserIndexQuerySchema>;
 /** Create (no id: password required) or edit (with id: empty password keeps the current one). */
 export const UserSaveBodySchema = z.object({
   id: z.number().int().positive().max(MAX_ID).optional(),
-  account: z.string().trim().min(1).max(64).regex(ACCOUNT_PATTERN),
-  name: z.string().trim().min(1).max(64),
+  account: z.string().trim().min(1).max(USER_LIMITS.account).regex(ACCOUNT_PATTERN),
+  name: z.string().trim().min(1).max(USER_LIMITS.name),
   password: z.union([z.literal(''), z.string().min(PASSWORD_MIN).max(PASSWORD_MAX)]).optional(),
   phone: z
     .string()
     .trim()
     .min(1)
-    .max(32)
+    .max(USER_LIMITS.phone)
     .regex(/^\+?[0-9][0-9 -]{2,30}$/),
-  email: z.email().max(128),
+  email: z.email().max(USER_LIMITS.email),
   group_id: z.number().int().positive().max(MAX_ID).nullable(),
   role: RoleSchema,
 });

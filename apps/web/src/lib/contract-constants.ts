@@ -1,24 +1,15 @@
-import type * as Contracts from '@ipp/contracts';
-
-type ShellConstants = Pick<
-  typeof Contracts,
-  | 'LANGS'
-  | 'DEFAULT_LANG'
-  | 'HEADER_TOKEN'
-  | 'HEADER_LANG'
-  | 'ResultCode'
-  | 'TOKEN_MESSAGES'
-  | 'PASSWORD_MIN'
-  | 'DEFAULT_SETTINGS'
->;
-
-/** Put in by vite.config.ts (`define`) from @ipp/contracts at build time. */
-declare const __CONTRACT_CONSTANTS__: ShellConstants;
-
 /**
- * The plain constants of @ipp/contracts that the sign-in page and the shell use. Importing them from the contract
- * package itself would bring the zod schemas of the modules that define them, and zod, into the shell's bundle; the
- * values are still the contract's, copied at build time.
+ * The plain constants of @ipp/contracts that the sign-in page and the shell use, from the contract's zod-free entry
+ * (packages/contracts/src/constants.ts): importing them from the package's main entry would bring the zod schemas of
+ * the modules that define them, and zod, into the shell's bundle.
  */
-export const { LANGS, DEFAULT_LANG, HEADER_TOKEN, HEADER_LANG, ResultCode, TOKEN_MESSAGES, PASSWORD_MIN, DEFAULT_SETTINGS } =
-  __CONTRACT_CONSTANTS__;
+export {
+  DEFAULT_LANG,
+  DEFAULT_SETTINGS,
+  HEADER_LANG,
+  HEADER_TOKEN,
+  LANGS,
+  PASSWORD_MIN,
+  ResultCode,
+  TOKEN_MESSAGES,
+} from '@ipp/contracts/constants';

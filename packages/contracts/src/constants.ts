@@ -1,0 +1,53 @@
+/**
+ * The contract's plain constants, without zod: `@ipp/contracts/constants` is what the web console's shell imports
+ * (the sign-in page must not carry the schemas and zod in its bundle), and the modules that define schemas with
+ * them re-export them from here, so `@ipp/contracts` still offers everything. Nothing here may import a value from
+ * a module that imports zod (type-only imports vanish at build time).
+ */
+import type { Settings } from './settings.ts';
+
+/** Result codes carried in every envelope. 1000 is success; the rest are documented in docs/decisions.md. */
+export const ResultCode = {
+  OK: 1000,
+  FAILED: 1001,
+  BAD_PARAM: 1002,
+  THROTTLED: 1003,
+  NOT_FOUND: 1004,
+  TOKEN: 1010,
+  FORBIDDEN: 1011,
+  INTERNAL: 1500,
+} as const;
+export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
+
+/** Literal 1010 messages the web client recognises (spec §8). */
+export const TOKEN_MESSAGES = {
+  invalid: 'Error Token,Please login again.',
+  displaced: 'Auth Token Failed.',
+} as const;
+
+export const LANGS = ['zh', 'en'] as const;
+export type Lang = (typeof LANGS)[number];
+export const DEFAULT_LANG: Lang = 'zh';
+
+export const HEADER_TOKEN = 'x-token';
+export const HEADER_LANG = 'x-lang';
+
+/** Passwords: at least 6 characters (spec §5), at most 128 so hashing cost stays bounded. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+
+/** A user's fields: the server's schemas, the admin forms and the search box all take their bounds from here. */
+export const USER_LIMITS = { account: 64, name: 64, phone: 32, email: 128 } as const;
+
+export const DEFAULT_SETTINGS: Settings = {
+  team_max_admins: 1,
+  team_max_users: 3,
+  idle_minutes: 30,
+  default_language: 'zh',
+  site_title: '',
+  logo: '',
+  offline_minutes: 10,
+  recycle_retention_days: 30,
+  wall_max: 100,
+  map_tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+};
