@@ -67,6 +67,8 @@ import { CompletenessService } from './modules/completeness/completeness.service
 import { trendsRoutes } from './modules/trends/trends.routes.ts';
 import { TrendsService } from './modules/trends/trends.service.ts';
 import { ViewsService } from './modules/views/views.service.ts';
+import { bulkRoutes } from './modules/identify/bulk.routes.ts';
+import { foldersRoutes } from './modules/identify/folders.routes.ts';
 import { identifyRoutes } from './modules/identify/identify.routes.ts';
 import { IdentifyService } from './modules/identify/identify.service.ts';
 import { BulkService } from './modules/identify/bulk.service.ts';
@@ -298,6 +300,8 @@ export async function buildApp({
       await api.register(completenessRoutes(new CompletenessService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(taxaRoutes(new TaxaService(db, clock)));
       await api.register(identifyRoutes(identify));
+      await api.register(bulkRoutes(identify));
+      await api.register(foldersRoutes(identify));
       await api.register(labelHistoryRoutes(new LabelHistoryService(db)));
       await api.register(undoRoutes(undo));
       await api.register(
