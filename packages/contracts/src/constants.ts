@@ -51,3 +51,37 @@ export const DEFAULT_SETTINGS: Settings = {
   wall_max: 100,
   map_tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
 };
+
+/**
+ * The bulk action codes (docs/actions.md has each one's meaning, target and role matrix). The codes are the spec's
+ * and travel as they are; code reads them by name.
+ */
+export const ACTION = {
+  DELETE: '2',
+  REDO_HI: '13',
+  COPY_TO_HI: '21',
+  MOVE_TO_HI: '23',
+  COPY_TO_SITE_GALLERY: '31',
+  REMOVE_FROM_SITE_GALLERY: '33',
+  COPY_TO_TEAM: '41',
+  MOVE_TO_TEAM: '42',
+  REMOVE_FROM_TEAM: '43',
+  COPY_TO_FOLDER: '51',
+  MOVE_TO_FOLDER: '52',
+  REMOVE_FROM_FOLDER: '53',
+  COPY_TO_TEMPORARY: '54',
+  FAVORITE: '61',
+  UNFAVORITE: '62',
+  SUBMIT_REVIEW: '71',
+  APPROVE: '110',
+  REJECT: '111',
+  BACK_TO_PENDING: '112',
+  RESTORE: '113',
+  VALIDATE: '81',
+  SET_CLASS: '82',
+  DUBIOUS: '83',
+  COPY_TO_XCUBE: 'B001',
+  REMOVE_FROM_XCUBE: 'B002',
+  COPY_CLASS_TO_TEAM: 'B003',
+  REMOVE_CLASS_FROM_TEAM: 'B004',
+} as const;

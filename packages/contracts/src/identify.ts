@@ -1,3 +1,4 @@
+import { ACTION } from './constants.ts';
 import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import { TaxonSchema } from './taxa.ts';
@@ -249,34 +250,37 @@ export const AdjacentSchema = z.object({ previous_id: z.number().int().nullable(
 // Bulk actions (docs/actions.md). The server owns which codes a caller may use where; the web draws buttons
 // from GET /roi/actions and labels them from its translations (identify.action.<code>).
 
+export { ACTION } from './constants.ts';
+
+/** Every code, in the order the spec lists them (a tuple for zod's enum). */
 export const ACTION_CODES = [
-  '2',
-  '13',
-  '21',
-  '23',
-  '31',
-  '33',
-  '41',
-  '42',
-  '43',
-  '51',
-  '52',
-  '53',
-  '54',
-  '61',
-  '62',
-  '71',
-  '110',
-  '111',
-  '112',
-  '113',
-  '81',
-  '82',
-  '83',
-  'B001',
-  'B002',
-  'B003',
-  'B004',
+  ACTION.DELETE,
+  ACTION.REDO_HI,
+  ACTION.COPY_TO_HI,
+  ACTION.MOVE_TO_HI,
+  ACTION.COPY_TO_SITE_GALLERY,
+  ACTION.REMOVE_FROM_SITE_GALLERY,
+  ACTION.COPY_TO_TEAM,
+  ACTION.MOVE_TO_TEAM,
+  ACTION.REMOVE_FROM_TEAM,
+  ACTION.COPY_TO_FOLDER,
+  ACTION.MOVE_TO_FOLDER,
+  ACTION.REMOVE_FROM_FOLDER,
+  ACTION.COPY_TO_TEMPORARY,
+  ACTION.FAVORITE,
+  ACTION.UNFAVORITE,
+  ACTION.SUBMIT_REVIEW,
+  ACTION.APPROVE,
+  ACTION.REJECT,
+  ACTION.BACK_TO_PENDING,
+  ACTION.RESTORE,
+  ACTION.VALIDATE,
+  ACTION.SET_CLASS,
+  ACTION.DUBIOUS,
+  ACTION.COPY_TO_XCUBE,
+  ACTION.REMOVE_FROM_XCUBE,
+  ACTION.COPY_CLASS_TO_TEAM,
+  ACTION.REMOVE_CLASS_FROM_TEAM,
 ] as const;
 export type ActionCode = (typeof ACTION_CODES)[number];
 

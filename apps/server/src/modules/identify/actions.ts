@@ -1,4 +1,4 @@
-import { CATEGORY, type Action, type ActionCode, type ActionTarget, type Role } from '@ipp/contracts';
+import { ACTION, CATEGORY, type Action, type ActionCode, type ActionTarget, type Role } from '@ipp/contracts';
 
 interface CodeInfo {
   target: ActionTarget;
@@ -8,30 +8,30 @@ interface CodeInfo {
 
 /** What each code needs and whether the console asks first (docs/actions.md). */
 export const CATALOGUE: Record<ActionCode, CodeInfo> = {
-  '2': { target: 'none', confirm: true, danger: true },
-  '13': { target: 'none', confirm: true, danger: false },
-  '21': { target: 'class', confirm: true, danger: false },
-  '23': { target: 'class', confirm: true, danger: false },
-  '31': { target: 'none', confirm: true, danger: false },
-  '33': { target: 'none', confirm: true, danger: true },
-  '41': { target: 'none', confirm: true, danger: false },
-  '42': { target: 'none', confirm: true, danger: false },
-  '43': { target: 'none', confirm: true, danger: true },
-  '51': { target: 'folder', confirm: true, danger: false },
-  '52': { target: 'folder', confirm: true, danger: false },
-  '53': { target: 'none', confirm: true, danger: true },
-  '54': { target: 'title', confirm: true, danger: false },
-  '61': { target: 'none', confirm: true, danger: false },
-  '62': { target: 'none', confirm: true, danger: false },
-  '71': { target: 'none', confirm: false, danger: false },
-  '110': { target: 'none', confirm: false, danger: false },
-  '111': { target: 'none', confirm: false, danger: false },
-  '112': { target: 'none', confirm: false, danger: false },
-  '113': { target: 'none', confirm: true, danger: false },
+  [ACTION.DELETE]: { target: 'none', confirm: true, danger: true },
+  [ACTION.REDO_HI]: { target: 'none', confirm: true, danger: false },
+  [ACTION.COPY_TO_HI]: { target: 'class', confirm: true, danger: false },
+  [ACTION.MOVE_TO_HI]: { target: 'class', confirm: true, danger: false },
+  [ACTION.COPY_TO_SITE_GALLERY]: { target: 'none', confirm: true, danger: false },
+  [ACTION.REMOVE_FROM_SITE_GALLERY]: { target: 'none', confirm: true, danger: true },
+  [ACTION.COPY_TO_TEAM]: { target: 'none', confirm: true, danger: false },
+  [ACTION.MOVE_TO_TEAM]: { target: 'none', confirm: true, danger: false },
+  [ACTION.REMOVE_FROM_TEAM]: { target: 'none', confirm: true, danger: true },
+  [ACTION.COPY_TO_FOLDER]: { target: 'folder', confirm: true, danger: false },
+  [ACTION.MOVE_TO_FOLDER]: { target: 'folder', confirm: true, danger: false },
+  [ACTION.REMOVE_FROM_FOLDER]: { target: 'none', confirm: true, danger: true },
+  [ACTION.COPY_TO_TEMPORARY]: { target: 'title', confirm: true, danger: false },
+  [ACTION.FAVORITE]: { target: 'none', confirm: true, danger: false },
+  [ACTION.UNFAVORITE]: { target: 'none', confirm: true, danger: false },
+  [ACTION.SUBMIT_REVIEW]: { target: 'none', confirm: false, danger: false },
+  [ACTION.APPROVE]: { target: 'none', confirm: false, danger: false },
+  [ACTION.REJECT]: { target: 'none', confirm: false, danger: false },
+  [ACTION.BACK_TO_PENDING]: { target: 'none', confirm: false, danger: false },
+  [ACTION.RESTORE]: { target: 'none', confirm: true, danger: false },
   // In-place labelling (issue 25): quick and undoable, so asked nothing.
-  '81': { target: 'none', confirm: false, danger: false },
-  '82': { target: 'class', confirm: false, danger: false },
-  '83': { target: 'none', confirm: false, danger: false },
+  [ACTION.VALIDATE]: { target: 'none', confirm: false, danger: false },
+  [ACTION.SET_CLASS]: { target: 'class', confirm: false, danger: false },
+  [ACTION.DUBIOUS]: { target: 'none', confirm: false, danger: false },
   B001: { target: 'none', confirm: true, danger: false },
   B002: { target: 'none', confirm: true, danger: true },
   B003: { target: 'none', confirm: true, danger: false },
@@ -39,9 +39,9 @@ export const CATALOGUE: Record<ActionCode, CodeInfo> = {
 };
 
 /** Offered only while no AI-labelled ROI is selected (spec §6, -100). */
-const NO_AI: readonly ActionCode[] = ['23', '13'];
+const NO_AI: readonly ActionCode[] = [ACTION.MOVE_TO_HI, ACTION.REDO_HI];
 /** Only one ROI at a time, in the detail pane (spec §6, -1). */
-const SINGLE: readonly ActionCode[] = ['B002'];
+const SINGLE: readonly ActionCode[] = [ACTION.REMOVE_FROM_XCUBE];
 
 type PerRole = Partial<Record<Role, readonly ActionCode[]>>;
 const admins = (codes: readonly ActionCode[]): PerRole => ({ superadmin: codes, administrator: codes });
@@ -51,33 +51,81 @@ const everyone = (codes: readonly ActionCode[]): PerRole => ({ superadmin: codes
  * In-place labelling (issue 25, docs/actions.md): validate as predicted, set class, mark dubious. Offered wherever
  * the role may already label the ROIs (23 or 21 in the spec's matrix), and to administrators in the galleries.
  */
-const IN_PLACE: readonly ActionCode[] = ['81', '82', '83'];
+const IN_PLACE: readonly ActionCode[] = [ACTION.VALIDATE, ACTION.SET_CLASS, ACTION.DUBIOUS];
 const withInPlace = (perRole: PerRole, roles: readonly Role[] = ['superadmin', 'administrator', 'user']): PerRole =>
   Object.fromEntries(
     Object.entries(perRole).map(([role, codes]) => [role, roles.includes(role as Role) ? [...codes, ...IN_PLACE] : codes]),
   );
 
 const FOLDER_ACTIONS: PerRole = withInPlace({
-  superadmin: ['51', '52', '53', '21', '41', '42', '2'],
-  administrator: ['51', '52', '53', '21', '41', '42', '2'],
-  user: ['51', '52', '53', '21'],
+  superadmin: [
+    ACTION.COPY_TO_FOLDER,
+    ACTION.MOVE_TO_FOLDER,
+    ACTION.REMOVE_FROM_FOLDER,
+    ACTION.COPY_TO_HI,
+    ACTION.COPY_TO_TEAM,
+    ACTION.MOVE_TO_TEAM,
+    ACTION.DELETE,
+  ],
+  administrator: [
+    ACTION.COPY_TO_FOLDER,
+    ACTION.MOVE_TO_FOLDER,
+    ACTION.REMOVE_FROM_FOLDER,
+    ACTION.COPY_TO_HI,
+    ACTION.COPY_TO_TEAM,
+    ACTION.MOVE_TO_TEAM,
+    ACTION.DELETE,
+  ],
+  user: [ACTION.COPY_TO_FOLDER, ACTION.MOVE_TO_FOLDER, ACTION.REMOVE_FROM_FOLDER, ACTION.COPY_TO_HI],
 });
 
 /** The matrix of docs/actions.md, spec §6. */
 const MATRIX: Record<number, PerRole> = {
   [CATEGORY.SITE]: withInPlace({
-    superadmin: ['51', '54', '61', '71', '31', '41', 'B001', '23', '13'],
-    administrator: ['51', '54', '61', '71', '31', '41', '23', '13'],
-    user: ['51', '54', '61', '71', '23', '13'],
+    superadmin: [
+      ACTION.COPY_TO_FOLDER,
+      ACTION.COPY_TO_TEMPORARY,
+      ACTION.FAVORITE,
+      ACTION.SUBMIT_REVIEW,
+      ACTION.COPY_TO_SITE_GALLERY,
+      ACTION.COPY_TO_TEAM,
+      ACTION.COPY_TO_XCUBE,
+      ACTION.MOVE_TO_HI,
+      ACTION.REDO_HI,
+    ],
+    administrator: [
+      ACTION.COPY_TO_FOLDER,
+      ACTION.COPY_TO_TEMPORARY,
+      ACTION.FAVORITE,
+      ACTION.SUBMIT_REVIEW,
+      ACTION.COPY_TO_SITE_GALLERY,
+      ACTION.COPY_TO_TEAM,
+      ACTION.MOVE_TO_HI,
+      ACTION.REDO_HI,
+    ],
+    user: [
+      ACTION.COPY_TO_FOLDER,
+      ACTION.COPY_TO_TEMPORARY,
+      ACTION.FAVORITE,
+      ACTION.SUBMIT_REVIEW,
+      ACTION.MOVE_TO_HI,
+      ACTION.REDO_HI,
+    ],
   }),
-  [CATEGORY.XCUBE]: { superadmin: ['B002'] },
-  [CATEGORY.TEAM]: withInPlace({ ...admins(['52', '43', '51']), user: ['51'] }, ['superadmin', 'administrator']),
-  [CATEGORY.SITE_GALLERY]: withInPlace(admins(['51', '33'])),
-  [CATEGORY.FAVORITE]: withInPlace(everyone(['51', '62'])),
-  [CATEGORY.TEMPORARY]: withInPlace({ ...admins(['51', '52', '53', '21', '42']), user: ['51', '52', '53', '21'] }),
-  [CATEGORY.EXAMPLE]: { superadmin: ['B002'] },
-  [CATEGORY.RECYCLE]: admins(['113']),
-  [CATEGORY.ALL]: withInPlace({ ...admins(['2', '23']), user: ['23'] }),
+  [CATEGORY.XCUBE]: { superadmin: [ACTION.REMOVE_FROM_XCUBE] },
+  [CATEGORY.TEAM]: withInPlace(
+    { ...admins([ACTION.MOVE_TO_FOLDER, ACTION.REMOVE_FROM_TEAM, ACTION.COPY_TO_FOLDER]), user: [ACTION.COPY_TO_FOLDER] },
+    ['superadmin', 'administrator'],
+  ),
+  [CATEGORY.SITE_GALLERY]: withInPlace(admins([ACTION.COPY_TO_FOLDER, ACTION.REMOVE_FROM_SITE_GALLERY])),
+  [CATEGORY.FAVORITE]: withInPlace(everyone([ACTION.COPY_TO_FOLDER, ACTION.UNFAVORITE])),
+  [CATEGORY.TEMPORARY]: withInPlace({
+    ...admins([ACTION.COPY_TO_FOLDER, ACTION.MOVE_TO_FOLDER, ACTION.REMOVE_FROM_FOLDER, ACTION.COPY_TO_HI, ACTION.MOVE_TO_TEAM]),
+    user: [ACTION.COPY_TO_FOLDER, ACTION.MOVE_TO_FOLDER, ACTION.REMOVE_FROM_FOLDER, ACTION.COPY_TO_HI],
+  }),
+  [CATEGORY.EXAMPLE]: { superadmin: [ACTION.REMOVE_FROM_XCUBE] },
+  [CATEGORY.RECYCLE]: admins([ACTION.RESTORE]),
+  [CATEGORY.ALL]: withInPlace({ ...admins([ACTION.DELETE, ACTION.MOVE_TO_HI]), user: [ACTION.MOVE_TO_HI] }),
   [CATEGORY.FOLDERS]: FOLDER_ACTIONS,
 };
 
@@ -86,7 +134,7 @@ export function allowedCodes(role: Role, categoryId: number, reviewedType?: numb
   if (categoryId === CATEGORY.REVIEW) {
     if (role === 'user') return [];
     // Correcting the class while reviewing (82) approves the corrected label.
-    return reviewedType === 1 ? ['112'] : ['110', '111', '82'];
+    return reviewedType === 1 ? [ACTION.BACK_TO_PENDING] : [ACTION.APPROVE, ACTION.REJECT, ACTION.SET_CLASS];
   }
   const perRole = categoryId > 0 ? FOLDER_ACTIONS : MATRIX[categoryId];
   return perRole?.[role] ?? [];

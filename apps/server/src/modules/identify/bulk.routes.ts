@@ -1,4 +1,5 @@
 import {
+  ACTION,
   BulkActionQuerySchema,
   BulkActionRequestBodySchema,
   BulkResultSchema,
@@ -63,8 +64,8 @@ export const bulkRoutes = ({ bulk, reidentify }: { bulk: BulkService; reidentify
         const { type, roi_ids } = request.body;
         const action =
           type === 'copy'
-            ? { type: '31' as const, category_id: CATEGORY.SITE }
-            : { type: '33' as const, category_id: CATEGORY.SITE_GALLERY };
+            ? { type: ACTION.COPY_TO_SITE_GALLERY, category_id: CATEGORY.SITE }
+            : { type: ACTION.REMOVE_FROM_SITE_GALLERY, category_id: CATEGORY.SITE_GALLERY };
         return ok(await bulk.run(requireAuth(request).user, { ...action, roi_ids }));
       },
     );

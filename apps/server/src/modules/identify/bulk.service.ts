@@ -1,4 +1,4 @@
-import { CATEGORY, CLASS_NAME_PATTERN, ResultCode, type BulkActionBody, type BulkResult } from '@ipp/contracts';
+import { ACTION, CATEGORY, CLASS_NAME_PATTERN, ResultCode, type BulkActionBody, type BulkResult } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -45,10 +45,10 @@ const notInReview = () => new AppError(ResultCode.BAD_PARAM, 'notInReviewQueue',
  * act on the queue (the view with reviewed_type 0), back-to-pending on the reviewed (reviewed_type 1).
  */
 const REVIEW_FROM: Partial<Record<BulkActionBody['type'], readonly number[]>> = {
-  '110': [1],
-  '111': [1],
-  '82': [1],
-  '112': [2, 3],
+  [ACTION.APPROVE]: [1],
+  [ACTION.REJECT]: [1],
+  [ACTION.SET_CLASS]: [1],
+  [ACTION.BACK_TO_PENDING]: [2, 3],
 };
 
 /**
@@ -114,11 +114,11 @@ export class BulkService {
     const { trx, rows, body } = ctx;
     const ids = rows.map((r) => r.id);
     switch (body.type) {
-      case '2':
+      case ACTION.DELETE:
         return { affected: await this.rois.recycle(trx, rows, ctx.actor.id) };
-      case '113':
+      case ACTION.RESTORE:
         return { affected: await this.rois.restore(trx, rows) };
-      case '13': {
+      case ACTION.REDO_HI: {
         const byLabel = await classIdsByLabel(trx);
         return {
           affected: await this.rois.relabel(
@@ -129,8 +129,8 @@ export class BulkService {
           ),
         };
       }
-      case '21':
-      case '23': {
+      case ACTION.COPY_TO_HI:
+      case ACTION.MOVE_TO_HI: {
         const classId = await targetClass(trx, ctx.actor, body.target_id, body.change_roi_labelindex);
         const affected = await this.rois.relabel(
           trx,
@@ -138,10 +138,10 @@ export class BulkService {
           (r) => ({ classId, labelIndex: r.roi_labelindex, hi: 1 }),
           ctx.source,
         );
-        if (body.type === '23') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
+        if (body.type === ACTION.MOVE_TO_HI) await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
         return { affected };
       }
-      case '31':
+      case ACTION.COPY_TO_SITE_GALLERY:
         return {
           affected: await addToGalleries(ctx, (r) => ({
             category_id: CATEGORY.SITE_GALLERY,
@@ -150,18 +150,18 @@ export class BulkService {
             user_id: null,
           })),
         };
-      case '41':
-      case '42': {
+      case ACTION.COPY_TO_TEAM:
+      case ACTION.MOVE_TO_TEAM: {
         const affected = await addToGalleries(ctx, (r) => ({
           category_id: CATEGORY.TEAM,
           group_id: r.group_id,
           ipp_id: null,
           user_id: null,
         }));
-        if (body.type === '42') await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
+        if (body.type === ACTION.MOVE_TO_TEAM) await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
         return { affected };
       }
-      case 'B001':
+      case ACTION.COPY_TO_XCUBE:
         return {
           affected: await addToGalleries(ctx, () => ({
             category_id: CATEGORY.XCUBE,
@@ -170,41 +170,46 @@ export class BulkService {
             user_id: null,
           })),
         };
-      case '33':
-      case '43':
-      case 'B002': {
-        const category = body.type === '33' ? CATEGORY.SITE_GALLERY : body.type === '43' ? CATEGORY.TEAM : CATEGORY.XCUBE;
+      case ACTION.REMOVE_FROM_SITE_GALLERY:
+      case ACTION.REMOVE_FROM_TEAM:
+      case ACTION.REMOVE_FROM_XCUBE: {
+        const category =
+          body.type === ACTION.REMOVE_FROM_SITE_GALLERY
+            ? CATEGORY.SITE_GALLERY
+            : body.type === ACTION.REMOVE_FROM_TEAM
+              ? CATEGORY.TEAM
+              : CATEGORY.XCUBE;
         const holding = await foldersHolding(trx, category, ids);
         await folders.removeMembers(trx, holding.folderIds, ids, ctx.live);
         return { affected: holding.roiIds.size };
       }
-      case '51':
-      case '52': {
+      case ACTION.COPY_TO_FOLDER:
+      case ACTION.MOVE_TO_FOLDER: {
         const target = await writableTarget(ctx);
         const affected = await folders.addMembers(trx, target.id, ids, ctx.live, ctx.now);
-        if (body.type === '52') {
+        if (body.type === ACTION.MOVE_TO_FOLDER) {
           const from = (await sourceFolders(ctx)).filter((id) => id !== target.id);
           await folders.removeMembers(trx, from, ids, ctx.live);
           return { affected: Math.max(affected, ids.length), folderId: target.id };
         }
         return { affected, folderId: target.id };
       }
-      case '53': {
+      case ACTION.REMOVE_FROM_FOLDER: {
         const from = await sourceFolders(ctx);
         if (from.length === 0) throw notSupported();
         return { affected: await countedRemoval(trx, from, ids, ctx.live) };
       }
-      case '54': {
+      case ACTION.COPY_TO_TEMPORARY: {
         const folder = await newTemporaryClass(ctx);
         return { affected: await folders.addMembers(trx, folder.id, ids, ctx.live, ctx.now), folderId: folder.id };
       }
-      case '61':
-      case '62':
-        return { affected: await roisRepo.setFavorites(trx, ids, body.type === '61' ? ctx.now : null) };
-      case '71':
-      case '112':
+      case ACTION.FAVORITE:
+      case ACTION.UNFAVORITE:
+        return { affected: await roisRepo.setFavorites(trx, ids, body.type === ACTION.FAVORITE ? ctx.now : null) };
+      case ACTION.SUBMIT_REVIEW:
+      case ACTION.BACK_TO_PENDING:
         return { affected: await roisRepo.setReview(trx, ids, 1, ctx.now) };
-      case '110': {
+      case ACTION.APPROVE: {
         const affected = await roisRepo.setReview(trx, ids, 2, ctx.now);
         // Approving confirms the label by a human; an unlabelled ROI has none to confirm and stays unlabelled.
         const labelled = rows.filter((r) => r.class_id !== null);
@@ -212,7 +217,7 @@ export class BulkService {
         await this.rois.relabel(trx, labelled, (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }), ctx.source);
         return { affected };
       }
-      case '81': {
+      case ACTION.VALIDATE: {
         // Validate as predicted: the AI label becomes a human one; unlabelled and human-labelled ROIs stay as they are.
         const predicted = rows.filter((r) => r.class_id !== null && r.hi === 0);
         return {
@@ -224,7 +229,7 @@ export class BulkService {
           ),
         };
       }
-      case '82': {
+      case ACTION.SET_CLASS: {
         // Set class in place: a human label, the ROIs stay where they are; in the review queue it also approves.
         const classId = await targetClass(trx, ctx.actor, body.target_id, body.change_roi_labelindex);
         const affected = await this.rois.relabel(
@@ -236,13 +241,13 @@ export class BulkService {
         if (ctx.category === CATEGORY.REVIEW) return { affected: await roisRepo.setReview(trx, ids, 2, ctx.now) };
         return { affected };
       }
-      case '83':
+      case ACTION.DUBIOUS:
         // Dubious: the label stays, the ROIs wait in the review queue for someone who may review.
         return { affected: await roisRepo.setReview(trx, ids, 1, ctx.now) };
-      case '111':
+      case ACTION.REJECT:
         return { affected: await roisRepo.setReview(trx, ids, 3, ctx.now) };
-      case 'B003':
-      case 'B004':
+      case ACTION.COPY_CLASS_TO_TEAM:
+      case ACTION.REMOVE_CLASS_FROM_TEAM:
         // Class-level codes: POST /folder/operate-folder.
         throw notSupported();
     }

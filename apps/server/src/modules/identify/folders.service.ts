@@ -1,4 +1,5 @@
 import {
+  ACTION,
   CATEGORY,
   ResultCode,
   type BulkActionBody,
@@ -370,9 +371,9 @@ export class FoldersService {
     if (!folder) throw folderNotFound('roi_index_code');
     const bulk: BulkActionBody =
       body.type === 'remove'
-        ? { type: '53', category_id: body.category_id, code: codes.folder(folder.id), roi_ids: body.roi_ids }
+        ? { type: ACTION.REMOVE_FROM_FOLDER, category_id: body.category_id, code: codes.folder(folder.id), roi_ids: body.roi_ids }
         : {
-            type: body.type === 'copy' ? '51' : '52',
+            type: body.type === 'copy' ? ACTION.COPY_TO_FOLDER : ACTION.MOVE_TO_FOLDER,
             category_id: body.category_id,
             code: body.code,
             roi_ids: body.roi_ids,
@@ -384,9 +385,14 @@ export class FoldersService {
 
   /** POST /roi/delete: ROIs to the recycle bin (code 2), or with a folder only out of that folder (code 53). */
   async deleteRois(actor: UserRow, roiIds: number[], folderId?: number) {
-    if (folderId === undefined) return this.bulk.run(actor, { type: '2', category_id: CATEGORY.ALL, roi_ids: roiIds });
+    if (folderId === undefined) return this.bulk.run(actor, { type: ACTION.DELETE, category_id: CATEGORY.ALL, roi_ids: roiIds });
     const folder = await visibleFolder(this.db.kysely, actor, folderId);
-    return this.bulk.run(actor, { type: '53', category_id: folder.category_id, code: codes.folder(folder.id), roi_ids: roiIds });
+    return this.bulk.run(actor, {
+      type: ACTION.REMOVE_FROM_FOLDER,
+      category_id: folder.category_id,
+      code: codes.folder(folder.id),
+      roi_ids: roiIds,
+    });
   }
 
   /** GET /roi/set-roi-label-index: a human label by label index; 0 returns the ROI to its AI label. */

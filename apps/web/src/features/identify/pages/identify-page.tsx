@@ -1,4 +1,5 @@
 import type { Action } from '@ipp/contracts';
+import { ACTION } from '@ipp/contracts/constants';
 import { Card, Col, Row } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,15 +31,11 @@ import {
   type ClickModifiers,
 } from '../utils/selection';
 
-/** Review codes the A and R keys stand for (docs/actions.md). */
-const APPROVE = '110';
-const REJECT = '111';
-/** In-place labelling (issue 25): V validates, C sets a class, D marks dubious. */
-const VALIDATE = '81';
-const SET_CLASS = '82';
-const DUBIOUS = '83';
-/** Codes that, applied to the focused ROI alone, go on with the next one. */
-const ADVANCING = [APPROVE, REJECT, VALIDATE, SET_CLASS, DUBIOUS];
+/**
+ * Codes that, applied to the focused ROI alone, go on with the next one: the review keys A and R, and in-place
+ * labelling (issue 25: V validates, C sets a class, D marks dubious).
+ */
+const ADVANCING: readonly string[] = [ACTION.APPROVE, ACTION.REJECT, ACTION.VALIDATE, ACTION.SET_CLASS, ACTION.DUBIOUS];
 const NO_ACTIONS: readonly Action[] = [];
 
 /**
@@ -93,7 +90,11 @@ export function IdentifyPage() {
       setSelection(EMPTY_SELECTION);
       // Reviewed or labelled one at a time, the user goes on with the next one.
       const alone = roiIds.length === 1 && roiIds[0] === focusedId;
-      if (ADVANCING.includes(action.code) && focusedId !== null && (alone || action.code === APPROVE || action.code === REJECT)) {
+      if (
+        ADVANCING.includes(action.code) &&
+        focusedId !== null &&
+        (alone || action.code === ACTION.APPROVE || action.code === ACTION.REJECT)
+      ) {
         // The next loaded ROI if there is one (the neighbours' query may still be on its way), else the server's.
         const at = order.indexOf(focusedId);
         const nextLoaded = at >= 0 ? order[at + 1] : undefined;
@@ -174,11 +175,11 @@ export function IdentifyPage() {
     'mod+a': order.length > 0 ? () => setSelection(selectAll(order)) : undefined,
     'mod+shift+a': order.length > 0 ? () => void matching.run() : undefined,
     escape: selectedIds.length > 0 ? () => setSelection(EMPTY_SELECTION) : undefined,
-    a: reviewAction(APPROVE),
-    r: reviewAction(REJECT),
-    v: inPlace(VALIDATE),
-    c: inPlace(SET_CLASS),
-    d: inPlace(DUBIOUS),
+    a: reviewAction(ACTION.APPROVE),
+    r: reviewAction(ACTION.REJECT),
+    v: inPlace(ACTION.VALIDATE),
+    c: inPlace(ACTION.SET_CLASS),
+    d: inPlace(ACTION.DUBIOUS),
     n: rois.hasNextPage && !rois.isFetchingNextPage ? () => void rois.fetchNextPage() : undefined,
     m: focused ? () => setSimilarRequest((n) => n + 1) : undefined,
     enter: focusedId !== null ? () => void navigate(imageDetailPath(focusedId)) : undefined,
@@ -267,7 +268,7 @@ export function IdentifyPage() {
             actions={detailActions}
             onRun={onDetailRun}
             busy={bulk.busy}
-            reviewKeys={actionList.some((action) => action.code === APPROVE)}
+            reviewKeys={actionList.some((action) => action.code === ACTION.APPROVE)}
             groupId={ws.groupId}
             similarRequest={similarRequest}
           />

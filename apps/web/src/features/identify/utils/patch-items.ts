@@ -1,3 +1,4 @@
+import { ACTION } from '@ipp/contracts/constants';
 import type { BulkActionBody, RoiItem } from '@ipp/contracts';
 
 /**
@@ -7,17 +8,17 @@ import type { BulkActionBody, RoiItem } from '@ipp/contracts';
  */
 export function patchItem(item: RoiItem, body: Pick<BulkActionBody, 'type' | 'target_id'>, className?: string): RoiItem {
   switch (body.type) {
-    case '81':
+    case ACTION.VALIDATE:
       return item.type === 'ai' ? { ...item, type: 'hi', hi: 1 } : item;
-    case '82':
+    case ACTION.SET_CLASS:
       return body.target_id === undefined
         ? item
         : { ...item, type: 'hi', hi: 1, class_id: body.target_id, class_name: className ?? item.class_name };
-    case '83':
+    case ACTION.DUBIOUS:
       return { ...item, review_status: 'pending' };
     default:
       return item;
   }
 }
 
-export const PATCHED_CODES: readonly string[] = ['81', '82', '83'];
+export const PATCHED_CODES: readonly string[] = [ACTION.VALIDATE, ACTION.SET_CLASS, ACTION.DUBIOUS];
