@@ -85,3 +85,13 @@ export const ACTION = {
   COPY_CLASS_TO_TEAM: 'B003',
   REMOVE_CLASS_FROM_TEAM: 'B004',
 } as const;
+
+/**
+ * An ROI's label kind (spec §3), the one encoding: unlabelled (ui), labelled by a model or the instrument (ai), or by
+ * a person (hi). API answers carry the name; the class-count rollups and tree codes store the number.
+ */
+export const LABEL_KINDS = { ui: 0, ai: 1, hi: 2 } as const;
+export type LabelKind = keyof typeof LABEL_KINDS;
+
+/** The kind of an ROI from its columns: hi = 1 is a human label; label index 0 is none; anything else a model's. */
+export const labelKindOf = (hi: number, labelIndex: number): LabelKind => (hi === 1 ? 'hi' : labelIndex === 0 ? 'ui' : 'ai');

@@ -1,4 +1,4 @@
-import { CATEGORY, MAX_ID, ResultCode } from '@ipp/contracts';
+import { CATEGORY, LABEL_KINDS, MAX_ID, ResultCode, type LabelKind } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -21,8 +21,9 @@ export interface NodeFilter {
   classKey?: number;
 }
 
-export const KINDS = { ui: 0, ai: 1, hi: 2 } as const;
-export type KindName = keyof typeof KINDS;
+/** The tree's groups by label kind, as the rollups store them (the contract's LABEL_KINDS). */
+export const KINDS = LABEL_KINDS;
+export type KindName = LabelKind;
 
 /** Node codes (opaque to the web): t:<group>[:c:<class>], s:<station>[:c:<class>], c:<class>, f:<folder>. */
 export const codes = {

@@ -1,4 +1,4 @@
-import { roiFlagsOf, type RoiSummary, type RoiType } from '@ipp/contracts';
+import { labelKindOf, roiFlagsOf, type RoiSummary, type RoiType } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { idChunks } from '../../db/query-helpers.ts';
@@ -49,7 +49,7 @@ export interface RoiIngest {
   reviewedAt?: number | null;
 }
 
-export const roiTypeOf = (hi: number, labelIndex: number): RoiType => (hi === 1 ? 'hi' : labelIndex === 0 ? 'ui' : 'ai');
+export const roiTypeOf = (hi: number, labelIndex: number): RoiType => labelKindOf(hi, labelIndex);
 
 export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
   return {

@@ -1,4 +1,4 @@
-import { sizeClassOf } from '@ipp/contracts';
+import { LABEL_KINDS, labelKindOf, sizeClassOf } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { DAY_MS, HOUR_MS, dayOf, hourOf, keepExtreme } from './rollup-keys.ts';
@@ -8,8 +8,8 @@ export { DAY_MS, HOUR_MS, dayOf, hourOf };
 /** Rollup key of a class: its id, 0 = not classified. */
 export const classKeyOf = (classId: number | null) => classId ?? 0;
 
-/** Recognition group of an ROI as the class counts store it: 0 ui, 1 ai, 2 hi (spec §3). */
-export const kindOf = (hi: number, labelIndex: number) => (hi === 1 ? 2 : labelIndex === 0 ? 0 : 1);
+/** Recognition group of an ROI as the class counts store it: 0 ui, 1 ai, 2 hi (spec §3; LABEL_KINDS). */
+export const kindOf = (hi: number, labelIndex: number): number => LABEL_KINDS[labelKindOf(hi, labelIndex)];
 
 /** One ROI entering (+1) or leaving (-1) the live counts at its station, class, group and capture time. */
 export interface RoiDelta {
