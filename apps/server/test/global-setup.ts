@@ -6,15 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { adminQuery, databaseUrl } from './helpers/pg-admin.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A migrated SQLite file that each test world copies instead of migrating its own. */
-    sqliteTemplate: string;
-    /** A migrated PostgreSQL database each test world is created from (CREATE DATABASE … TEMPLATE), or null without PostgreSQL. */
-    pgTemplate: string | null;
-  }
-}
+import './helpers/provided.ts';
 
 /**
  * Migrates once per run instead of once per test world: 24 migrations took about 90 ms on SQLite and 360 ms on

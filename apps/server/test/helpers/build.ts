@@ -12,6 +12,7 @@ import { hashPassword } from '../../src/security/password.ts';
 import { insertTeam } from '../../src/modules/teams/teams.repository.ts';
 import { insertUser } from '../../src/modules/users/users.repository.ts';
 import { adminQuery, databaseUrl } from './pg-admin.ts';
+import './provided.ts';
 import type { TestDialect } from './dialects.ts';
 
 export class FakeClock {
@@ -46,7 +47,7 @@ export async function buildTestApp(
   const clock = new FakeClock();
   const dropWorld = async () => {
     await db.close();
-    if (database) await adminQuery(`drop database if exists ${database} with (force)`);
+    if (database) await dropWorldDatabase(database);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   let app: FastifyInstance;
@@ -72,6 +73,25 @@ export async function buildTestApp(
 }
 
 const SQLITE_FILE = 'ipp-console.sqlite';
+
+/**
+ * Drops a world's database once its connections are gone. pg's Pool.end() resolves as soon as it has asked its idle
+ * clients to end, before their sessions have closed; DROP DATABASE … WITH (FORCE) then killed those sessions and
+ * each dying client raised an unhandled error (vitest failed the run for them). Waiting out "being accessed by other
+ * users" (55006) takes a few milliseconds; a connection still open after 5 s is forced.
+ */
+async function dropWorldDatabase(name: string) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await adminQuery(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminQuery(`drop database if exists ${name} with (force)`);
+}
 
 async function createWorldDatabase(): Promise<string> {
   const template = inject('pgTemplate');
