@@ -77,3 +77,63 @@ export async function setHidden(db: Kysely<Database>, classId: number, team: num
     .onConflict((oc) => oc.columns(['class_id', 'group_id']).doNothing())
     .execute();
 }
+
+/** A class's whole row by id, or undefined. */
+export function findClassById(db: Kysely<Database>, id: number) {
+  return db.selectFrom('classes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The id of the class with that name, or undefined. */
+export function findClassIdByName(db: Kysely<Database>, name: string) {
+  return db.selectFrom('classes').select('id').where('name', '=', name).executeTakeFirst();
+}
+
+/** The id and name of the class with that label index, or undefined. */
+export function findClassByLabel(db: Kysely<Database>, labelIndex: number) {
+  return db.selectFrom('classes').select(['id', 'name']).where('label_index', '=', labelIndex).executeTakeFirst();
+}
+
+/** Inserts a class; answers its new id. */
+export async function insertClass(
+  db: Kysely<Database>,
+  values: { name: string; label_index: number; group_id: number | null; created_at: number },
+): Promise<number> {
+  const row = await db
+    .insertInto('classes')
+    .values({
+      name: values.name,
+      label_index: values.label_index,
+      system: 0,
+      group_id: values.group_id,
+      created_at: values.created_at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Renames a class; answers nothing. */
+export async function renameClass(db: Kysely<Database>, id: number, name: string) {
+  await db.updateTable('classes').set({ name }).where('id', '=', id).execute();
+}
+
+/** Sets a class's highlight (1 on, 0 off); answers nothing. */
+export async function setClassAttention(db: Kysely<Database>, id: number, attention: number) {
+  await db.updateTable('classes').set({ attention }).where('id', '=', id).execute();
+}
+
+/** Deletes a class; answers nothing. */
+export async function deleteClass(db: Kysely<Database>, id: number) {
+  await db.deleteFrom('classes').where('id', '=', id).execute();
+}
+
+/** The names of these classes, by id (none asked, none read). */
+export async function classNames(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('classes')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -220,3 +220,59 @@ export async function listToolbar(db: Kysely<Database>, userId: number) {
     return title === undefined ? [] : [{ ...item, title }];
   });
 }
+
+/** Adds a toolbar shortcut for a user, keeping the one already there (one statement: two calls at once both pass). */
+export async function insertToolbarItem(
+  db: Kysely<Database>,
+  userId: number,
+  item: { category_id: number; code: string; title: string },
+  now: number,
+) {
+  await db
+    .insertInto('toolbar_items')
+    .values({ user_id: userId, ...item, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'category_id', 'code']).doNothing())
+    .execute();
+}
+
+/** A user's toolbar shortcut to that node (id, category, code, stored title); throws when there is none. */
+export function findToolbarItem(db: Kysely<Database>, userId: number, categoryId: number, code: string) {
+  return db
+    .selectFrom('toolbar_items')
+    .select(['id', 'category_id', 'code', 'title'])
+    .where('user_id', '=', userId)
+    .where('category_id', '=', categoryId)
+    .where('code', '=', code)
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes one of a user's toolbar shortcuts; answers how many rows went (0 or 1). */
+export async function deleteToolbarItem(db: Kysely<Database>, userId: number, id: number): Promise<number> {
+  const gone = await db.deleteFrom('toolbar_items').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(gone.numDeletedRows);
+}
+
+/** Ids of every folder, or of one team's folders. */
+export async function folderIds(db: Kysely<Database>, team?: number): Promise<number[]> {
+  let q = db.selectFrom('roi_folders').select('id');
+  if (team !== undefined) q = q.where('group_id', '=', team);
+  return (await q.execute()).map((r) => r.id);
+}
+
+/** How many live (not recycled) members each of these folders has; folders with none are absent from the map. */
+export async function liveMemberCounts(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, number>> {
+  const counted = await db
+    .selectFrom('folder_rois as fr')
+    .innerJoin('rois as r', 'r.id', 'fr.roi_id')
+    .select(['fr.folder_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('fr.folder_id', 'in', ids)
+    .where('r.deleted_at', 'is', null)
+    .groupBy('fr.folder_id')
+    .execute();
+  return new Map(counted.map((c) => [c.folder_id, Number(c.n)]));
+}
+
+/** Sets a folder's stored member count; answers nothing. */
+export async function setFolderCount(db: Kysely<Database>, id: number, n: number) {
+  await db.updateTable('roi_folders').set({ n }).where('id', '=', id).execute();
+}

@@ -25,7 +25,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import type { BulkService } from './bulk.service.ts';
 import { checkTitle } from './bulk.service.ts';
 import { assertMayManageClass, assertTeamClassRoom, hiddenFromUser } from '../classes/classes.ts';
-import { setHidden, usedByOtherTeams } from '../classes/classes.repository.ts';
+import * as classesRepo from '../classes/classes.repository.ts';
 import * as folders from './folders.repository.ts';
 import { UNCLASSIFIED } from './tree.ts';
 import { codes, folderNotFound, visibleFolder } from './scope.ts';
@@ -104,7 +104,7 @@ export class FoldersService {
         throw new AppError(ResultCode.BAD_PARAM, 'labelChanged', { label: cls.label_index ?? '' }, 'title');
       await this.assertNotUsedByOthers(trx, actor, cls);
       await assertClassFree(trx, title, null, cls.id);
-      await trx.updateTable('classes').set({ name: title }).where('id', '=', cls.id).execute();
+      await classesRepo.renameClass(trx, cls.id, title);
     });
   }
 
@@ -122,14 +122,9 @@ export class FoldersService {
     const cls = await this.editableClass(actor, body.class_id);
     await this.db.kysely.transaction().execute(async (trx) => {
       await this.assertNotUsedByOthers(trx, actor, cls);
-      const used = await trx
-        .selectFrom('rois')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('class_id', '=', cls.id)
-        .executeTakeFirstOrThrow();
-      if (Number(used.n) > 0)
-        throw new AppError(ResultCode.BAD_PARAM, 'classInUse', { title: cls.name, count: Number(used.n) }, 'class_id');
-      await trx.deleteFrom('classes').where('id', '=', cls.id).execute();
+      const used = await roisRepo.countRoisOfClass(trx, cls.id);
+      if (used > 0) throw new AppError(ResultCode.BAD_PARAM, 'classInUse', { title: cls.name, count: used }, 'class_id');
+      await classesRepo.deleteClass(trx, cls.id);
     });
   }
 
@@ -167,9 +162,8 @@ export class FoldersService {
     if (values.attention !== undefined) assertMayManageClass(actor, cls);
     const team = values.status === undefined ? undefined : await this.visibilityTeam(actor, body.group_id);
     await k.transaction().execute(async (trx) => {
-      if (values.attention !== undefined)
-        await trx.updateTable('classes').set({ attention: values.attention }).where('id', '=', cls.id).execute();
-      if (team !== undefined) await setHidden(trx, cls.id, team, values.status === 0);
+      if (values.attention !== undefined) await classesRepo.setClassAttention(trx, cls.id, values.attention);
+      if (team !== undefined) await classesRepo.setHidden(trx, cls.id, team, values.status === 0);
     });
   }
 
@@ -185,7 +179,7 @@ export class FoldersService {
   /** A team's class that other teams' images carry is theirs too: only the superadmin renames or deletes it. */
   private async assertNotUsedByOthers(trx: Trx, actor: UserRow, cls: { id: number; group_id: number | null }) {
     if (actor.role === 'superadmin' || cls.group_id === null) return;
-    if (await usedByOtherTeams(trx, cls.id, cls.group_id))
+    if (await classesRepo.usedByOtherTeams(trx, cls.id, cls.group_id))
       throw new AppError(ResultCode.FORBIDDEN, 'classUsedByOthers', {}, 'class_id');
   }
 
@@ -201,28 +195,13 @@ export class FoldersService {
     if (folder && isExampleFor(actor, folder)) throw exampleReadOnly();
     // Insert-or-keep in one statement: a select first let two calls at once both insert (the second a 500).
     const k = this.db.kysely;
-    await k
-      .insertInto('toolbar_items')
-      .values({ user_id: actor.id, ...item, created_at: this.clock() })
-      .onConflict((oc) => oc.columns(['user_id', 'category_id', 'code']).doNothing())
-      .execute();
-    return k
-      .selectFrom('toolbar_items')
-      .select(['id', 'category_id', 'code', 'title'])
-      .where('user_id', '=', actor.id)
-      .where('category_id', '=', item.category_id)
-      .where('code', '=', item.code)
-      .executeTakeFirstOrThrow();
+    await folders.insertToolbarItem(k, actor.id, item, this.clock());
+    return folders.findToolbarItem(k, actor.id, item.category_id, item.code);
   }
 
   async deleteToolbar(actor: UserRow, id: number): Promise<void> {
-    const gone = await this.db.kysely
-      .deleteFrom('toolbar_items')
-      .where('id', '=', id)
-      .where('user_id', '=', actor.id)
-      .executeTakeFirst();
-    if (Number(gone.numDeletedRows) === 0)
-      throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'id', reasonKey: 'reason.invalid' }, 'id');
+    const gone = await folders.deleteToolbarItem(this.db.kysely, actor.id, id);
+    if (gone === 0) throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'id', reasonKey: 'reason.invalid' }, 'id');
   }
 
   /**
@@ -249,7 +228,7 @@ export class FoldersService {
       }
       const now = this.clock();
       if (body.type === 'to_hi') {
-        const cls = await trx.selectFrom('classes').select('id').where('name', '=', source.title).executeTakeFirst();
+        const cls = await classesRepo.findClassIdByName(trx, source.title);
         if (!cls) throw new AppError(ResultCode.BAD_PARAM, 'noHiClass', { class: source.title }, 'roi_index_id');
         const own = ownedOnly(actor, rows);
         const affected = await this.rois.relabel(trx, own, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), {
@@ -312,13 +291,7 @@ export class FoldersService {
     if (!isAdmin(actor)) throw forbidden();
     const team = visibleGroup(actor, groupId);
     return this.db.kysely.transaction().execute(async (trx) => {
-      let q = trx
-        .selectFrom('rois as r')
-        .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
-        .select('r.id')
-        .where('r.deleted_at', 'is not', null);
-      if (team !== undefined) q = q.where('i.group_id', '=', team);
-      const ids = (await q.execute()).map((r) => r.id);
+      const ids = await roisRepo.recycledRoiIds(trx, team);
       return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres'));
     });
   }
@@ -338,25 +311,10 @@ export class FoldersService {
     if (!isAdmin(actor)) throw forbidden();
     const team = visibleGroup(actor, groupId);
     return this.db.kysely.transaction().execute(async (trx) => {
-      let q = trx.selectFrom('roi_folders').select('id');
-      if (team !== undefined) q = q.where('group_id', '=', team);
-      const ids = (await q.execute()).map((r) => r.id);
+      const ids = await folders.folderIds(trx, team);
       for (const part of idChunks(ids)) {
-        const counted = await trx
-          .selectFrom('folder_rois as fr')
-          .innerJoin('rois as r', 'r.id', 'fr.roi_id')
-          .select(['fr.folder_id', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('fr.folder_id', 'in', part)
-          .where('r.deleted_at', 'is', null)
-          .groupBy('fr.folder_id')
-          .execute();
-        const byId = new Map(counted.map((c) => [c.folder_id, Number(c.n)]));
-        for (const id of part)
-          await trx
-            .updateTable('roi_folders')
-            .set({ n: byId.get(id) ?? 0 })
-            .where('id', '=', id)
-            .execute();
+        const byId = await folders.liveMemberCounts(trx, part);
+        for (const id of part) await folders.setFolderCount(trx, id, byId.get(id) ?? 0);
       }
       return ids.length;
     });
@@ -403,7 +361,7 @@ export class FoldersService {
       const live = rows[0]?.deleted_at === null ? rows[0] : undefined;
       const roi = requireOwned(actor, live, () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id'));
       if (labelIndex === 0) {
-        const ai = await trx.selectFrom('classes').select('id').where('label_index', '=', roi.roi_labelindex).executeTakeFirst();
+        const ai = await roisRepo.classIdForLabel(trx, roi.roi_labelindex);
         await this.rois.relabel(
           trx,
           rows,
@@ -412,7 +370,7 @@ export class FoldersService {
         );
         return { class_id: roi.roi_labelindex === 0 ? null : (ai?.id ?? null), hi: 0 };
       }
-      const cls = await trx.selectFrom('classes').select('id').where('label_index', '=', labelIndex).executeTakeFirst();
+      const cls = await roisRepo.classIdForLabel(trx, labelIndex);
       // A class the user's team hides is, for that user, no class (issue 20).
       if (!cls || (await hiddenFromUser(trx, actor, cls.id))) throw classNotFound('roi_labelindex');
       await this.rois.relabel(trx, rows, (r) => ({ classId: cls.id, labelIndex: r.roi_labelindex, hi: 1 }), {
@@ -438,12 +396,13 @@ export class FoldersService {
         await assertTeamClassRoom(trx, owner);
       }
       await assertClassFree(trx, title, labelIndex);
-      const row = await trx
-        .insertInto('classes')
-        .values({ name: title, label_index: labelIndex, system: 0, group_id: owner, created_at: this.clock() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { roi_index_id: null, class_id: row.id, title, code: codes.groupClass('hi', row.id), roi_index_code: null };
+      const id = await classesRepo.insertClass(trx, {
+        name: title,
+        label_index: labelIndex,
+        group_id: owner,
+        created_at: this.clock(),
+      });
+      return { roi_index_id: null, class_id: id, title, code: codes.groupClass('hi', id), roi_index_code: null };
     });
   }
 
@@ -538,22 +497,18 @@ export class FoldersService {
 const labelIndexOf = (title: string) => Number(title.slice(0, 3));
 
 async function findClass(db: Kysely<Database>, id: number) {
-  const cls = await db.selectFrom('classes').selectAll().where('id', '=', id).executeTakeFirst();
+  const cls = await classesRepo.findClassById(db, id);
   if (!cls) throw classNotFound();
   return cls;
 }
 
 /** Class names and label indexes are unique across the system (classes are global, docs/decisions.md). */
 async function assertClassFree(trx: Trx, title: string, labelIndex: number | null, exceptId?: number) {
-  const sameName = await trx.selectFrom('classes').select('id').where('name', '=', title).executeTakeFirst();
+  const sameName = await classesRepo.findClassIdByName(trx, title);
   if (sameName && sameName.id !== exceptId) throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
   if (labelIndex === null) return;
   if (labelIndex === 0) throw new AppError(ResultCode.BAD_PARAM, 'labelTaken', { label: '000', title: UNCLASSIFIED }, 'title');
-  const sameLabel = await trx
-    .selectFrom('classes')
-    .select(['id', 'name'])
-    .where('label_index', '=', labelIndex)
-    .executeTakeFirst();
+  const sameLabel = await classesRepo.findClassByLabel(trx, labelIndex);
   if (sameLabel && sameLabel.id !== exceptId) {
     throw new AppError(
       ResultCode.BAD_PARAM,

@@ -1,3 +1,4 @@
+import { CATEGORY } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { idChunks } from '../../db/query-helpers.ts';
@@ -90,4 +91,26 @@ export async function loadMeasuresOf(db: Kysely<Database>, roiIds: readonly numb
   const rows = await db.selectFrom('roi_features').select(['roi_id', 'measures']).where('roi_id', 'in', roiIds).execute();
   for (const row of rows) out.set(row.roi_id, JSON.parse(row.measures) as Measures);
   return out;
+}
+
+/**
+ * The reference ROIs a team compares against (the Xcube library and the team's own library), with their folder and
+ * descriptor; live ROIs only, the asked one left out.
+ */
+export function referenceDescriptors(db: Kysely<Database>, team: number, exceptRoiId: number) {
+  return db
+    .selectFrom('folder_rois as fr')
+    .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')
+    .innerJoin('rois as r', 'r.id', 'fr.roi_id')
+    .innerJoin('roi_features as x', 'x.roi_id', 'fr.roi_id')
+    .select(['fr.roi_id', 'fr.folder_id', 'f.title', 'x.sim'])
+    .where('r.deleted_at', 'is', null)
+    .where('fr.roi_id', '!=', exceptRoiId)
+    .where((eb) =>
+      eb.or([
+        eb('f.category_id', '=', CATEGORY.XCUBE),
+        eb.and([eb('f.category_id', '=', CATEGORY.TEAM), eb('f.group_id', '=', team)]),
+      ]),
+    )
+    .execute();
 }

@@ -119,3 +119,47 @@ export function viewJob(db: Kysely<Database>, jobId: number) {
   return view(db).where('j.id', '=', jobId).executeTakeFirst();
 }
 export type JobView = NonNullable<Awaited<ReturnType<typeof viewJob>>>;
+
+/** The team's training job still queued or running, if any. */
+export function activeTrainingJob(db: Kysely<Database>, groupId: number) {
+  return db
+    .selectFrom('jobs')
+    .select('id')
+    .where('group_id', '=', groupId)
+    .where('kind', '=', 'train')
+    .where('status', 'in', ACTIVE)
+    .executeTakeFirst();
+}
+
+/** Queues the training of a model version; its id. */
+export async function queueTrainingJob(
+  db: Kysely<Database>,
+  job: { team: number; userId: number; modelId: number; now: number },
+): Promise<number> {
+  const row = await db
+    .insertInto('jobs')
+    .values({
+      kind: 'train',
+      group_id: job.team,
+      user_id: job.userId,
+      model_id: job.modelId,
+      status: 'queued',
+      total: 1000,
+      created_at: job.now,
+      updated_at: job.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Cancels a job still queued or running; whether it was. */
+export async function cancelJob(db: Kysely<Database>, jobId: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'cancelled', lease_owner: null, lease_until: null, updated_at: now })
+    .where('id', '=', jobId)
+    .where('status', 'in', ACTIVE)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

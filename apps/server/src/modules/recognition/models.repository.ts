@@ -99,3 +99,27 @@ export async function thresholdsOf(db: Kysely<Database>, groupId: number) {
   const rows = await db.selectFrom('ai_thresholds').select(['class_id', 'threshold']).where('group_id', '=', groupId).execute();
   return new Map(rows.map((r) => [r.class_id, r.threshold]));
 }
+
+/** Sets a team's threshold for a class (0: the default; TARGET_PRECISION_ROW: the target precision). */
+export async function setThreshold(db: Kysely<Database>, groupId: number, classId: number, threshold: number) {
+  await db
+    .insertInto('ai_thresholds')
+    .values({ group_id: groupId, class_id: classId, threshold })
+    .onConflict((oc) => oc.columns(['group_id', 'class_id']).doUpdateSet({ threshold }))
+    .execute();
+}
+
+/** Drops a team's threshold for a class (the default applies again). */
+export async function clearThreshold(db: Kysely<Database>, groupId: number, classId: number) {
+  await db.deleteFrom('ai_thresholds').where('group_id', '=', groupId).where('class_id', '=', classId).execute();
+}
+
+/** Marks a model version still training as failed, with the reason. */
+export async function failTraining(db: Kysely<Database>, modelId: number, error: string, now: number) {
+  await db
+    .updateTable('ai_models')
+    .set({ status: 'failed', error, updated_at: now })
+    .where('id', '=', modelId)
+    .where('status', '=', 'training')
+    .execute();
+}

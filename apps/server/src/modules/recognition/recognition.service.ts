@@ -21,14 +21,16 @@ import * as foldersRepo from '../identify/folders.repository.ts';
 import { canWriteFolder } from '../access/folder-access.ts';
 import { visibleFolder } from '../identify/scope.ts';
 import { requireAllOwned, requireOwned, visibleGroup } from '../access/access.ts';
-import { findRoisCore, pixelSizeOfRoi, summaries } from '../rois/rois.repository.ts';
+import { findRoisCore, pixelSizeOfRoi, roiImages, summaries } from '../rois/rois.repository.ts';
+import { findTeamById } from '../teams/teams.repository.ts';
+import { classNames } from '../classes/classes.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import { descriptorOf } from './descriptor.ts';
 import { enhanceImage } from './features.ts';
 import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
-import { decodeInt8, loadFeatures, loadMeasures, type StoredFeatures } from './features.repository.ts';
+import { decodeInt8, loadFeatures, loadMeasures, referenceDescriptors, type StoredFeatures } from './features.repository.ts';
 import { storeRecomputedFeatures } from './recomputed-features.ts';
 import type { JobRunner } from './job-runner.ts';
 import * as jobs from './jobs.repository.ts';
@@ -60,10 +62,7 @@ export class RecognitionService {
   private async teamOf(actor: UserRow, requested?: number): Promise<number> {
     const team = visibleGroup(actor, requested);
     if (team !== undefined) {
-      if (
-        actor.role === 'superadmin' &&
-        !(await this.db.kysely.selectFrom('teams').select('id').where('id', '=', team).executeTakeFirst())
-      ) {
+      if (actor.role === 'superadmin' && !(await findTeamById(this.db.kysely, team))) {
         throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'group_id', reasonKey: 'reason.unknownTeam' }, 'group_id');
       }
       return team;
@@ -82,11 +81,7 @@ export class RecognitionService {
   async computeFeatures(actor: UserRow, body: FeatureBody): Promise<FeatureResult> {
     const ids = [...new Set([...(body.roi_id !== undefined ? [body.roi_id] : []), ...(body.roi_ids ?? [])])];
     const seen = await this.visibleRois(actor, ids);
-    const rows = await this.db.kysely
-      .selectFrom('rois')
-      .select(['id', 'sha256', 'mime', 'ipp_id'])
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await roiImages(this.db.kysely, ids);
     const computed: StoredFeatures[] = [];
     for (const r of rows) {
       const blob = await this.blobs.get(originalName(r.sha256, r.mime));
@@ -149,30 +144,11 @@ export class RecognitionService {
     const team = await this.teamOf(actor, groupId);
     const now = this.clock();
     const out = await this.db.kysely.transaction().execute(async (trx) => {
-      const running = await trx
-        .selectFrom('jobs')
-        .select('id')
-        .where('group_id', '=', team)
-        .where('kind', '=', 'train')
-        .where('status', 'in', jobs.ACTIVE)
-        .executeTakeFirst();
+      const running = await jobs.activeTrainingJob(trx, team);
       if (running) throw new AppError(ResultCode.BAD_PARAM, 'trainingRunning', {}, 'group_id');
       const modelId = await models.createModel(trx, team, actor.id, VECTOR_VERSION, now);
-      const job = await trx
-        .insertInto('jobs')
-        .values({
-          kind: 'train',
-          group_id: team,
-          user_id: actor.id,
-          model_id: modelId,
-          status: 'queued',
-          total: 1000,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { job_id: job.id, model_id: modelId };
+      const jobId = await jobs.queueTrainingJob(trx, { team, userId: actor.id, modelId, now });
+      return { job_id: jobId, model_id: modelId };
     });
     this.runner.poke();
     return out;
@@ -248,17 +224,12 @@ export class RecognitionService {
       if (!names.has(item.class_id)) throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, `items.${i}.class_id`);
     });
     await this.db.kysely.transaction().execute(async (trx) => {
-      const upsert = async (classId: number, threshold: number) =>
-        trx
-          .insertInto('ai_thresholds')
-          .values({ group_id: team, class_id: classId, threshold })
-          .onConflict((oc) => oc.columns(['group_id', 'class_id']).doUpdateSet({ threshold }))
-          .execute();
+      const upsert = (classId: number, threshold: number) => models.setThreshold(trx, team, classId, threshold);
       if (body.default !== undefined) await upsert(0, body.default);
       if (body.target_precision !== undefined) await upsert(models.TARGET_PRECISION_ROW, body.target_precision);
       for (const item of body.items) {
         if (item.threshold === null) {
-          await trx.deleteFrom('ai_thresholds').where('group_id', '=', team).where('class_id', '=', item.class_id).execute();
+          await models.clearThreshold(trx, team, item.class_id);
         } else await upsert(item.class_id, item.threshold);
       }
     });
@@ -281,20 +252,10 @@ export class RecognitionService {
     const current = await this.job(actor, jobId);
     if (actor.is_demo === 1 || !isAdmin(actor)) throw forbidden();
     const now = this.clock();
-    const result = await this.db.kysely
-      .updateTable('jobs')
-      .set({ status: 'cancelled', lease_owner: null, lease_until: null, updated_at: now })
-      .where('id', '=', jobId)
-      .where('status', 'in', jobs.ACTIVE)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new AppError(ResultCode.BAD_PARAM, 'jobFinished', {}, 'job_id');
+    if (!(await jobs.cancelJob(this.db.kysely, jobId, now)))
+      throw new AppError(ResultCode.BAD_PARAM, 'jobFinished', {}, 'job_id');
     if (current.kind === 'train' && current.model_id !== null) {
-      await this.db.kysely
-        .updateTable('ai_models')
-        .set({ status: 'failed', error: 'cancelled', updated_at: now })
-        .where('id', '=', current.model_id)
-        .where('status', '=', 'training')
-        .execute();
+      await models.failTraining(this.db.kysely, current.model_id, 'cancelled', now);
     }
     return this.job(actor, jobId);
   }
@@ -323,11 +284,8 @@ export class RecognitionService {
   private async ensureFeatures(roiId: number): Promise<StoredFeatures> {
     const stored = (await loadFeatures(this.db.kysely, [roiId], VECTOR_VERSION)).get(roiId);
     if (stored) return stored;
-    const r = await this.db.kysely
-      .selectFrom('rois')
-      .select(['sha256', 'mime', 'ipp_id'])
-      .where('id', '=', roiId)
-      .executeTakeFirstOrThrow();
+    const [r] = await roiImages(this.db.kysely, [roiId]);
+    if (!r) throw roiNotFound();
     const blob = await this.blobs.get(originalName(r.sha256, r.mime));
     if (!blob) throw roiNotFound();
     const { threshold, groupId } = await stationOf(this.db.kysely, r.ipp_id);
@@ -363,21 +321,7 @@ export class RecognitionService {
     await this.visibleRois(actor, [body.roi_id]);
     const team = await this.teamOf(actor, body.group_id);
     const own = await this.ensureFeatures(body.roi_id);
-    const refs = await this.db.kysely
-      .selectFrom('folder_rois as fr')
-      .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')
-      .innerJoin('rois as r', 'r.id', 'fr.roi_id')
-      .innerJoin('roi_features as x', 'x.roi_id', 'fr.roi_id')
-      .select(['fr.roi_id', 'fr.folder_id', 'f.title', 'x.sim'])
-      .where('r.deleted_at', 'is', null)
-      .where('fr.roi_id', '!=', body.roi_id)
-      .where((eb) =>
-        eb.or([
-          eb('f.category_id', '=', CATEGORY.XCUBE),
-          eb.and([eb('f.category_id', '=', CATEGORY.TEAM), eb('f.group_id', '=', team)]),
-        ]),
-      )
-      .execute();
+    const refs = await referenceDescriptors(this.db.kysely, team, body.roi_id);
     if (refs.length === 0) throw new AppError(ResultCode.BAD_PARAM, 'noReferences', {}, 'roi_id');
     const classOfTitle = await titleResolver(this.db.kysely);
     const scored = refs
@@ -424,11 +368,8 @@ export class RecognitionService {
   /** POST /enhance: the contrast-enhanced rendering, made once and kept next to the original. */
   async enhance(actor: UserRow, roiId: number) {
     await this.visibleRois(actor, [roiId]);
-    const r = await this.db.kysely
-      .selectFrom('rois')
-      .select(['sha256', 'mime'])
-      .where('id', '=', roiId)
-      .executeTakeFirstOrThrow();
+    const [r] = await roiImages(this.db.kysely, [roiId]);
+    if (!r) throw roiNotFound();
     const name = `${r.sha256}.enh.png`;
     if (!(await this.blobs.get(name))) {
       const blob = await this.blobs.get(originalName(r.sha256, r.mime));
@@ -439,13 +380,7 @@ export class RecognitionService {
   }
 
   private async classNames(ids: readonly number[]) {
-    if (ids.length === 0) return new Map<number, string>();
-    const rows = await this.db.kysely
-      .selectFrom('classes')
-      .select(['id', 'name'])
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    return new Map(rows.map((r) => [r.id, r.name]));
+    return classNames(this.db.kysely, ids);
   }
 }
 

@@ -244,3 +244,29 @@ export async function pixelSizeOfRoi(db: Kysely<Database>, roiId: number): Promi
     .executeTakeFirst();
   return row?.pixel_size_um ?? null;
 }
+
+/** Where the ROIs' original images are (content address and type), and their station. */
+export function roiImages(db: Kysely<Database>, ids: readonly number[]) {
+  return db.selectFrom('rois').select(['id', 'sha256', 'mime', 'ipp_id']).where('id', 'in', ids).execute();
+}
+
+/** How many ROIs (live or recycled) carry the class. */
+export async function countRoisOfClass(db: Kysely<Database>, classId: number): Promise<number> {
+  const used = await db
+    .selectFrom('rois')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('class_id', '=', classId)
+    .executeTakeFirstOrThrow();
+  return Number(used.n);
+}
+
+/** Ids of the ROIs in the recycle bin, of every team or of one team's stations. */
+export async function recycledRoiIds(db: Kysely<Database>, team?: number): Promise<number[]> {
+  let q = db
+    .selectFrom('rois as r')
+    .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
+    .select('r.id')
+    .where('r.deleted_at', 'is not', null);
+  if (team !== undefined) q = q.where('i.group_id', '=', team);
+  return (await q.execute()).map((r) => r.id);
+}
