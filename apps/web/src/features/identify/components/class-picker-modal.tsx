@@ -1,6 +1,6 @@
 import type { ClassItem } from '@ipp/contracts';
-import { Modal, Select, Spin, Typography, type ButtonProps } from 'antd';
-import { useState } from 'react';
+import { Modal, Select, Spin, Typography, type ButtonProps, type RefSelectProps } from 'antd';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClasses } from '@/api/get-classes';
 import { classOption } from '../utils/class-name';
@@ -32,6 +32,7 @@ export function ClassPickerModal({
   const [classId, setClassId] = useState<number | undefined>(undefined);
   const chosen = classes.data?.find((item) => item.id === classId);
   const pick = (item: ClassItem | undefined) => item && onPick({ id: item.id, title: item.title });
+  const select = useRef<RefSelectProps>(null);
   return (
     <Modal
       open
@@ -41,6 +42,11 @@ export function ClassPickerModal({
       okButtonProps={{ disabled: !chosen, 'data-testid': 'identify-target-ok' } as ButtonProps}
       onOk={() => pick(chosen)}
       onCancel={onCancel}
+      // The dialog focuses its own first control once it is open, after the list's autoFocus (at once when motion is
+      // reduced, so typing and Enter went to the close button): the quick picker takes the focus back then.
+      afterOpenChange={(open) => {
+        if (open && quick) select.current?.focus();
+      }}
       destroyOnHidden
     >
       {classes.isPending ? (
@@ -48,6 +54,7 @@ export function ClassPickerModal({
       ) : (
         <>
           <Select<number>
+            ref={select}
             showSearch={{
               filterOption: (input, option) => (option?.search ?? '').includes(input.trim().toLowerCase()),
             }}
