@@ -1,10 +1,10 @@
 import { DEFAULT_IPP_CONFIG, type ClassItem, type TreeNode } from '@ipp/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choose, setLanguage, toast } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
+import { chooseCategory, signIn } from './support/console.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
 const DEMO_PASSWORD = 'demo123';
@@ -67,23 +67,6 @@ async function login(baseUrl: string, account: string, password: string): Promis
   return envelope.data.token;
 }
 
-async function chooseSiteImages(page: Page) {
-  const option = page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Site images' })
-    .first();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await page.getByTestId('identify-category').click({ timeout: 5000 });
-      await option.click({ timeout: 5000 });
-      await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 3000 }).toContain('Site images');
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
-}
-
 /**
  * Issue 20: class visibility (spec §3/§4) does something. A team administrator hides a class from the team's users
  * in the console; the team's user no longer gets it in the class list or the tree, the administrator still sees it
@@ -118,7 +101,7 @@ describe.skipIf(!chromiumAvailable)('class visibility in Chromium', () => {
     await signIn(page, 'demo_admin', DEMO_PASSWORD);
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
-    await chooseSiteImages(page);
+    await chooseCategory(page, 'Site images');
     await page.getByTestId('identify-class-visibility').click();
     const search = page.getByTestId('class-visibility-search').locator('input');
     await search.waitFor();
@@ -167,7 +150,7 @@ describe.skipIf(!chromiumAvailable)('class visibility in Chromium', () => {
     await signIn(page, 'admin', ADMIN_PASSWORD);
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
-    await chooseSiteImages(page);
+    await chooseCategory(page, 'Site images');
     await page.getByTestId('identify-class-visibility').click();
     await page.getByTestId('class-visibility-pick-team').waitFor();
     expect(await page.getByTestId('class-visibility-pick-team').textContent()).toContain('Pick a team first');

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choose, confirm, setLanguage, toast } from './support/antd.ts';
 import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
+import { chooseCategory, signIn } from './support/console.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
 /** Three unlabelled ROIs (newest first in the grid), then two the instrument labelled 1 with confidence 0.9. */
@@ -61,23 +61,6 @@ async function seedStation(baseUrl: string, token: string) {
     });
     const answer = (await res.json()) as { code: number };
     if (answer.code !== 1000) throw new Error(`upload ${i}: ${JSON.stringify(answer)}`);
-  }
-}
-
-async function chooseCategory(page: Page, name: string) {
-  const option = page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: name })
-    .first();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await page.getByTestId('identify-category').click({ timeout: 5000 });
-      await option.click({ timeout: 5000 });
-      await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 3000 }).toContain(name);
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await page.keyboard.press('Escape');
-    }
   }
 }
 

@@ -40,7 +40,7 @@ async function seedStations(baseUrl: string): Promise<void> {
 
 /** At 1440×900, as issue 20 found the screens. */
 async function open1440(browser: Browser, baseURL: string, lang: 'zh' | 'en'): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   watchAnswers(page, baseURL);
   await page.goto('/login');
@@ -86,7 +86,11 @@ describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', ()
     // English from the header follows the account: a new browser without a stored language opens in English.
     await page.getByTestId('language-switch').getByText('English').click();
     await page.getByText('System Overview').first().waitFor();
-    const fresh = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
+    const fresh = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 1440, height: 900 },
+      reducedMotion: 'reduce',
+    });
     const other = await fresh.newPage();
     watchAnswers(other, server.url);
     await signIn(other, 'demo_user', DEMO_PASSWORD);

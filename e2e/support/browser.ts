@@ -28,7 +28,9 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 800 } });
+  // Reduced motion: the console turns antd's animations off (hooks/use-reduced-motion.ts), so a click never lands on a
+  // dialog or list still moving into place.
+  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 800 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   // Every JSON answer of the API is checked against its declared schema (support/answers.ts).
   watchAnswers(page, baseURL);

@@ -5,6 +5,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useComponentSize } from '@/hooks/use-component-size';
+import { useReducedMotion } from '@/hooks/use-reduced-motion';
 import '@/i18n';
 
 export function createQueryClient(): QueryClient {
@@ -18,13 +19,19 @@ export function createQueryClient(): QueryClient {
 }
 
 const queryClient = createQueryClient();
+const NO_MOTION = { token: { motion: false } };
 
 export function AppProvider({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   const { i18n } = useTranslation();
   const size = useComponentSize();
+  const reducedMotion = useReducedMotion();
   return (
     <QueryClientProvider client={client}>
-      <ConfigProvider locale={i18n.language === 'en' ? enUS : zhCN} componentSize={size}>
+      <ConfigProvider
+        locale={i18n.language === 'en' ? enUS : zhCN}
+        componentSize={size}
+        theme={reducedMotion ? NO_MOTION : undefined}
+      >
         <AntApp>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>
