@@ -24,6 +24,7 @@ const named = args.filter((a) => a !== '--fast');
 const only = named.length > 0 ? named : fast ? ['server', 'web'] : [];
 // helpers/dialects.ts reads it: the PostgreSQL half is skipped, said loudly, and only when asked for.
 if (fast) process.env.TEST_DIALECTS = 'sqlite';
+else delete process.env.TEST_DIALECTS; // one left in the shell must not shrink `npm test`
 const suites = [
   { name: 'server', config: 'apps/server/vitest.config.ts' },
   { name: 'web', config: 'apps/web/vite.config.ts' },

@@ -15,32 +15,44 @@ import './helpers/provided.ts';
  */
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-template-'));
-  const sqlite = openDatabase({ dataDir: dir, sqliteFile: 'template.sqlite' });
-  await migrateToLatest(sqlite);
-  await sqlite.close(); // closing the last handle checkpoints the WAL into the file
-  project.provide('sqliteTemplate', path.join(dir, 'template.sqlite'));
-
   let pgTemplate: string | null = null;
-  try {
-    if (process.env.TEST_DIALECTS === 'sqlite') throw new Error('SQLite only');
-    await adminQuery('select 1');
-    pgTemplate = `ipp_tpl_${crypto.randomBytes(6).toString('hex')}`;
-  } catch {
-    // helpers/dialects.ts says loudly that the PostgreSQL half is skipped (and fails the run in CI).
-  }
-  if (pgTemplate) {
-    await adminQuery(`create database ${pgTemplate}`);
-    const db = openDatabase({ dataDir: dir, databaseUrl: databaseUrl(pgTemplate) });
-    try {
-      await migrateToLatest(db);
-    } finally {
-      await db.close();
-    }
-  }
-  project.provide('pgTemplate', pgTemplate);
-
-  return async () => {
+  const teardown = async () => {
     if (pgTemplate) await adminQuery(`drop database if exists ${pgTemplate} with (force)`);
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    const sqlite = openDatabase({ dataDir: dir, sqliteFile: 'template.sqlite' });
+    try {
+      await migrateToLatest(sqlite);
+    } finally {
+      await sqlite.close(); // closing the last handle checkpoints the WAL into the file
+    }
+    project.provide('sqliteTemplate', path.join(dir, 'template.sqlite'));
+
+    let reachable = false;
+    try {
+      if (process.env.TEST_DIALECTS !== 'sqlite') {
+        await adminQuery('select 1');
+        reachable = true;
+      }
+    } catch {
+      // helpers/dialects.ts says loudly that the PostgreSQL half is skipped (and fails the run in CI).
+    }
+    if (reachable) {
+      pgTemplate = `ipp_tpl_${crypto.randomBytes(6).toString('hex')}`;
+      await adminQuery(`create database ${pgTemplate}`);
+      const db = openDatabase({ dataDir: dir, databaseUrl: databaseUrl(pgTemplate) });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.close();
+      }
+    }
+    project.provide('pgTemplate', pgTemplate);
+  } catch (error) {
+    // A failed migration leaves no template database behind on the shared server.
+    await teardown();
+    throw error;
+  }
+  return teardown;
 }

@@ -41,17 +41,18 @@ export async function buildTestApp(
 ): Promise<TestEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-test-'));
   const database = dialect === 'postgres' ? await createWorldDatabase() : undefined;
-  if (!database) fs.copyFileSync(inject('sqliteTemplate'), path.join(dataDir, SQLITE_FILE));
-  const db = openDatabase({ dataDir, sqliteFile: SQLITE_FILE, databaseUrl: database && databaseUrl(database) });
-  const config = testConfig({ DATA_DIR: dataDir, ...options.config });
-  const clock = new FakeClock();
+  let db: Db | undefined;
   const dropWorld = async () => {
-    await db.close();
+    await db?.close();
     if (database) await dropWorldDatabase(database);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+  const config = testConfig({ DATA_DIR: dataDir, ...options.config });
+  const clock = new FakeClock();
   let app: FastifyInstance;
   try {
+    if (!database) fs.copyFileSync(inject('sqliteTemplate'), path.join(dataDir, SQLITE_FILE));
+    db = openDatabase({ dataDir, sqliteFile: SQLITE_FILE, databaseUrl: database && databaseUrl(database) });
     app = await buildApp({ config, db, clock: clock.read });
     await options.beforeReady?.(app);
     await app.ready();
@@ -62,7 +63,7 @@ export async function buildTestApp(
   }
   return {
     app,
-    db,
+    db: db!,
     clock,
     config,
     async close() {
@@ -77,20 +78,16 @@ const SQLITE_FILE = 'ipp-console.sqlite';
 /**
  * Drops a world's database once its connections are gone. pg's Pool.end() resolves as soon as it has asked its idle
  * clients to end, before their sessions have closed; DROP DATABASE … WITH (FORCE) then killed those sessions and
- * each dying client raised an unhandled error (vitest failed the run for them). Waiting out "being accessed by other
- * users" (55006) takes a few milliseconds; a connection still open after 5 s is forced.
+ * each dying client raised an unhandled error (vitest failed the run for them). A plain DROP DATABASE waits up to
+ * 5 s for other sessions to leave; only a connection still open after that is forced.
  */
 async function dropWorldDatabase(name: string) {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      await adminQuery(`drop database if exists ${name}`);
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== '55006') throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  try {
+    await adminQuery(`drop database if exists ${name}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '55006') throw error;
+    await adminQuery(`drop database if exists ${name} with (force)`);
   }
-  await adminQuery(`drop database if exists ${name} with (force)`);
 }
 
 async function createWorldDatabase(): Promise<string> {

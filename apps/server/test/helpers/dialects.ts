@@ -21,8 +21,11 @@ async function postgresReachable(): Promise<string | null> {
 
 /** `npm run test:fast` (TEST_DIALECTS=sqlite) leaves PostgreSQL out on purpose; CI and `npm test` never do. */
 export const sqliteOnly = process.env.TEST_DIALECTS === 'sqlite';
+if (sqliteOnly && required) {
+  throw new Error('TEST_DIALECTS=sqlite is the inner loop (npm run test:fast); CI and REQUIRE_PG=1 run both databases');
+}
 const pgProblem = sqliteOnly ? 'not asked for' : await postgresReachable();
-if (pgProblem && required && !sqliteOnly) {
+if (pgProblem && required) {
   throw new Error(`PostgreSQL is required here (CI or REQUIRE_PG=1) but ${TEST_DATABASE_URL} is not reachable: ${pgProblem}`);
 }
 if (sqliteOnly) {
