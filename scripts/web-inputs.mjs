@@ -8,7 +8,9 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const STAMP = path.join(root, 'apps/web/dist/.inputs-hash');
-const INPUTS = ['apps/web', 'packages/contracts', 'package-lock.json'];
+/** The hash taken before a build starts, moved into dist when it succeeds (vite empties dist first). */
+const PENDING = path.join(root, 'apps/web/node_modules/.inputs-hash-pending');
+const INPUTS = ['apps/web', 'packages/contracts', 'package-lock.json', 'package.json', 'tsconfig.base.json', '.npmrc'];
 const SKIP = new Set(['node_modules', 'dist', '.vite']);
 
 function* files(entry) {
@@ -26,6 +28,9 @@ export function inputsHash() {
     for (const file of files(path.join(root, input))) {
       hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
     }
+  // What Vite reads from the environment at build time.
+  for (const [key, value] of Object.entries(process.env).sort())
+    if (key.startsWith('VITE_') || key === 'NODE_ENV') hash.update(`${key}=${value}\0`);
   return hash.digest('hex');
 }
 
@@ -33,4 +38,10 @@ export function webBuildIsCurrent() {
   return fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8').trim() === inputsHash();
 }
 
-if (process.argv[2] === '--stamp') fs.writeFileSync(STAMP, `${inputsHash()}\n`);
+// The web build runs `--begin` before vite and `--stamp` after it succeeds: the stamp names the sources as they were
+// when the build started, so an edit saved during the build is built again next time.
+if (process.argv[2] === '--begin') {
+  fs.mkdirSync(path.dirname(PENDING), { recursive: true });
+  fs.writeFileSync(PENDING, `${inputsHash()}\n`);
+}
+if (process.argv[2] === '--stamp') fs.renameSync(PENDING, STAMP);
