@@ -5,6 +5,7 @@ import { HOUR_MS } from '../stats/rollups.repository.ts';
 import { telemetryByBucket } from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { visibleStationByDevId } from '../access/stations.ts';
+import { classNames } from '../classes/classes.repository.ts';
 import { correctedCounts } from './corrected-counts.ts';
 import { labelCountsIn } from './labels.repository.ts';
 import * as models from './models.repository.ts';
@@ -79,15 +80,7 @@ export class AbundanceService {
       grain: 'hour',
     });
     const volume = telemetry.reduce((a, t) => a + t.volume_l, 0);
-    const names = new Map(
-      (
-        await this.db.kysely
-          .selectFrom('classes')
-          .select(['id', 'name'])
-          .where('id', 'in', [0, ...[...byClass.keys()].filter((c): c is number => c !== null)])
-          .execute()
-      ).map((c) => [c.id, c.name]),
-    );
+    const names = await classNames(this.db.kysely, [0, ...[...byClass.keys()].filter((c): c is number => c !== null)]);
     const per = (v: number) => (volume > 0 ? round(v / volume) : null);
     const items = [...byClass.entries()].map(([c, r]) => {
       const raw = r.human + r.model_raw + r.other;

@@ -114,3 +114,37 @@ export function referenceDescriptors(db: Kysely<Database>, team: number, exceptR
     )
     .execute();
 }
+
+/** Rows descriptorsAfter reads per query (the similarity index loads and catches up this many at a time). */
+export const DESCRIPTORS_PER_READ = 20_000;
+
+/**
+ * The descriptors of roi_features above an id, in id order, with each live ROI's station. Each table is read by its
+ * primary key on its own, so no plan depends on planner statistics (a join of roi_features, rois and ipps took
+ * seconds per query on a 1M-ROI SQLite without them, and after ANALYZE SQLite chose a skip-scan of another rois index
+ * and a sort). `scanned` counts the roi_features rows read and `last` is the highest id among them.
+ */
+export async function descriptorsAfter(db: Kysely<Database>, after: number, limit = DESCRIPTORS_PER_READ) {
+  const rows = await db
+    .selectFrom('roi_features')
+    .select(['roi_id', 'sim'])
+    .where('roi_id', '>', after)
+    .orderBy('roi_id')
+    .limit(limit)
+    .execute();
+  const stationOf = new Map<number, number>();
+  for (const part of idChunks(rows.map((r) => r.roi_id))) {
+    const live = await db
+      .selectFrom('rois')
+      .select(['id', 'ipp_id'])
+      .where('id', 'in', part)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const r of live) stationOf.set(r.id, r.ipp_id);
+  }
+  return {
+    scanned: rows.length,
+    last: rows.length > 0 ? rows[rows.length - 1]!.roi_id : after,
+    live: rows.filter((r) => stationOf.has(r.roi_id)).map((r) => ({ ...r, ipp_id: stationOf.get(r.roi_id)! })),
+  };
+}

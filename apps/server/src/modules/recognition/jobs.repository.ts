@@ -163,3 +163,35 @@ export async function cancelJob(db: Kysely<Database>, jobId: number, now: number
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/**
+ * The next ROIs a re-identification job works after its cursor: the station's live ROIs in the range (of the job's class,
+ * if any) that no human labelled, in (time, id) order.
+ */
+export async function reidentifyBatch(
+  db: Kysely<Database>,
+  job: JobRow,
+  cursor: { time: number | null; id: number | null },
+  size: number,
+) {
+  let q = db
+    .selectFrom('rois')
+    .select(['id', 'roi_time', 'sha256', 'mime'])
+    .where('ipp_id', '=', job.ipp_id!)
+    .where('deleted_at', 'is', null)
+    .where('hi', '=', 0)
+    .where('roi_time', '>=', job.start_at!)
+    .where('roi_time', '<=', job.end_at!)
+    .orderBy('roi_time')
+    .orderBy('id')
+    .limit(size);
+  if (job.class_id !== null) q = q.where('class_id', '=', job.class_id);
+  if (cursor.time !== null && cursor.id !== null) {
+    const [t, id] = [cursor.time, cursor.id];
+    // `roi_time >= t` on its own gives the index a range that starts at the cursor; the OR alone made both engines
+    // read the range from its start at every batch, so a job's cost grew with the square of its size.
+    q = q.where('roi_time', '>=', t).where((eb) => eb.or([eb('roi_time', '>', t), eb('id', '>', id)]));
+  }
+  const rows = await q.execute();
+  return rows.map((r) => ({ ...r, roi_time: Number(r.roi_time) }));
+}

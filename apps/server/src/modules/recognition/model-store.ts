@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { loadPredictor, type Predictor } from './team-model.ts';
 import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
+import { labelIndexes } from './labels.repository.ts';
 import * as models from './models.repository.ts';
 import type { ModelReportData } from './training.ts';
 
@@ -56,18 +57,13 @@ export class ModelStore {
     const report = row.report === null ? null : (JSON.parse(row.report) as ModelReportData);
     const auto = autoAcceptOf(report, thresholds.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION);
     const autoAccept = auto && new Map(auto.map((a) => [a.class_id, a.threshold]));
-    const classes = await this.db.kysely
-      .selectFrom('classes')
-      .select(['id', 'label_index'])
-      .where('label_index', 'is not', null)
-      .execute();
     return {
       id,
       version: row.version,
       classifier,
       thresholds,
       autoAccept,
-      labelIndex: new Map(classes.map((c) => [c.id, c.label_index!])),
+      labelIndex: await labelIndexes(this.db.kysely),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { ModelReportData } from './training.ts';
+import type { ModelReportData, TrainOutput } from './training.ts';
 
 export const MODEL_COLUMNS = [
   'm.id',
@@ -121,5 +121,23 @@ export async function failTraining(db: Kysely<Database>, modelId: number, error:
     .set({ status: 'failed', error, updated_at: now })
     .where('id', '=', modelId)
     .where('status', '=', 'training')
+    .execute();
+}
+
+/** Stores a trained model version and its cross-validation results; the version is ready to label. */
+export async function saveTrained(db: Kysely<Database>, modelId: number, output: TrainOutput, now: number) {
+  await db
+    .updateTable('ai_models')
+    .set({
+      status: 'ready',
+      model: JSON.stringify(output.model),
+      report: output.report === null ? null : JSON.stringify(output.report),
+      train_size: output.n,
+      classes: output.classes,
+      cv_accuracy: output.accuracy,
+      cv_balanced_accuracy: output.balancedAccuracy,
+      updated_at: now,
+    })
+    .where('id', '=', modelId)
     .execute();
 }

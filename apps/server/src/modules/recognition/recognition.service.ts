@@ -37,7 +37,7 @@ import * as jobs from './jobs.repository.ts';
 import { findLabel, labelTallies } from './labels.repository.ts';
 import { DEFAULT_THRESHOLD, labelWith, type ModelStore } from './model-store.ts';
 import * as models from './models.repository.ts';
-import { stationOf } from './recognizer.ts';
+import { stationOf } from './stations.repository.ts';
 import type { ModelReportData } from './training.ts';
 import type { SimilarityIndex } from './similarity.ts';
 import { titleResolver } from './train-job.ts';

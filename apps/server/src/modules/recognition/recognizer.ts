@@ -1,4 +1,3 @@
-import type { IppConfig } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -8,6 +7,7 @@ import { saveFeatures } from './features.repository.ts';
 import { saveLabels } from './labels.repository.ts';
 import { labelWith, type AiLabelling, type ModelStore } from './model-store.ts';
 import type { SimilarityIndex } from './similarity.ts';
+import { stationOf } from './stations.repository.ts';
 
 /** What recognition made of one image before it is stored: its features and, when asked, its AI label. */
 export interface Analysis {
@@ -74,11 +74,4 @@ export class Recognizer {
   committed(roiId: number, analysis: Analysis) {
     this.similarity.add(analysis.groupId, roiId, analysis.sim);
   }
-}
-
-/** A station's team and binarization threshold (its configuration, spec §3). */
-export async function stationOf(db: Kysely<Database>, ippId: number) {
-  const row = await db.selectFrom('ipps').select(['group_id', 'config']).where('id', '=', ippId).executeTakeFirstOrThrow();
-  const config = JSON.parse(row.config) as Partial<IppConfig>;
-  return { groupId: row.group_id, threshold: config.binarization_threshold };
 }

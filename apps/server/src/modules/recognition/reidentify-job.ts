@@ -11,11 +11,11 @@ import { VECTOR_VERSION } from './vector.ts';
 import { loadFeatures, type StoredFeatures } from './features.repository.ts';
 import { storeRecomputedFeatures } from './recomputed-features.ts';
 import type { JobContext } from './job-runner.ts';
-import type { JobRow } from './jobs.repository.ts';
-import { saveLabels, type AiLabelRow } from './labels.repository.ts';
+import { reidentifyBatch, type JobRow } from './jobs.repository.ts';
+import { saveLabels, unreviewedAmong, type AiLabelRow } from './labels.repository.ts';
 import { labelFromTop, type AiLabelling, type ModelStore } from './model-store.ts';
-import { stationOf } from './recognizer.ts';
 import type { SimilarityIndex } from './similarity.ts';
+import { stationOf } from './stations.repository.ts';
 
 export const REID_BATCH = 500;
 
@@ -48,7 +48,7 @@ export class ReidentifyJob {
     let done = job.done;
     let changed = job.changed;
     for (;;) {
-      const batch = await nextBatch(this.db.kysely, job, cursor, this.batchSize);
+      const batch = await reidentifyBatch(this.db.kysely, job, cursor, this.batchSize);
       if (batch.length === 0) break;
       const stored = await loadFeatures(
         this.db.kysely,
@@ -134,34 +134,5 @@ export class ReidentifyJob {
 async function confidence(trx: Kysely<Database>, ids: number[], labels: Map<number, { low: boolean }>, now: number) {
   const low = ids.filter((id) => labels.get(id)!.low);
   if (low.length === 0) return;
-  const pending = await trx.selectFrom('rois').select('id').where('id', 'in', low).where('review_status', '=', 0).execute();
-  await setReview(
-    trx,
-    pending.map((r) => r.id),
-    1,
-    now,
-  );
-}
-
-async function nextBatch(db: Kysely<Database>, job: JobRow, cursor: { time: number | null; id: number | null }, size: number) {
-  let q = db
-    .selectFrom('rois')
-    .select(['id', 'roi_time', 'sha256', 'mime'])
-    .where('ipp_id', '=', job.ipp_id!)
-    .where('deleted_at', 'is', null)
-    .where('hi', '=', 0)
-    .where('roi_time', '>=', job.start_at!)
-    .where('roi_time', '<=', job.end_at!)
-    .orderBy('roi_time')
-    .orderBy('id')
-    .limit(size);
-  if (job.class_id !== null) q = q.where('class_id', '=', job.class_id);
-  if (cursor.time !== null && cursor.id !== null) {
-    const [t, id] = [cursor.time, cursor.id];
-    // `roi_time >= t` on its own gives the index a range that starts at the cursor; the OR alone made both engines
-    // read the range from its start at every batch, so a job's cost grew with the square of its size.
-    q = q.where('roi_time', '>=', t).where((eb) => eb.or([eb('roi_time', '>', t), eb('id', '>', id)]));
-  }
-  const rows = await q.execute();
-  return rows.map((r) => ({ ...r, roi_time: Number(r.roi_time) }));
+  await setReview(trx, await unreviewedAmong(trx, low), 1, now);
 }

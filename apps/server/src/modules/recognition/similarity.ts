@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
-import { idChunks } from '../../db/query-helpers.ts';
-import { decodeInt8 } from './features.repository.ts';
+import { decodeInt8, descriptorsAfter, DESCRIPTORS_PER_READ } from './features.repository.ts';
 import { SIM_DIMS } from './descriptor.ts';
+import { teamIds, teamStationIds } from './stations.repository.ts';
 
-/** Rows read per query while loading or catching up. */
-const READ_CHUNK = 20_000;
+// The benchmark (bench/src/recognition.ts) reads the index's query from here.
+export { descriptorsAfter };
+
 /**
  * Ids below the highest one read that are read again on each catch-up: on PostgreSQL a transaction of another process
  * can commit an ROI after a higher id was already read (ids are taken at insert, rows appear at commit).
@@ -33,37 +32,6 @@ interface TeamIndex {
   readTo: number;
   lateReadAt: number;
   loading: Promise<void> | null;
-}
-
-/**
- * The descriptors of roi_features above an id, in id order, with each live ROI's station. Each table is read by its
- * primary key on its own, so no plan depends on planner statistics (a join of roi_features, rois and ipps took
- * seconds per query on a 1M-ROI SQLite without them, and after ANALYZE SQLite chose a skip-scan of another rois index
- * and a sort). `scanned` counts the roi_features rows read and `last` is the highest id among them.
- */
-export async function descriptorsAfter(db: Kysely<Database>, after: number, limit = READ_CHUNK) {
-  const rows = await db
-    .selectFrom('roi_features')
-    .select(['roi_id', 'sim'])
-    .where('roi_id', '>', after)
-    .orderBy('roi_id')
-    .limit(limit)
-    .execute();
-  const stationOf = new Map<number, number>();
-  for (const part of idChunks(rows.map((r) => r.roi_id))) {
-    const live = await db
-      .selectFrom('rois')
-      .select(['id', 'ipp_id'])
-      .where('id', 'in', part)
-      .where('deleted_at', 'is', null)
-      .execute();
-    for (const r of live) stationOf.set(r.id, r.ipp_id);
-  }
-  return {
-    scanned: rows.length,
-    last: rows.length > 0 ? rows[rows.length - 1]!.roi_id : after,
-    live: rows.filter((r) => stationOf.has(r.roi_id)).map((r) => ({ ...r, ipp_id: stationOf.get(r.roi_id)! })),
-  };
 }
 
 /**
@@ -132,9 +100,8 @@ export class SimilarityIndex {
 
   /** Loads every team's index, one after the other (queries meanwhile wait for their team's load); the ROIs held. */
   async preload() {
-    const teams = await this.db.kysely.selectFrom('teams').select('id').orderBy('id').execute();
     let held = 0;
-    for (const t of teams) held += (await this.load(t.id)).n;
+    for (const id of await teamIds(this.db.kysely)) held += (await this.load(id)).n;
     return held;
   }
 
@@ -169,13 +136,12 @@ export class SimilarityIndex {
   }
 
   /**
-   * Reads the descriptors above what the team's index has read, READ_CHUNK at a time; every lateEveryMs also the
+   * Reads the descriptors above what the team's index has read, DESCRIPTORS_PER_READ at a time; every lateEveryMs also the
    * late window below it.
    */
   private async readNew(groupId: number, team: TeamIndex) {
     if (team.readTo === 0 || Date.now() - team.stationsAt > STATIONS_TTL_MS) {
-      const rows = await this.db.kysely.selectFrom('ipps').select('id').where('group_id', '=', groupId).execute();
-      team.stations = new Set(rows.map((r) => r.id));
+      team.stations = new Set(await teamStationIds(this.db.kysely, groupId));
       team.stationsAt = Date.now();
     }
     let after = team.readTo;
@@ -192,7 +158,7 @@ export class SimilarityIndex {
       }
       after = read.last;
       team.readTo = Math.max(team.readTo, after);
-      if (read.scanned < READ_CHUNK) return;
+      if (read.scanned < DESCRIPTORS_PER_READ) return;
     }
   }
 }

@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { CATEGORY } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -7,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import { descriptorOf } from './descriptor.ts';
 import { VECTOR_VERSION, vectorOfImage } from './vector.ts';
+import { allClasses, humanLabelled, imagesWithStationConfig, referenceMembers } from './examples.repository.ts';
 import { loadFeatures, type StoredFeatures } from './features.repository.ts';
 import { storeRecomputedFeatures } from './recomputed-features.ts';
 import { JobLost, type JobContext } from './job-runner.ts';
@@ -43,10 +43,10 @@ export class TrainJob {
       await this.train(job, modelId, ctx);
     } catch (err) {
       if (err instanceof JobLost) {
-        await this.markModel(modelId, 'failed', 'cancelled');
+        await this.markFailed(modelId, 'cancelled');
         throw err;
       }
-      await this.markModel(modelId, 'failed', err instanceof Error ? err.message : String(err));
+      await this.markFailed(modelId, err instanceof Error ? err.message : String(err));
       throw err;
     }
   };
@@ -70,20 +70,7 @@ export class TrainJob {
     const output = await this.fit(input, ctx);
     const now = this.clock();
     await k.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('ai_models')
-        .set({
-          status: 'ready',
-          model: JSON.stringify(output.model),
-          report: output.report === null ? null : JSON.stringify(output.report),
-          train_size: output.n,
-          classes: output.classes,
-          cv_accuracy: output.accuracy,
-          cv_balanced_accuracy: output.balancedAccuracy,
-          updated_at: now,
-        })
-        .where('id', '=', modelId)
-        .execute();
+      await models.saveTrained(trx, modelId, output, now);
       if ((await models.activeModelId(trx, job.group_id)) === null) await models.activate(trx, job.group_id, modelId, now);
       await ctx.step(trx, { done: TOTAL });
     });
@@ -98,12 +85,7 @@ export class TrainJob {
     const missing = ids.filter((id) => !out.has(id));
     for (let i = 0; i < missing.length; i += 100) {
       const part = missing.slice(i, i + 100);
-      const rows = await k
-        .selectFrom('rois as r')
-        .innerJoin('ipps as p', 'p.id', 'r.ipp_id')
-        .select(['r.id', 'r.sha256', 'r.mime', 'p.config'])
-        .where('r.id', 'in', part)
-        .execute();
+      const rows = await imagesWithStationConfig(k, part);
       const computed: StoredFeatures[] = [];
       for (const r of rows) {
         const blob = await this.blobs.get(originalName(r.sha256, r.mime));
@@ -166,13 +148,8 @@ export class TrainJob {
     });
   }
 
-  private async markModel(modelId: number, status: string, error: string) {
-    await this.db.kysely
-      .updateTable('ai_models')
-      .set({ status, error: error.slice(0, 500), updated_at: this.clock() })
-      .where('id', '=', modelId)
-      .where('status', '=', 'training')
-      .execute();
+  private async markFailed(modelId: number, error: string) {
+    await models.failTraining(this.db.kysely, modelId, error.slice(0, 500), this.clock());
   }
 }
 
@@ -191,33 +168,9 @@ export async function gatherExamples(db: Kysely<Database>, groupId: number): Pro
     if (!e) byRoi.set(roiId, { roi_id: roiId, class_id: classId, accepted: [classId] });
     else if (!e.accepted.includes(classId)) e.accepted.push(classId);
   };
-  const hi = await db
-    .selectFrom('rois as r')
-    .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
-    .select(['r.id', 'r.class_id'])
-    .where('i.group_id', '=', groupId)
-    .where('r.hi', '=', 1)
-    .where('r.deleted_at', 'is', null)
-    .where('r.class_id', 'is not', null)
-    .orderBy('r.id', 'desc')
-    .execute();
-  for (const r of hi) add(r.id, r.class_id!);
+  for (const r of await humanLabelled(db, groupId)) add(r.id, r.class_id!);
   const classOfTitle = await titleResolver(db);
-  const reference = await db
-    .selectFrom('folder_rois as fr')
-    .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')
-    .innerJoin('rois as r', 'r.id', 'fr.roi_id')
-    .select(['fr.roi_id', 'f.title'])
-    .where('r.deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('f.category_id', '=', CATEGORY.XCUBE),
-        eb.and([eb('f.category_id', '=', CATEGORY.TEAM), eb('f.group_id', '=', groupId)]),
-      ]),
-    )
-    .orderBy('fr.roi_id', 'desc')
-    .execute();
-  for (const r of reference) {
+  for (const r of await referenceMembers(db, groupId)) {
     const cls = classOfTitle(r.title);
     if (cls) add(r.roi_id, cls.id);
   }
@@ -234,7 +187,7 @@ export async function gatherExamples(db: Kysely<Database>, groupId: number): Pro
  * title's three digits ("001Discs" → 001Copepod's class); undefined when neither exists.
  */
 export async function titleResolver(db: Kysely<Database>) {
-  const classes = await db.selectFrom('classes').select(['id', 'name', 'label_index']).execute();
+  const classes = await allClasses(db);
   return (title: string) =>
     classes.find((c) => c.name === title) ??
     (/^\d{3}/.test(title)
