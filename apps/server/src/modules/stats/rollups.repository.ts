@@ -1,7 +1,8 @@
 import { LABEL_KINDS, labelKindOf, sizeClassOf } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { DAY_MS, HOUR_MS, dayOf, hourOf, keepExtreme } from './rollup-keys.ts';
+import { DAY_MS, HOUR_MS, dayOf, hourOf } from './rollup-keys.ts';
+import { keepExtreme } from './rollup-sql.repository.ts';
 import { rebuildTrendDays } from './trend-rollups.repository.ts';
 
 export { DAY_MS, HOUR_MS, dayOf, hourOf };

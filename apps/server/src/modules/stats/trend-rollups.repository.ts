@@ -1,7 +1,8 @@
 import { TREND_SERIES, type Measured } from '@ipp/contracts';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { DAY_MS, HOUR_MS, dayOf, hourOf, keepExtreme } from './rollup-keys.ts';
+import { DAY_MS, HOUR_MS, dayOf, hourOf } from './rollup-keys.ts';
+import { keepExtreme } from './rollup-sql.repository.ts';
 import type { BucketRange } from './stats.repository.ts';
 
 /**
