@@ -44,6 +44,8 @@ export interface RouteAccess {
   method: string;
   url: string;
   access: Access;
+  /** The route's schema as registered (test/endpoints.test.ts checks it is the contract's). */
+  schema: unknown;
 }
 
 declare module 'fastify' {
@@ -62,7 +64,7 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, d
   app.addHook('onRoute', (route) => {
     const declared = (route.config as { access?: Access } | undefined)?.access;
     if (declared !== undefined) {
-      for (const method of [route.method].flat()) table.push({ method: String(method), url: route.url, access: declared });
+      for (const method of [route.method].flat()) table.push({ method: String(method), url: route.url, access: declared, schema: route.schema });
     }
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     if (route.config?.access === undefined) {

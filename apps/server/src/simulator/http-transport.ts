@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  EP,
+  urlPathOf,
   DEVICE_KEY_HEADER,
   DeviceConfigSchema,
   HEADER_TOKEN,
@@ -129,7 +131,7 @@ export class DeviceHttp {
 
   telemetry(sample: TelemetrySampleInput): Promise<TelemetryAck> {
     return callApi(
-      `${this.server}/api/device/telemetry`,
+      `${this.server}${urlPathOf(EP.deviceTelemetry)}`,
       { json: sample, headers: this.headers, signal: this.signal },
       TelemetryAckSchema,
     );
@@ -143,10 +145,18 @@ export class DeviceHttp {
     if (upload.confidence !== undefined) form.set('confidence', upload.confidence.toFixed(3));
     form.set('size_px', String(upload.sizePx));
     form.set('file', new Blob([upload.png], { type: 'image/png' }), `roi-${upload.capturedAt}.png`);
-    return callApi(`${this.server}/api/device/rois`, { form, headers: this.headers, signal: this.signal }, RoiAckSchema);
+    return callApi(
+      `${this.server}${urlPathOf(EP.deviceRois)}`,
+      { form, headers: this.headers, signal: this.signal },
+      RoiAckSchema,
+    );
   }
 
   config(): Promise<DeviceConfig> {
-    return callApi(`${this.server}/api/device/config`, { headers: this.headers, signal: this.signal }, DeviceConfigSchema);
+    return callApi(
+      `${this.server}${urlPathOf(EP.deviceConfig)}`,
+      { headers: this.headers, signal: this.signal },
+      DeviceConfigSchema,
+    );
   }
 }

@@ -1,4 +1,6 @@
 import {
+  EP,
+  urlPathOf,
   DEFAULT_IPP_CONFIG,
   LoginResultSchema,
   LogoutResultSchema,
@@ -70,7 +72,7 @@ export async function provisionInstruments(options: ProvisionOptions): Promise<S
 
   const login = await retry(() =>
     callApi(
-      `${server}/api/wyrbac/login/login`,
+      `${server}${urlPathOf(EP.wyrbacLoginLogin)}`,
       { json: { username: options.account, password: options.password }, signal },
       LoginResultSchema,
     ),
@@ -79,7 +81,7 @@ export async function provisionInstruments(options: ProvisionOptions): Promise<S
   });
   if (login.demo) throw new Error(`${options.account} is the read-only demo account: use a team administrator (--account)`);
   const auth = { headers: tokenHeaders(login.token), signal };
-  const me = await retry(() => callApi(`${server}/api/wyrbac/login/user-info`, auth, UserInfoSchema));
+  const me = await retry(() => callApi(`${server}${urlPathOf(EP.wyrbacLoginUserInfo)}`, auth, UserInfoSchema));
   if (me.group_id === null)
     throw new Error(`${options.account} belongs to no team: use the administrator of the team the instruments should join`);
   const groupId = me.group_id;
@@ -88,11 +90,11 @@ export async function provisionInstruments(options: ProvisionOptions): Promise<S
   for (let n = 1; n <= options.count; n++) {
     const devId = simDevId(n);
     const query = new URLSearchParams({ keyword: devId, limit: '100' });
-    const listed = await retry(() => callApi(`${server}/api/ipp/index?${query}`, auth, z.array(ListedIppSchema)));
+    const listed = await retry(() => callApi(`${server}${urlPathOf(EP.ippIndex)}?${query}`, auth, z.array(ListedIppSchema)));
     const existing = listed.find((ipp) => ipp.dev_id === devId);
     if (existing) {
       const { device_key } = await retry(() =>
-        callApi(`${server}/api/ipp/rotate-key`, { ...auth, json: { id: existing.id } }, KeyAnswerSchema),
+        callApi(`${server}${urlPathOf(EP.ippRotateKey)}`, { ...auth, json: { id: existing.id } }, KeyAnswerSchema),
       );
       instruments.push({
         devId,
@@ -115,19 +117,19 @@ export async function provisionInstruments(options: ProvisionOptions): Promise<S
       serial_number: `IPP-SIM-${String(n).padStart(4, '0')}`,
       config: DEFAULT_IPP_CONFIG,
     };
-    const created = await retry(() => callApi(`${server}/api/ipp/save`, { ...auth, json: body }, KeyAnswerSchema)).catch(
-      (error: unknown) => {
-        if (error instanceof ApiError && error.code === ResultCode.BAD_PARAM)
-          throw new Error(
-            `registering ${devId} failed: ${error.message} (is it registered in another team? remove it or pass --device)`,
-          );
-        throw error;
-      },
-    );
+    const created = await retry(() =>
+      callApi(`${server}${urlPathOf(EP.ippSave)}`, { ...auth, json: body }, KeyAnswerSchema),
+    ).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === ResultCode.BAD_PARAM)
+        throw new Error(
+          `registering ${devId} failed: ${error.message} (is it registered in another team? remove it or pass --device)`,
+        );
+      throw error;
+    });
     instruments.push({ devId, key: created.device_key, index: n, longitude: station.longitude });
     log.info(`${devId} registered at ${station.site}, ${station.country}`);
   }
   // The session is not needed any more; devices use their keys.
-  await callApi(`${server}/api/wyrbac/login/logout`, auth, LogoutResultSchema).catch(() => undefined);
+  await callApi(`${server}${urlPathOf(EP.wyrbacLoginLogout)}`, auth, LogoutResultSchema).catch(() => undefined);
   return instruments;
 }

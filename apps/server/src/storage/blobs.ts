@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { EP, pathOf } from '@ipp/contracts';
+import { BLOB_NAME } from '@ipp/contracts/constants';
 import { writeFileDurably, type ImageType } from './files.ts';
 
 export const EXTENSION_OF: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
@@ -15,7 +17,7 @@ export const TYPE_OF: Record<string, string> = {
  * A blob name: the content's SHA-256 and a variant (`png`/`jpg`/`webp` originals, `thumb.webp` thumbnails,
  * `enh.png` contrast-enhanced renderings).
  */
-export const BLOB_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|thumb\.webp|enh\.png)$/;
+export { BLOB_NAME };
 
 export const sha256Of = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
@@ -97,4 +99,4 @@ async function holds(target: string, data: Buffer) {
 export const originalName = (sha: string, mime: string) => `${sha}.${EXTENSION_OF[mime as ImageType] ?? 'png'}`;
 export const thumbName = (sha: string) => `${sha}.thumb.webp`;
 /** Image URLs relative to the API base (spec §7: the client adds the api/ prefix). */
-export const blobUrl = (name: string) => `roi/file/${name}`;
+export const blobUrl = (name: string) => pathOf(EP.roiFile, { name }).slice(1);

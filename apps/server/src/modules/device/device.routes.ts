@@ -1,15 +1,7 @@
-import {
-  DeviceConfigSchema,
-  ROI_MAX_BYTES,
-  ResultCode,
-  RoiAckSchema,
-  RoiUploadFieldsSchema,
-  TelemetryAckSchema,
-  TelemetrySampleSchema,
-  envelopeOf,
-} from '@ipp/contracts';
+import { API, ROI_MAX_BYTES, ResultCode, RoiUploadFieldsSchema } from '@ipp/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpoint } from '../../http/endpoint.ts';
 import { requireDevice } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { validationToAppError } from '../../http/error-handler.ts';
@@ -22,35 +14,26 @@ const DEVICE_SECURITY = [{ deviceKey: [] }];
 /** The instrument-facing routes (docs/device-protocol.md). Devices send X-Device-Key, never a user token. */
 export const deviceRoutes = (service: DeviceService): FastifyPluginAsyncZod =>
   async function (app) {
-    app.post(
-      '/device/telemetry',
-      {
-        config: { access: 'device' },
-        schema: {
-          tags: ['device'],
-          summary: 'One telemetry sample (a retry with the same `at` stores nothing)',
-          security: DEVICE_SECURITY,
-          body: TelemetrySampleSchema,
-          response: { 200: envelopeOf(TelemetryAckSchema) },
-        },
-      },
-      async (request) => ok(await service.ingestTelemetry(requireDevice(request), request.body)),
-    );
+    app.route({
+      ...endpoint(API.deviceTelemetry, {
+        tags: ['device'],
+        summary: 'One telemetry sample (a retry with the same `at` stores nothing)',
+        security: DEVICE_SECURITY,
+      }),
+      config: { access: 'device' },
+      handler: async (request) => ok(await service.ingestTelemetry(requireDevice(request), request.body)),
+    });
 
-    app.post(
-      '/device/rois',
-      {
-        config: { access: 'device', multipart: { fields: RoiUploadFieldsSchema, file: 'The ROI image (PNG, JPEG or WebP)' } },
-        bodyLimit: ROI_MAX_BYTES + 64 * 1024,
-        schema: {
-          tags: ['device'],
-          summary: 'One ROI image (multipart: file + captured_at, label_index, confidence, size_px); acknowledged once durable',
-          security: DEVICE_SECURITY,
-          consumes: ['multipart/form-data'],
-          response: { 200: envelopeOf(RoiAckSchema) },
-        },
-      },
-      async (request) => {
+    app.route({
+      ...endpoint(API.deviceRois, {
+        tags: ['device'],
+        summary: 'One ROI image (multipart: file + captured_at, label_index, confidence, size_px); acknowledged once durable',
+        security: DEVICE_SECURITY,
+        consumes: ['multipart/form-data'],
+      }),
+      config: { access: 'device', multipart: { fields: RoiUploadFieldsSchema, file: 'The ROI image (PNG, JPEG or WebP)' } },
+      bodyLimit: ROI_MAX_BYTES + 64 * 1024,
+      handler: async (request) => {
         const device = requireDevice(request);
         const { fields, data } = await readRoiUpload(request);
         const parsed = RoiUploadFieldsSchema.safeParse(fields);
@@ -65,21 +48,17 @@ export const deviceRoutes = (service: DeviceService): FastifyPluginAsyncZod =>
         }
         return ok(await service.ingestRoi(device, parsed.data, data));
       },
-    );
+    });
 
-    app.get(
-      '/device/config',
-      {
-        config: { access: 'device' },
-        schema: {
-          tags: ['device'],
-          summary: 'The desired configuration and its version',
-          security: DEVICE_SECURITY,
-          response: { 200: envelopeOf(DeviceConfigSchema) },
-        },
-      },
-      async (request) => ok(await service.config(requireDevice(request))),
-    );
+    app.route({
+      ...endpoint(API.deviceConfig, {
+        tags: ['device'],
+        summary: 'The desired configuration and its version',
+        security: DEVICE_SECURITY,
+      }),
+      config: { access: 'device' },
+      handler: async (request) => ok(await service.config(requireDevice(request))),
+    });
   };
 
 /** Reads the file part and the text fields in any order; past ROI_MAX_BYTES answers 413. */

@@ -1,16 +1,6 @@
-import {
-  ACTION,
-  BulkActionQuerySchema,
-  BulkActionRequestBodySchema,
-  BulkResultSchema,
-  CATEGORY,
-  ReidentifyBodySchema,
-  ReidentifyResultSchema,
-  SiteRoiBodySchema,
-  ResultCode,
-  envelopeOf,
-} from '@ipp/contracts';
+import { API, ACTION, CATEGORY, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpoint } from '../../http/endpoint.ts';
 import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
@@ -25,19 +15,10 @@ export const bulkRoutes = ({ bulk, reidentify }: { bulk: BulkService; reidentify
   async function (app) {
     const signedIn = { access: 'signed-in' as const };
 
-    app.post(
-      '/roi/save-move',
-      {
-        config: signedIn,
-        schema: {
-          tags,
-          summary: 'One bulk action on a selection, in one transaction (docs/actions.md)',
-          querystring: BulkActionQuerySchema,
-          body: BulkActionRequestBodySchema,
-          response: { 200: envelopeOf(BulkResultSchema) },
-        },
-      },
-      async (request) => {
+    app.route({
+      ...endpoint(API.roiSaveMove, { tags, summary: 'One bulk action on a selection, in one transaction (docs/actions.md)' }),
+      config: signedIn,
+      handler: async (request) => {
         const { ipp_id: _ippId, hi: _hi, ...query } = request.query;
         const merged = { ...definedOnly(query), ...definedOnly(request.body) };
         const { type, category_id: categoryId } = merged;
@@ -47,20 +28,15 @@ export const bulkRoutes = ({ bulk, reidentify }: { bulk: BulkService; reidentify
           await bulk.run(requireAuth(request).user, { ...merged, roi_ids: request.body.roi_ids, type, category_id: categoryId }),
         );
       },
-    );
+    });
 
-    app.post(
-      '/roi/operator-site-roi',
-      {
-        config: signedIn,
-        schema: {
-          tags,
-          summary: "Copy ROIs into their station's IPP gallery, or remove them from it",
-          body: SiteRoiBodySchema,
-          response: { 200: envelopeOf(BulkResultSchema) },
-        },
-      },
-      async (request) => {
+    app.route({
+      ...endpoint(API.roiOperatorSiteRoi, {
+        tags,
+        summary: "Copy ROIs into their station's IPP gallery, or remove them from it",
+      }),
+      config: signedIn,
+      handler: async (request) => {
         const { type, roi_ids } = request.body;
         const action =
           type === 'copy'
@@ -68,21 +44,13 @@ export const bulkRoutes = ({ bulk, reidentify }: { bulk: BulkService; reidentify
             : { type: ACTION.REMOVE_FROM_SITE_GALLERY, category_id: CATEGORY.SITE_GALLERY };
         return ok(await bulk.run(requireAuth(request).user, { ...action, roi_ids }));
       },
-    );
+    });
 
-    app.post(
-      '/roi/re-identify',
-      {
-        config: { access: ADMINS },
-        schema: {
-          tags,
-          summary: 'Ask for a re-identification of a station over a time range',
-          body: ReidentifyBodySchema,
-          response: { 200: envelopeOf(ReidentifyResultSchema) },
-        },
-      },
-      async (request) => ok(await reidentify.submit(requireAuth(request).user, request.body)),
-    );
+    app.route({
+      ...endpoint(API.roiReIdentify, { tags, summary: 'Ask for a re-identification of a station over a time range' }),
+      config: { access: ADMINS },
+      handler: async (request) => ok(await reidentify.submit(requireAuth(request).user, request.body)),
+    });
   };
 
 const required = (field: string) =>

@@ -39,7 +39,10 @@ import { assertBodyArriving, multipartFailure } from '../../http/upload.ts';
 import { ok } from '../../http/envelope.ts';
 import { checkImage } from '../rois/images.ts';
 import type { AbundanceService } from './abundance.service.ts';
+import type { JobsService } from './jobs.service.ts';
+import type { ModelsService } from './models.service.ts';
 import type { RecognitionService } from './recognition.service.ts';
+import type { SimilarityService } from './similarity.service.ts';
 
 const ADMINS = ['superadmin', 'administrator'] as const;
 const signedIn = { access: 'signed-in' as const };
@@ -47,8 +50,23 @@ const tags = ['recognition'];
 /** An image sent to POST /uploads: at most this large. */
 export const UPLOAD_MAX = 10 * 1024 * 1024;
 
+/** The services the recognition routes call, one concern each. */
+export interface RecognitionServices {
+  recognition: RecognitionService;
+  models: ModelsService;
+  jobs: JobsService;
+  similarity: SimilarityService;
+  abundance: AbundanceService;
+}
+
 /** Recognition under the api prefix (docs/recognition.md). */
-export const recognitionRoutes = (service: RecognitionService, abundance: AbundanceService): FastifyPluginAsyncZod =>
+export const recognitionRoutes = ({
+  recognition,
+  models,
+  jobs,
+  similarity,
+  abundance,
+}: RecognitionServices): FastifyPluginAsyncZod =>
   async function (app) {
     app.get(
       '/ai/corrected-counts',
@@ -74,7 +92,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(FeatureResultSchema) },
         },
       },
-      async (request) => ok(await service.computeFeatures(requireAuth(request).user, request.body)),
+      async (request) => ok(await recognition.computeFeatures(requireAuth(request).user, request.body)),
     );
     app.get(
       '/ai/roi',
@@ -87,7 +105,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(RoiInsightSchema) },
         },
       },
-      async (request) => ok(await service.insight(requireAuth(request).user, request.query.roi_id)),
+      async (request) => ok(await recognition.insight(requireAuth(request).user, request.query.roi_id)),
     );
     app.get(
       '/ai/similar',
@@ -100,7 +118,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(SimilarSchema) },
         },
       },
-      async (request) => ok(await service.similar(requireAuth(request).user, request.query.roi_id, request.query.limit)),
+      async (request) => ok(await similarity.similar(requireAuth(request).user, request.query.roi_id, request.query.limit)),
     );
     app.get(
       '/ai/models',
@@ -113,7 +131,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(ModelListSchema) },
         },
       },
-      async (request) => ok(await service.listModels(requireAuth(request).user, request.query.group_id)),
+      async (request) => ok(await models.listModels(requireAuth(request).user, request.query.group_id)),
     );
     app.get(
       '/ai/model/report',
@@ -126,7 +144,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(ModelReportSchema) },
         },
       },
-      async (request) => ok(await service.modelReport(requireAuth(request).user, request.query.model_id)),
+      async (request) => ok(await models.modelReport(requireAuth(request).user, request.query.model_id)),
     );
     app.post(
       '/ai/models/train',
@@ -139,7 +157,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(TrainResultSchema) },
         },
       },
-      async (request) => ok(await service.train(requireAuth(request).user, request.body.group_id)),
+      async (request) => ok(await models.train(requireAuth(request).user, request.body.group_id)),
     );
     app.post(
       '/ai/models/activate',
@@ -152,7 +170,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(ModelListSchema) },
         },
       },
-      async (request) => ok(await service.activate(requireAuth(request).user, request.body.model_id)),
+      async (request) => ok(await models.activate(requireAuth(request).user, request.body.model_id)),
     );
     app.get(
       '/ai/thresholds',
@@ -165,7 +183,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(ThresholdsSchema) },
         },
       },
-      async (request) => ok(await service.thresholds(requireAuth(request).user, request.query.group_id)),
+      async (request) => ok(await models.thresholds(requireAuth(request).user, request.query.group_id)),
     );
     app.post(
       '/ai/thresholds',
@@ -178,7 +196,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(ThresholdsSchema) },
         },
       },
-      async (request) => ok(await service.saveThresholds(requireAuth(request).user, request.body)),
+      async (request) => ok(await models.saveThresholds(requireAuth(request).user, request.body)),
     );
     app.get(
       '/ai/jobs',
@@ -191,7 +209,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(JobListSchema) },
         },
       },
-      async (request) => ok(await service.listJobs(requireAuth(request).user, request.query)),
+      async (request) => ok(await jobs.listJobs(requireAuth(request).user, request.query)),
     );
     app.get(
       '/ai/job',
@@ -199,7 +217,7 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
         config: signedIn,
         schema: { tags, summary: "One job's progress", querystring: JobQuerySchema, response: { 200: envelopeOf(JobSchema) } },
       },
-      async (request) => ok(await service.job(requireAuth(request).user, request.query.job_id)),
+      async (request) => ok(await jobs.job(requireAuth(request).user, request.query.job_id)),
     );
     app.post(
       '/ai/jobs/cancel',
@@ -212,12 +230,12 @@ export const recognitionRoutes = (service: RecognitionService, abundance: Abunda
           response: { 200: envelopeOf(JobSchema) },
         },
       },
-      async (request) => ok(await service.cancel(requireAuth(request).user, request.body.job_id)),
+      async (request) => ok(await jobs.cancel(requireAuth(request).user, request.body.job_id)),
     );
   };
 
 /** The calls outside the api prefix (spec §7): uploads, folders/add, folders/delete, folders/query, enhance. */
-export const recognitionRootRoutes = (service: RecognitionService): FastifyPluginAsyncZod =>
+export const recognitionRootRoutes = ({ recognition, similarity }: RecognitionServices): FastifyPluginAsyncZod =>
   async function (app) {
     await app.register(multipart, { limits: { files: 1, fields: 4, parts: 5, fileSize: UPLOAD_MAX } });
     app.post(
@@ -246,7 +264,7 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
         });
         // Type from the content, dimensions from the header: a decompression bomb is refused before it is decoded.
         await checkImage(data);
-        return ok(await service.classifyUpload(actor, data, request.query.group_id));
+        return ok(await recognition.classifyUpload(actor, data, request.query.group_id));
       },
     );
     app.post(
@@ -260,7 +278,7 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
           response: { 200: envelopeOf(ReferenceResultSchema) },
         },
       },
-      async (request) => ok(await service.reference(requireAuth(request).user, request.body, true)),
+      async (request) => ok(await similarity.reference(requireAuth(request).user, request.body, true)),
     );
     app.post(
       '/folders/delete',
@@ -273,7 +291,7 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
           response: { 200: envelopeOf(ReferenceResultSchema) },
         },
       },
-      async (request) => ok(await service.reference(requireAuth(request).user, request.body, false)),
+      async (request) => ok(await similarity.reference(requireAuth(request).user, request.body, false)),
     );
     app.post(
       '/folders/query',
@@ -286,7 +304,7 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
           response: { 200: envelopeOf(ReferenceAnswerSchema) },
         },
       },
-      async (request) => ok(await service.queryReference(requireAuth(request).user, request.body)),
+      async (request) => ok(await similarity.queryReference(requireAuth(request).user, request.body)),
     );
     app.post(
       '/enhance',
@@ -299,6 +317,6 @@ export const recognitionRootRoutes = (service: RecognitionService): FastifyPlugi
           response: { 200: envelopeOf(EnhanceResultSchema) },
         },
       },
-      async (request) => ok(await service.enhance(requireAuth(request).user, request.body.roi_id)),
+      async (request) => ok(await recognition.enhance(requireAuth(request).user, request.body.roi_id)),
     );
   };

@@ -1,35 +1,22 @@
-import {
-  FavoriteBodySchema,
-  RoiDetailsQuerySchema,
-  RoiDetailsSchema,
-  SiteRoiQuerySchema,
-  SiteRoiSchema,
-  envelopeOf,
-} from '@ipp/contracts';
+import { API, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { endpoint } from '../../http/endpoint.ts';
 import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
-import { BLOB_NAME, type BlobStore } from '../../storage/blobs.ts';
+import type { BlobStore } from '../../storage/blobs.ts';
 import type { ViewsService } from '../views/views.service.ts';
 import { siteCsv } from './site-csv.ts';
-import { ResultCode } from '@ipp/contracts';
 
 export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPluginAsyncZod =>
   async function (app) {
-    app.get(
-      '/roi/get-site-roi',
-      {
-        config: { access: 'signed-in', expensive: true },
-        schema: {
-          tags: ['rois'],
-          summary: "One station's histogram, top-6 classes and concentration over a period",
-          querystring: SiteRoiQuerySchema,
-          response: { 200: envelopeOf(SiteRoiSchema) },
-        },
-      },
-      async (request) => {
+    app.route({
+      ...endpoint(API.roiGetSiteRoi, {
+        tags: ['rois'],
+        summary: "One station's histogram, top-6 classes and concentration over a period",
+      }),
+      config: { access: 'signed-in', expensive: true },
+      handler: async (request) => {
         const {
           range: _range,
           byClass: _byClass,
@@ -38,20 +25,16 @@ export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPlugin
         } = await views.siteRoi(requireAuth(request).user, request.query);
         return ok(site);
       },
-    );
+    });
 
-    app.get(
-      '/roi/export-site-data',
-      {
-        config: { access: 'signed-in', expensive: true },
-        schema: {
-          tags: ['rois'],
-          summary: 'CSV of a station over a period: per time bucket, ROIs per class, water sampled, concentration, telemetry',
-          querystring: SiteRoiQuerySchema,
-          produces: ['text/csv'],
-        },
-      },
-      async (request, reply) => {
+    app.route({
+      ...endpoint(API.roiExportSiteData, {
+        tags: ['rois'],
+        summary: 'CSV of a station over a period: per time bucket, ROIs per class, water sampled, concentration, telemetry',
+        produces: ['text/csv'],
+      }),
+      config: { access: 'signed-in', expensive: true },
+      handler: async (request, reply) => {
         const site = await views.siteRoi(requireAuth(request).user, request.query, true);
         const csv = Buffer.from(siteCsv(site, request.query.tz), 'utf8');
         const file = `${site.dev_id}-${request.query.period}.csv`;
@@ -62,48 +45,28 @@ export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPlugin
           .header('cache-control', 'no-store')
           .send(csv);
       },
-    );
+    });
 
-    app.get(
-      '/roi/get-roi-details',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['rois'],
-          summary: "One ROI, its neighbours and the instrument's state when it was captured",
-          querystring: RoiDetailsQuerySchema,
-          response: { 200: envelopeOf(RoiDetailsSchema) },
-        },
-      },
-      async (request) => ok(await views.roiDetails(requireAuth(request).user, request.query.roi_id)),
-    );
+    app.route({
+      ...endpoint(API.roiGetRoiDetails, {
+        tags: ['rois'],
+        summary: "One ROI, its neighbours and the instrument's state when it was captured",
+      }),
+      config: { access: 'signed-in' },
+      handler: async (request) => ok(await views.roiDetails(requireAuth(request).user, request.query.roi_id)),
+    });
 
-    app.post(
-      '/roi/set-favorite',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['rois'],
-          summary: 'Add an ROI to the Favorite gallery or take it out',
-          body: FavoriteBodySchema,
-          response: { 200: envelopeOf(z.object({ favorite: z.boolean() })) },
-        },
-      },
-      async (request) => ok(await views.setFavorite(requireAuth(request).user, request.body.roi_id, request.body.favorite)),
-    );
+    app.route({
+      ...endpoint(API.roiSetFavorite, { tags: ['rois'], summary: 'Add an ROI to the Favorite gallery or take it out' }),
+      config: { access: 'signed-in' },
+      handler: async (request) =>
+        ok(await views.setFavorite(requireAuth(request).user, request.body.roi_id, request.body.favorite)),
+    });
 
-    app.get(
-      '/roi/file/:name',
-      {
-        // Names are SHA-256 content addresses: unguessable, immutable, and loadable by <img> (which sends no token).
-        config: { access: 'public' },
-        schema: {
-          tags: ['rois'],
-          summary: 'An ROI image (original) or its WebP thumbnail, by content address',
-          params: z.object({ name: z.string().regex(BLOB_NAME) }),
-        },
-      },
-      async (request, reply) => {
+    app.route({
+      ...endpoint(API.roiFile, { tags: ['rois'], summary: 'An ROI image (original) or its WebP thumbnail, by content address' }),
+      config: { access: 'public' },
+      handler: async (request, reply) => {
         const etag = `"${request.params.name}"`;
         if (request.headers['if-none-match'] === etag) return reply.code(304).send();
         const blob = await blobs.get(request.params.name);
@@ -115,5 +78,5 @@ export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPlugin
           .header('x-content-type-options', 'nosniff')
           .send(blob.data);
       },
-    );
+    });
   };

@@ -1,16 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import {
-  ResultCode,
-  SettingsInitSchema,
-  SettingsSaveBodySchema,
-  SettingsSchema,
-  SystemInfoSchema,
-  envelopeOf,
-} from '@ipp/contracts';
+import { API, EP, pathOf, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { endpoint } from '../../http/endpoint.ts';
+
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import { readUpload } from '../../http/upload.ts';
@@ -29,56 +23,37 @@ export const settingsRoutes = (
   async function (app) {
     const logoFile = path.join(dataDir, 'branding', 'logo');
 
-    app.get(
-      '/setting/index',
-      {
-        config: { access: ['superadmin', 'administrator'] },
-        schema: { tags: ['settings'], summary: 'System settings', response: { 200: envelopeOf(SettingsSchema) } },
-      },
-      async () => ok(await settings.get()),
-    );
+    app.route({
+      ...endpoint(API.settingIndex, { tags: ['settings'], summary: 'System settings' }),
+      config: { access: ['superadmin', 'administrator'] },
+      handler: async () => ok(await settings.get()),
+    });
 
-    app.get(
-      '/setting/get-set-init',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['settings'],
-          summary: 'What the console needs at start: title, logo, language, idle minutes, map tiles, wall maximum',
-          response: { 200: envelopeOf(SettingsInitSchema) },
-        },
-      },
-      async () => {
+    app.route({
+      ...endpoint(API.settingGetSetInit, {
+        tags: ['settings'],
+        summary: 'What the console needs at start: title, logo, language, idle minutes, map tiles, wall maximum',
+      }),
+      config: { access: 'public' },
+      handler: async () => {
         const { site_title, logo, default_language, idle_minutes, map_tile_url, wall_max } = await settings.get();
         return ok({ site_title, logo, default_language, idle_minutes, map_tile_url, wall_max });
       },
-    );
+    });
 
-    app.post(
-      '/setting/save',
-      {
-        config: { access: ['superadmin'] },
-        schema: {
-          tags: ['settings'],
-          summary: 'Change any subset of the settings',
-          body: SettingsSaveBodySchema,
-          response: { 200: envelopeOf(SettingsSchema) },
-        },
-      },
-      async (request) => ok(await settings.save(request.body)),
-    );
+    app.route({
+      ...endpoint(API.settingSave, { tags: ['settings'], summary: 'Change any subset of the settings' }),
+      config: { access: ['superadmin'] },
+      handler: async (request) => ok(await settings.save(request.body)),
+    });
 
-    app.post(
-      '/setting/logo',
-      {
-        config: { access: ['superadmin'] },
-        schema: {
-          tags: ['settings'],
-          summary: 'Upload the site logo (multipart field "file": PNG, JPEG or WebP, at most 1 MB)',
-          response: { 200: envelopeOf(SettingsSchema) },
-        },
-      },
-      async (request) => {
+    app.route({
+      ...endpoint(API.settingLogoSave, {
+        tags: ['settings'],
+        summary: 'Upload the site logo (multipart field "file": PNG, JPEG or WebP, at most 1 MB)',
+      }),
+      config: { access: ['superadmin'] },
+      handler: async (request) => {
         const { data } = await readUpload(request, LOGO_MAX_BYTES);
         // The same checks as every image upload: sniffed content (415), and the declared dimensions read from the header
         // before anything decodes it (413): the logo is public, and a decompression bomb would hang every browser.
@@ -86,21 +61,14 @@ export const settingsRoutes = (
         await writeFileDurably(logoFile, data);
         await settings.writeRaw('logo_type', type);
         const version = crypto.createHash('sha256').update(data).digest('hex').slice(0, 12);
-        return ok(await settings.save({ logo: `setting/logo?v=${version}` }));
+        return ok(await settings.save({ logo: `${pathOf(EP.settingLogo).slice(1)}?v=${version}` }));
       },
-    );
+    });
 
-    app.get(
-      '/setting/logo',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['settings'],
-          summary: 'The site logo image',
-          querystring: z.object({ v: z.string().max(64).optional() }),
-        },
-      },
-      async (_request, reply) => {
+    app.route({
+      ...endpoint(API.settingLogo, { tags: ['settings'], summary: 'The site logo image' }),
+      config: { access: 'public' },
+      handler: async (_request, reply) => {
         const type = await settings.readRaw('logo_type');
         const data = typeof type === 'string' ? await fs.readFile(logoFile).catch(() => null) : null;
         if (!data) throw new AppError(ResultCode.NOT_FOUND, 'noLogo');
@@ -111,14 +79,11 @@ export const settingsRoutes = (
           .header('x-content-type-options', 'nosniff')
           .send(data);
       },
-    );
+    });
 
-    app.get(
-      '/spi-info/index',
-      {
-        config: { access: ['superadmin'] },
-        schema: { tags: ['settings'], summary: 'System information', response: { 200: envelopeOf(SystemInfoSchema) } },
-      },
-      async () => ok(await systemInfo.get()),
-    );
+    app.route({
+      ...endpoint(API.spiInfoIndex, { tags: ['settings'], summary: 'System information' }),
+      config: { access: ['superadmin'] },
+      handler: async () => ok(await systemInfo.get()),
+    });
   };
