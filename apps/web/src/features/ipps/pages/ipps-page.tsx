@@ -1,17 +1,18 @@
 import { WIPER_STATES } from '@ipp/contracts';
 import { CopyOutlined, DeleteOutlined, EyeOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { Ipp, IppIndexQuery } from '@ipp/contracts';
-import { App, Button, Card, Empty, Flex, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { useState, type HTMLAttributes } from 'react';
+import { App, Button, Card, Empty, Flex, Select, Space, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '@/components/search-box';
 import { useNavigate } from 'react-router';
 import { useIpps } from '@/api/get-ipps';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
-import { LoadFailed } from '@/components/load-failed';
+import { PagedTable } from '@/components/paged-table';
 import { useCountries } from '@/hooks/use-countries';
 import { useSession } from '@/hooks/use-session';
+import { usePaging } from '@/hooks/use-paging';
 import { IPP_PAGE_SIZE, IPP_PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useDeleteIpp } from '../api/delete-ipp';
 import { ApplyConfigModal } from '../components/apply-config-modal';
@@ -35,9 +36,13 @@ export function IppsPage() {
   const canManage = canManageIpps(role);
   const [keyword, setKeyword] = useState('');
   const [groupId, setGroupId] = useState<number | undefined>(undefined);
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(IPP_PAGE_SIZE);
-  const query: Partial<IppIndexQuery> = { keyword: keyword || undefined, group_id: groupId, page, limit };
+  const paging = usePaging(IPP_PAGE_SIZE);
+  const query: Partial<IppIndexQuery> = {
+    keyword: keyword || undefined,
+    group_id: groupId,
+    page: paging.page,
+    limit: paging.limit,
+  };
   const ipps = useIpps(query, { live: true });
   const [selected, setSelected] = useState<Ipp[]>([]);
   const [applying, setApplying] = useState(false);
@@ -47,14 +52,13 @@ export function IppsPage() {
 
   const applySearch = (value: string) => {
     setKeyword(value.trim());
-    setPage(1);
+    paging.toFirst();
   };
 
   const remove = async (ipp: Ipp) => {
     await deleteIpp.mutateAsync({ id: ipp.id });
     void message.success(t('messages.deleteSuccess'));
-    // Removing the last row of a page shows the page before it, not an empty one.
-    if (ipps.data?.items.length === 1 && page > 1) setPage(page - 1);
+    paging.removed(ipps.data?.items.length);
   };
 
   // Fixed widths with ellipsis (full text on hover): long names, serial numbers and "Last known" wiper states stay
@@ -204,61 +208,46 @@ export function IppsPage() {
               value={groupId}
               onChange={(value) => {
                 setGroupId(value ?? undefined);
-                setPage(1);
+                paging.toFirst();
               }}
               options={teams.data?.items.map((team) => ({ value: team.id, label: team.name }))}
               data-testid="ipp-search-team"
             />
           )}
         </Flex>
-        {ipps.isError && !ipps.data ? (
-          <LoadFailed error={ipps.error} onRetry={() => void ipps.refetch()} />
-        ) : (
-          <Table<Ipp>
-            rowKey="id"
-            columns={columns}
-            // Administrators pick instruments to give the same settings ("Apply settings"); kept across pages.
-            rowSelection={
-              canManage
-                ? {
-                    selectedRowKeys: selected.map((ipp) => ipp.id),
-                    preserveSelectedRowKeys: true,
-                    onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
-                    columnWidth: 40,
-                  }
-                : undefined
-            }
-            dataSource={ipps.data?.items}
-            loading={ipps.isFetching}
-            tableLayout="fixed"
-            scroll={{ x: isSuperadmin ? 1040 : 900 }}
-            onRow={(ipp) => ({ 'data-testid': `ipp-row-${ipp.dev_id}` }) as HTMLAttributes<HTMLElement>}
-            locale={{
-              // While the first page loads the spinner says enough.
-              emptyText: ipps.isPending ? (
-                ' '
-              ) : (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={filtered ? t('ipps.emptySearch') : t('ipps.empty')}
-                  data-testid="ipp-empty"
-                />
-              ),
-            }}
-            pagination={{
-              current: page,
-              pageSize: limit,
-              total: ipps.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: IPP_PAGE_SIZE_OPTIONS,
-              showTotal: (total) => t('common.total', { count: total }),
-              onChange: (nextPage, nextLimit) => {
-                setPage(nextLimit === limit ? nextPage : 1);
-                setLimit(nextLimit);
-              },
-            }}
-          />
-        )}
+        <PagedTable<Ipp>
+          query={ipps}
+          paging={paging}
+          pageSizeOptions={IPP_PAGE_SIZE_OPTIONS}
+          rowKey="id"
+          columns={columns}
+          // Administrators pick instruments to give the same settings ("Apply settings"); kept across pages.
+          rowSelection={
+            canManage
+              ? {
+                  selectedRowKeys: selected.map((ipp) => ipp.id),
+                  preserveSelectedRowKeys: true,
+                  onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
+                  columnWidth: 40,
+                }
+              : undefined
+          }
+          tableLayout="fixed"
+          scroll={{ x: isSuperadmin ? 1040 : 900 }}
+          rowTestId={(ipp) => `ipp-row-${ipp.dev_id}`}
+          locale={{
+            // While the first page loads the spinner says enough.
+            emptyText: ipps.isPending ? (
+              ' '
+            ) : (
+              <Empty
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+                description={filtered ? t('ipps.emptySearch') : t('ipps.empty')}
+                data-testid="ipp-empty"
+              />
+            ),
+          }}
+        />
       </Flex>
       {applying && (
         <ApplyConfigModal

@@ -1,14 +1,14 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Team } from '@ipp/contracts';
-import { App, Button, Card, Flex, Space, Table, Tooltip, type TableColumnsType } from 'antd';
-import { useState, type HTMLAttributes } from 'react';
+import { App, Button, Card, Flex, Space, Tooltip, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '@/components/search-box';
 import { useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
-import { LoadFailed } from '@/components/load-failed';
+import { PagedTable } from '@/components/paged-table';
 import { useSession } from '@/hooks/use-session';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { usePaging } from '@/hooks/use-paging';
 import { useDeleteTeam } from '../api/delete-team';
 import { TeamFormModal } from '../components/team-form-modal';
 import { TimeText } from '@/components/time-text';
@@ -22,22 +22,20 @@ export function TeamsPage() {
   // Spec: only a superadmin adds, renames and removes; an administrator sees its own team read-only.
   const canManage = role === 'superadmin';
   const [name, setName] = useState('');
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
+  const paging = usePaging();
   const [editing, setEditing] = useState<Editing>(null);
-  const teams = useTeams({ name: name || undefined, page, limit });
+  const teams = useTeams({ name: name || undefined, page: paging.page, limit: paging.limit });
   const deleteTeam = useDeleteTeam();
 
   const applySearch = (value: string) => {
     setName(value.trim());
-    setPage(1);
+    paging.toFirst();
   };
 
   const remove = async (team: Team) => {
     await deleteTeam.mutateAsync({ id: team.id });
     void message.success(t('messages.deleteSuccess'));
-    // Removing the last row of a page shows the page before it, not an empty one.
-    if (teams.data?.items.length === 1 && page > 1) setPage(page - 1);
+    paging.removed(teams.data?.items.length);
   };
 
   // Fixed widths with ellipsis (full text on hover) and the actions fixed on the right: a 64-character team name no
@@ -118,31 +116,15 @@ export function TeamsPage() {
           onSearch={applySearch}
           style={{ maxWidth: 360 }}
         />
-        {teams.isError && !teams.data ? (
-          <LoadFailed error={teams.error} onRetry={() => void teams.refetch()} />
-        ) : (
-          <Table<Team>
-            rowKey="id"
-            columns={columns}
-            dataSource={teams.data?.items}
-            loading={teams.isFetching}
-            tableLayout="fixed"
-            scroll={{ x: 1050 }}
-            onRow={(team) => ({ 'data-testid': `team-row-${team.name}` }) as HTMLAttributes<HTMLElement>}
-            pagination={{
-              current: page,
-              pageSize: limit,
-              total: teams.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => t('common.total', { count: total }),
-              onChange: (nextPage, nextLimit) => {
-                setPage(nextLimit === limit ? nextPage : 1);
-                setLimit(nextLimit);
-              },
-            }}
-          />
-        )}
+        <PagedTable<Team>
+          query={teams}
+          paging={paging}
+          rowKey="id"
+          columns={columns}
+          tableLayout="fixed"
+          scroll={{ x: 1050 }}
+          rowTestId={(team) => `team-row-${team.name}`}
+        />
       </Flex>
       {editing && <TeamFormModal team={editing.kind === 'rename' ? editing.team : undefined} onClose={() => setEditing(null)} />}
     </Card>

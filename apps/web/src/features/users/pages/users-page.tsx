@@ -1,15 +1,15 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { User, UserIndexQuery } from '@ipp/contracts';
-import { App, Button, Card, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
-import { useState, type HTMLAttributes } from 'react';
+import { App, Button, Card, Flex, Form, Input, Select, Space, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useUserInfo } from '@/api/get-user-info';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
-import { LoadFailed } from '@/components/load-failed';
+import { PagedTable } from '@/components/paged-table';
 import { useSession } from '@/hooks/use-session';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { usePaging } from '@/hooks/use-paging';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
 import { TimeText } from '@/components/time-text';
@@ -38,9 +38,8 @@ export function UsersPage() {
   const isSuperadmin = role === 'superadmin';
   const [form] = Form.useForm<SearchValues>();
   const [filters, setFilters] = useState<SearchValues>({});
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
-  const query: Partial<UserIndexQuery> = { ...filters, page, limit };
+  const paging = usePaging();
+  const query: Partial<UserIndexQuery> = { ...filters, page: paging.page, limit: paging.limit };
   const users = useUsers(query);
   const teams = useTeams(ALL_TEAMS, { enabled: isSuperadmin });
   const deleteUser = useDeleteUser();
@@ -52,13 +51,13 @@ export function UsersPage() {
       phone: values.phone?.trim() || undefined,
       group_id: values.group_id ?? undefined,
     });
-    setPage(1);
+    paging.toFirst();
   };
 
   const remove = async (user: User) => {
     await deleteUser.mutateAsync({ id: user.id });
     void message.success(t('messages.deleteSuccess'));
-    if (users.data?.items.length === 1 && page > 1) setPage(page - 1);
+    paging.removed(users.data?.items.length);
   };
 
   const columns: TableColumnsType<User> = [
@@ -164,30 +163,14 @@ export function UsersPage() {
             </Space>
           </Form.Item>
         </Form>
-        {users.isError && !users.data ? (
-          <LoadFailed error={users.error} onRetry={() => void users.refetch()} />
-        ) : (
-          <Table<User>
-            rowKey="id"
-            columns={columns}
-            dataSource={users.data?.items}
-            loading={users.isFetching}
-            scroll={{ x: 'max-content' }}
-            onRow={(user) => ({ 'data-testid': `user-row-${user.account}` }) as HTMLAttributes<HTMLElement>}
-            pagination={{
-              current: page,
-              pageSize: limit,
-              total: users.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => t('common.total', { count: total }),
-              onChange: (nextPage, nextLimit) => {
-                setPage(nextLimit === limit ? nextPage : 1);
-                setLimit(nextLimit);
-              },
-            }}
-          />
-        )}
+        <PagedTable<User>
+          query={users}
+          paging={paging}
+          rowKey="id"
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          rowTestId={(user) => `user-row-${user.account}`}
+        />
       </Flex>
     </Card>
   );
