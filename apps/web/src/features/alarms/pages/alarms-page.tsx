@@ -8,7 +8,8 @@ import { LoadFailed } from '@/components/load-failed';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { useSession } from '@/hooks/use-session';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { usePaging } from '@/hooks/use-paging';
+import { PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
 import { useAlarms, type AlarmFilter } from '../api/get-alarms';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
@@ -24,10 +25,9 @@ const STATES = ['open', 'active', 'acknowledged', 'cleared', 'all'] as const;
 function AlarmList() {
   const { t } = useTranslation();
   const [state, setState] = useState<AlarmFilter['state']>('open');
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
+  const paging = usePaging();
   const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
-  const alarms = useAlarms({ state, page, limit });
+  const alarms = useAlarms({ state, page: paging.page, limit: paging.limit });
 
   const columns: TableColumnsType<Alarm> = [
     { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 196, render: (v: number) => <TimeText at={v} /> },
@@ -99,7 +99,7 @@ function AlarmList() {
         value={state}
         onChange={(value) => {
           setState(value);
-          setPage(1);
+          paging.toFirst();
         }}
         options={STATES.map((s) => ({ value: s, label: t(`alarms.filter.${s}`) }))}
         data-testid="alarm-filter"
@@ -117,15 +117,12 @@ function AlarmList() {
           locale={{ emptyText: state === 'open' ? t('alarms.noneOpen') : t('alarms.none') }}
           data-testid="alarm-table"
           pagination={{
-            current: page,
-            pageSize: limit,
+            current: paging.page,
+            pageSize: paging.limit,
             total: alarms.data?.total ?? 0,
             showSizeChanger: true,
             pageSizeOptions: PAGE_SIZE_OPTIONS,
-            onChange: (next, size) => {
-              setPage(size === limit ? next : 1);
-              setLimit(size);
-            },
+            onChange: paging.change,
           }}
         />
       )}

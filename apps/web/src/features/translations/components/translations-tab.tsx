@@ -8,7 +8,8 @@ import { langOverridesQueryOptions } from '@/api/get-lang-overrides';
 import { LoadFailed } from '@/components/load-failed';
 import { BUNDLED_STRINGS } from '@/i18n/bundled';
 import { downloadText } from '@/lib/download';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/paging';
+import { usePaging } from '@/hooks/use-paging';
+import { PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useSaveTranslations } from '../api/save-translations';
 import { TRANSLATION_FILE_ACCEPT, useUploadTranslations } from '../api/upload-translations';
 import {
@@ -36,8 +37,7 @@ export function TranslationsTab({ canEdit }: { canEdit: boolean }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [drafts, setDrafts] = useState<Drafts>(new Map());
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = usePaging();
   const [preview, setPreview] = useState<{ file: File; result: TranslationUploadResult } | null>(null);
 
   const rows = useMemo(
@@ -171,7 +171,7 @@ export function TranslationsTab({ canEdit }: { canEdit: boolean }) {
           style={{ maxWidth: 360 }}
           onChange={(event) => {
             setSearch(event.target.value);
-            setPage(1);
+            paging.toFirst();
           }}
           data-testid="lang-search"
         />
@@ -229,15 +229,12 @@ export function TranslationsTab({ canEdit }: { canEdit: boolean }) {
         dataSource={shown}
         loading={zh.isPending || en.isPending}
         pagination={{
-          current: page,
-          pageSize,
+          current: paging.page,
+          pageSize: paging.limit,
           showSizeChanger: true,
           pageSizeOptions: PAGE_SIZE_OPTIONS,
           showTotal: (total) => t('common.total', { count: total }),
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === pageSize ? nextPage : 1);
-            setPageSize(nextSize);
-          },
+          onChange: paging.change,
         }}
       />
       {preview && (
