@@ -84,6 +84,9 @@ import { ensureDayRollups } from './modules/stats/rollups.repository.ts';
 import { JobRunner } from './modules/recognition/job-runner.ts';
 import { ModelStore } from './modules/recognition/model-store.ts';
 import { RecognitionService } from './modules/recognition/recognition.service.ts';
+import { ModelsService } from './modules/recognition/models.service.ts';
+import { JobsService } from './modules/recognition/jobs.service.ts';
+import { SimilarityService } from './modules/recognition/similarity.service.ts';
 import { AbundanceService } from './modules/recognition/abundance.service.ts';
 import { recognitionRootRoutes, recognitionRoutes } from './modules/recognition/recognition.routes.ts';
 import { FeaturePool } from './modules/recognition/feature-pool.ts';
@@ -190,8 +193,13 @@ export async function buildApp({
     },
     app.log,
   );
-  const recognition = new RecognitionService(db, clock, blobs, modelStore, similarity, runner);
-  const abundance = new AbundanceService(db);
+  const recognition = {
+    recognition: new RecognitionService(db, blobs, modelStore, similarity),
+    models: new ModelsService(db, clock, modelStore, runner),
+    jobs: new JobsService(db, clock),
+    similarity: new SimilarityService(db, clock, blobs, similarity),
+    abundance: new AbundanceService(db),
+  };
   // Live events (issue 23): changes of stations and new images, pushed to the console's open pages.
   const bus = eventBusFor(db, (message) => app.log.warn(message));
   const streams = new LiveStreams(
@@ -312,7 +320,7 @@ export async function buildApp({
         ),
       );
       await api.register(groupViewRoutes(new GroupViewService(db, clock)));
-      await api.register(recognitionRoutes(recognition, abundance));
+      await api.register(recognitionRoutes(recognition));
     },
     { prefix: '/api' },
   );
