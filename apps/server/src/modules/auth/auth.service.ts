@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
-import { findUserByAccount, findUserById, type UserRow } from '../users/users.repository.ts';
+import { findUserByAccount, findUserById, lockUser, type UserRow } from '../users/users.repository.ts';
 import * as throttle from './login-throttle.repository.ts';
 import { HashingBusyError, hashToken, newToken, verifyPassword } from '../../security/password.ts';
 import {
@@ -64,7 +64,7 @@ export class AuthService {
     await kysely.transaction().execute(async (trx) => {
       if (this.o.db.dialect === 'postgres') {
         // Serialise concurrent sign-ins of one account so exactly one session stays open.
-        await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+        await lockUser(trx, user.id);
       }
       await sessions.endOpenSessionsOfUser(trx, user.id, now, 'displaced');
       await sessions.insertSession(trx, user.id, hashToken(token), now);

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { ClassTaxaTable } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { viewerTeam } from '../classes/classes.ts';
+import { findClassById } from '../classes/classes.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { starterTaxonOf } from './starter-taxa.ts';
 import * as repo from './taxa.repository.ts';
@@ -37,11 +38,7 @@ export class TaxaService {
     const team = await viewerTeam(this.db.kysely, actor, body.group_id);
     if (team === undefined)
       throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'group_id', reasonKey: 'reason.required' }, 'group_id');
-    const cls = await this.db.kysely
-      .selectFrom('classes')
-      .select(['id', 'name'])
-      .where('id', '=', body.class_id)
-      .executeTakeFirst();
+    const cls = await findClassById(this.db.kysely, body.class_id);
     if (!cls) throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'class_id');
     if (body.reset) await repo.removeTeamTaxon(this.db.kysely, team, cls.id);
     else

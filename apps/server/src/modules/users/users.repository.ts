@@ -13,7 +13,7 @@ export function findUserById(db: Kysely<Database>, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Holds the user's row until the transaction ends (PostgreSQL): writes to one account's settings take turns. */
+/** Holds the user's row until the transaction ends (PostgreSQL): one account's sign-ins and settings writes take turns. */
 export async function lockUser(db: Kysely<Database>, id: number) {
   await db.selectFrom('users').select('id').where('id', '=', id).forUpdate().execute();
 }
