@@ -137,3 +137,14 @@ export async function classNames(db: Kysely<Database>, ids: readonly number[]): 
     .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/** Every class's name, by id. */
+export async function allClassNames(db: Kysely<Database>): Promise<Map<number, string>> {
+  return new Map((await db.selectFrom('classes').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
+}
+
+/** Every class that has a label index: its id, by label index. */
+export async function classIdsByLabel(db: Kysely<Database>): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('classes').select(['id', 'label_index']).where('label_index', 'is not', null).execute();
+  return new Map(rows.map((c) => [c.label_index!, c.id]));
+}

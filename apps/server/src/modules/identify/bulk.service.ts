@@ -2,7 +2,6 @@ import { ACTION, CATEGORY, CLASS_NAME_PATTERN, ResultCode, type BulkActionBody, 
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { RoiCore } from '../rois/rois.repository.ts';
@@ -14,6 +13,8 @@ import type { UndoService } from '../undo/undo.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
 import { hiddenFromUser } from '../classes/classes.ts';
+import * as classesRepo from '../classes/classes.repository.ts';
+import { countInReviewStates } from './bulk.repository.ts';
 import * as folders from './folders.repository.ts';
 import { effectiveCategory } from './identify.service.ts';
 import { ownedOnly } from '../access/access.ts';
@@ -97,7 +98,7 @@ export class BulkService {
     if (rows.length !== ids.length) throw noRoi();
     const xcube = category === CATEGORY.XCUBE || category === CATEGORY.EXAMPLE;
     if (xcube) {
-      const inLibrary = await foldersHolding(trx, CATEGORY.XCUBE, ids);
+      const inLibrary = await folders.foldersHolding(trx, CATEGORY.XCUBE, ids);
       if (inLibrary.roiIds.size !== ids.length) throw noRoi();
     } else if (ownedOnly(actor, rows).length !== rows.length) {
       throw noRoi();
@@ -119,7 +120,7 @@ export class BulkService {
       case ACTION.RESTORE:
         return { affected: await this.rois.restore(trx, rows) };
       case ACTION.REDO_HI: {
-        const byLabel = await classIdsByLabel(trx);
+        const byLabel = await classesRepo.classIdsByLabel(trx);
         return {
           affected: await this.rois.relabel(
             trx,
@@ -179,7 +180,7 @@ export class BulkService {
             : body.type === ACTION.REMOVE_FROM_TEAM
               ? CATEGORY.TEAM
               : CATEGORY.XCUBE;
-        const holding = await foldersHolding(trx, category, ids);
+        const holding = await folders.foldersHolding(trx, category, ids);
         await folders.removeMembers(trx, holding.folderIds, ids, ctx.live);
         return { affected: holding.roiIds.size };
       }
@@ -260,55 +261,16 @@ export class BulkService {
  */
 async function assertInReview(trx: Trx, ids: readonly number[], from: readonly number[]) {
   if (from.length === 0) throw notSupported();
-  let held = 0;
-  for (const part of idChunks(ids)) {
-    const row = await trx
-      .selectFrom('rois')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('id', 'in', part)
-      .where('review_status', 'in', [...from])
-      .executeTakeFirstOrThrow();
-    held += Number(row.n);
-  }
+  const held = await countInReviewStates(trx, ids, from);
   if (held !== ids.length) throw notInReview();
 }
 
 const liveIds = (rows: readonly RoiCore[]) => new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
 
 async function countedRemoval(trx: Trx, from: number[], ids: number[], live: ReadonlySet<number>) {
-  const holding = new Set(
-    (
-      await trx
-        .selectFrom('folder_rois')
-        .select('roi_id')
-        .distinct()
-        .where('folder_id', 'in', from)
-        .where('roi_id', 'in', ids)
-        .execute()
-    ).map((r) => r.roi_id),
-  );
+  const holding = await folders.roisHeldBy(trx, from, ids);
   await folders.removeMembers(trx, from, ids, live);
   return holding.size;
-}
-
-/** Folders of one category holding any of the ROIs, and which of the ROIs they hold. */
-async function foldersHolding(trx: Trx, categoryId: number, roiIds: readonly number[]) {
-  const folderIds = new Set<number>();
-  const held = new Set<number>();
-  for (const part of idChunks(roiIds)) {
-    const rows = await trx
-      .selectFrom('folder_rois as fr')
-      .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')
-      .select(['fr.folder_id', 'fr.roi_id'])
-      .where('f.category_id', '=', categoryId)
-      .where('fr.roi_id', 'in', part)
-      .execute();
-    for (const r of rows) {
-      folderIds.add(r.folder_id);
-      held.add(r.roi_id);
-    }
-  }
-  return { folderIds: [...folderIds], roiIds: held };
 }
 
 /** The folders a move or a remove takes ROIs out of: the node's folder, or the category's writable folders. */
@@ -327,7 +289,7 @@ async function sourceFolders(ctx: Ctx): Promise<number[]> {
 
 /** Copies each ROI into the gallery folder named after its class, creating folders as needed. */
 async function addToGalleries(ctx: Ctx, scopeOf: (roi: RoiCore) => folders.FolderScope): Promise<number> {
-  const titles = await classTitles(ctx.trx);
+  const titles = await classesRepo.allClassNames(ctx.trx);
   const groups = new Map<string, { scope: folders.FolderScope; title: string; ids: number[] }>();
   for (const roi of ctx.rows) {
     const scope = scopeOf(roi);
@@ -379,23 +341,13 @@ async function newTemporaryClass(ctx: Ctx) {
 
 /** The class to label with; a class the caller's team hides is, for a plain user, no class (as set-roi-label-index). */
 async function targetClass(trx: Trx, actor: UserRow, id: number | undefined, labelIndex: number | undefined): Promise<number> {
-  const q = trx.selectFrom('classes').select('id');
   const row =
     id !== undefined
-      ? await q.where('id', '=', id).executeTakeFirst()
+      ? await classesRepo.findClassById(trx, id)
       : labelIndex !== undefined
-        ? await q.where('label_index', '=', labelIndex).executeTakeFirst()
+        ? await classesRepo.findClassByLabel(trx, labelIndex)
         : undefined;
   if (!row || (await hiddenFromUser(trx, actor, row.id)))
     throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'target_id');
   return row.id;
-}
-
-async function classTitles(trx: Trx) {
-  return new Map((await trx.selectFrom('classes').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
-}
-
-async function classIdsByLabel(trx: Trx) {
-  const rows = await trx.selectFrom('classes').select(['id', 'label_index']).where('label_index', 'is not', null).execute();
-  return new Map(rows.map((c) => [c.label_index!, c.id]));
 }

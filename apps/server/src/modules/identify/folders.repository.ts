@@ -276,3 +276,46 @@ export async function liveMemberCounts(db: Kysely<Database>, ids: readonly numbe
 export async function setFolderCount(db: Kysely<Database>, id: number, n: number) {
   await db.updateTable('roi_folders').set({ n }).where('id', '=', id).execute();
 }
+
+/** Which of these ROIs any of these folders hold. */
+export async function roisHeldBy(db: Kysely<Database>, folderIds: readonly number[], roiIds: readonly number[]) {
+  const rows = await db
+    .selectFrom('folder_rois')
+    .select('roi_id')
+    .distinct()
+    .where('folder_id', 'in', folderIds)
+    .where('roi_id', 'in', roiIds)
+    .execute();
+  return new Set(rows.map((r) => r.roi_id));
+}
+
+/** Whether any of these folders holds the ROI. */
+export async function heldByAny(db: Kysely<Database>, roiId: number, folderIds: readonly number[]): Promise<boolean> {
+  const held = await db
+    .selectFrom('folder_rois')
+    .select('roi_id')
+    .where('roi_id', '=', roiId)
+    .where('folder_id', 'in', folderIds)
+    .executeTakeFirst();
+  return held !== undefined;
+}
+
+/** Folders of one category holding any of the ROIs, and which of the ROIs they hold. */
+export async function foldersHolding(db: Kysely<Database>, categoryId: number, roiIds: readonly number[]) {
+  const folderIds = new Set<number>();
+  const held = new Set<number>();
+  for (const part of idChunks(roiIds)) {
+    const rows = await db
+      .selectFrom('folder_rois as fr')
+      .innerJoin('roi_folders as f', 'f.id', 'fr.folder_id')
+      .select(['fr.folder_id', 'fr.roi_id'])
+      .where('f.category_id', '=', categoryId)
+      .where('fr.roi_id', 'in', part)
+      .execute();
+    for (const r of rows) {
+      folderIds.add(r.folder_id);
+      held.add(r.roi_id);
+    }
+  }
+  return { folderIds: [...folderIds], roiIds: held };
+}

@@ -16,6 +16,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ownsTeamObject, visibleGroup } from '../access/access.ts';
+import { visibleStationTeamById } from '../access/stations.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { HOUR_MS, hourOf } from '../stats/rollups.repository.ts';
@@ -321,13 +322,7 @@ export class IdentifyService {
   private async canSeeRoi(actor: UserRow, row: { id: number; group_id: number }, f: browse.BrowseFilter) {
     if (ownsTeamObject(actor, row.group_id)) return true;
     if (f.source.kind !== 'folders' || f.source.folderIds.length === 0) return false;
-    const held = await this.db.kysely
-      .selectFrom('folder_rois')
-      .select('roi_id')
-      .where('roi_id', '=', row.id)
-      .where('folder_id', 'in', f.source.folderIds)
-      .executeTakeFirst();
-    return held !== undefined;
+    return folders.heldByAny(this.db.kysely, row.id, f.source.folderIds);
   }
 
   actions(actor: UserRow, categoryId: number, reviewedType?: number): Actions {
@@ -428,9 +423,8 @@ export class IdentifyService {
     if (ippId === undefined)
       throw new AppError(ResultCode.BAD_PARAM, 'badParam', { field: 'ipp_id', reasonKey: 'reason.required' }, 'ipp_id');
     if (teamIds !== null && !teamIds.includes(ippId)) throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
-    if (teamIds === null && !(await this.db.kysely.selectFrom('ipps').select('id').where('id', '=', ippId).executeTakeFirst())) {
-      throw new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ipp_id');
-    }
+    // No team list: the superadmin, who sees every station that exists.
+    if (teamIds === null) await visibleStationTeamById(this.db.kysely, actor, ippId);
     return ippId;
   }
 }

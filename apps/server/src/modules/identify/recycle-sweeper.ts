@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import * as repo from './recycle.repository.ts';
 
 const DAY = 86_400_000;
 const BATCH = 1000;
@@ -31,19 +31,8 @@ export class RecycleSweeper {
     let purged = 0;
     for (;;) {
       const n = await this.db.kysely.transaction().execute(async (trx) => {
-        if (this.db.dialect === 'postgres') {
-          const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as ok`.execute(trx);
-          if (!rows[0]?.ok) return 0;
-        }
-        const ids = (
-          await trx
-            .selectFrom('rois')
-            .select('id')
-            .where('deleted_at', 'is not', null)
-            .where('deleted_at', '<', before)
-            .limit(BATCH)
-            .execute()
-        ).map((r) => r.id);
+        if (this.db.dialect === 'postgres' && !(await repo.tryTransactionLock(trx, SWEEP_LOCK))) return 0;
+        const ids = await repo.recycledBefore(trx, before, BATCH);
         return this.rois.purge(trx, await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres'));
       });
       purged += n;

@@ -3,7 +3,9 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import { visibleStationTeamByDevId } from '../access/stations.ts';
+import { findClassById } from '../classes/classes.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import * as repo from './reidentify.repository.ts';
 import { parseTimeRange } from './time-range.ts';
 
 /**
@@ -28,50 +30,24 @@ export class ReidentifyService {
     const range = parseTimeRange(body, now, true)!;
     const k = this.db.kysely;
     const station = await visibleStationTeamByDevId(k, actor, body.dev_id);
-    if (
-      body.class_id !== undefined &&
-      !(await k.selectFrom('classes').select('id').where('id', '=', body.class_id).executeTakeFirst())
-    ) {
+    if (body.class_id !== undefined && !(await findClassById(k, body.class_id))) {
       throw new AppError(ResultCode.BAD_PARAM, 'classNotFound', {}, 'class_id');
     }
-    const model = await k
-      .selectFrom('ai_models')
-      .select('id')
-      .where('group_id', '=', station.group_id)
-      .where('active', '=', 1)
-      .executeTakeFirst();
+    const model = await repo.findActiveModel(k, station.group_id);
     if (!model) throw new AppError(ResultCode.BAD_PARAM, 'noModel', {}, 'dev_id');
+    const scope = { ippId: station.id, start: range.start, end: range.end, classId: body.class_id };
     const out = await k.transaction().execute(async (trx) => {
-      let q = trx
-        .selectFrom('rois')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('ipp_id', '=', station.id)
-        .where('roi_time', '>=', range.start)
-        .where('roi_time', '<=', range.end)
-        .where('deleted_at', 'is', null)
-        .where('hi', '=', 0);
-      if (body.class_id !== undefined) q = q.where('class_id', '=', body.class_id);
-      const total = Number((await q.executeTakeFirstOrThrow()).n);
+      const total = await repo.countReidentifiable(trx, scope);
       if (total === 0) throw new AppError(ResultCode.BAD_PARAM, 'noImagesInRange', {}, 'Roi_time_s');
-      const job = await trx
-        .insertInto('jobs')
-        .values({
-          kind: 'reidentify',
-          model_id: model.id,
-          group_id: station.group_id,
-          ipp_id: station.id,
-          user_id: actor.id,
-          class_id: body.class_id ?? null,
-          start_at: range.start,
-          end_at: range.end,
-          status: 'queued',
-          total,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { job_id: job.id, rois: total };
+      const jobId = await repo.queueReidentifyJob(trx, {
+        ...scope,
+        modelId: model.id,
+        team: station.group_id,
+        userId: actor.id,
+        total,
+        now,
+      });
+      return { job_id: jobId, rois: total };
     });
     this.onQueued();
     return out;
