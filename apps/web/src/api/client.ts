@@ -1,4 +1,5 @@
-import type { Envelope } from '@ipp/contracts';
+import type { ApiBody, ApiData, Envelope } from '@ipp/contracts';
+import { EP, urlPathOf, type Endpoint } from '@ipp/contracts/endpoints';
 import { getLanguage, i18n } from '@/i18n';
 import { getApiHost } from '@/lib/api-host';
 import { HEADER_LANG, HEADER_TOKEN, ResultCode, TOKEN_MESSAGES } from '@/lib/contract-constants';
@@ -11,12 +12,11 @@ export const REQUEST_TIMEOUT_MS = 50_000;
 export const TRANSFER_TIMEOUT_MS = 600_000;
 
 // These screens show the failure themselves (login form inline, image viewer silently) — spec §8.
-const SILENT_PATHS = ['/wyrbac/login/login', '/wyrbac/login/logout', '/roi/get-adjacent-roi'];
+const SILENT: readonly Endpoint[] = [EP.wyrbacLoginLogin, EP.wyrbacLoginLogout, EP.roiGetAdjacentRoi];
 
 type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
   query?: Record<string, QueryValue | readonly QueryValue[]>;
   /** JSON-encoded unless it is FormData (uploads). */
   body?: unknown;
@@ -28,8 +28,6 @@ export interface RequestOptions {
   silent?: boolean;
   /** Token to send instead of the stored one (a deep link, before it is stored). */
   token?: string;
-  /** The few calls outside the api prefix (spec §7: uploads, folders/*, enhance): `${host}/<path>`. */
-  root?: boolean;
   signal?: AbortSignal;
 }
 
@@ -38,9 +36,9 @@ export function apiBase(): string {
   return `${getApiHost()}/api`;
 }
 
-export function apiUrl(path: string, query?: RequestOptions['query'], options: Pick<RequestOptions, 'root'> = {}): string {
-  const base = options.root ? getApiHost() : apiBase();
-  const url = `${base}/${path.replace(/^\/+/, '')}`;
+/** The URL of a call: the host, then /api unless the endpoint is one of the few outside it (spec §7), then its path. */
+export function apiUrl(endpoint: Endpoint, query?: RequestOptions['query']): string {
+  const url = `${getApiHost()}${urlPathOf(endpoint)}`;
   if (!query) return url;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -57,10 +55,7 @@ export function imageUrl(url: string): string {
   return `${apiBase()}/${url.replace(/^\/+/, '')}`;
 }
 
-function isSilentPath(path: string): boolean {
-  const bare = `/${path.replace(/^\/+/, '')}`.split('?')[0] ?? '';
-  return SILENT_PATHS.includes(bare);
-}
+const isSilent = (endpoint: Endpoint) => SILENT.some((e) => e.path === endpoint.path && e.method === endpoint.method);
 
 function isEnvelope(payload: unknown): payload is Envelope<unknown> {
   return typeof payload === 'object' && payload !== null && typeof (payload as { code?: unknown }).code === 'number';
@@ -136,8 +131,11 @@ export function failAnswer(payload: unknown, status: number | null, silent: bool
 }
 
 /** Sends one call and resolves with the whole success envelope (for callers that need count/index). */
-export async function requestEnvelope<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
-  const silent = options.silent ?? isSilentPath(path);
+export async function requestEnvelope<E extends Endpoint>(
+  endpoint: E,
+  options: RequestOptions = {},
+): Promise<Envelope<ApiData<E>>> {
+  const silent = options.silent ?? isSilent(endpoint);
   const timeoutMs = options.timeoutMs ?? (options.transfer ? TRANSFER_TIMEOUT_MS : REQUEST_TIMEOUT_MS);
   const controller = new AbortController();
   let timedOut = false;
@@ -153,8 +151,8 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
   let status: number | null = null;
   try {
     const body = options.body;
-    const response = await fetch(apiUrl(path, options.query, options), {
-      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    const response = await fetch(apiUrl(endpoint, options.query), {
+      method: endpoint.method,
       headers: buildHeaders(options),
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       signal: controller.signal,
@@ -173,12 +171,12 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
 
   if (!isEnvelope(payload)) failTransport('transport', payload, status, silent);
   if (payload.code !== ResultCode.OK) failEnvelope(payload, status ?? 0, silent);
-  return payload as Envelope<T>;
+  return payload as Envelope<ApiData<E>>;
 }
 
 /** Sends one call and resolves with the envelope's data; rejects with ApiError. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  return (await requestEnvelope<T>(path, options)).data;
+export async function request<E extends Endpoint>(endpoint: E, options: RequestOptions = {}): Promise<ApiData<E>> {
+  return (await requestEnvelope(endpoint, options)).data;
 }
 
 export interface SafeParser<T> {
@@ -194,11 +192,19 @@ export function parseData<T>(schema: SafeParser<T>, data: unknown, options: { si
   throw new ApiError({ kind: 'server', message, code: ResultCode.INTERNAL });
 }
 
+/**
+ * The calls, by their contract entry (EP from @ipp/contracts/endpoints): the method, path and the types of the body
+ * and the answer's data come from the contract, written once for the server and the console.
+ */
 export const api = {
-  get<T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T> {
-    return request<T>(path, { ...options, method: 'GET' });
+  get<E extends Endpoint & { method: 'GET' }>(endpoint: E, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiData<E>> {
+    return request(endpoint, options);
   },
-  post<T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T> {
-    return request<T>(path, { ...options, method: 'POST', body: body ?? {} });
+  post<E extends Endpoint & { method: 'POST' }>(
+    endpoint: E,
+    body?: ApiBody<E> | FormData,
+    options: Omit<RequestOptions, 'body'> = {},
+  ): Promise<ApiData<E>> {
+    return request(endpoint, { ...options, body: body ?? {} });
   },
 };

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EP } from '@ipp/contracts/endpoints';
 import { setLanguage } from '@/i18n';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { jsonResponse } from '@/test/render';
@@ -47,7 +48,7 @@ describe('downloadFile', () => {
     vi.stubGlobal('fetch', fetchMock);
     const progress: DownloadProgress[] = [];
 
-    const done = downloadFile('/roi/export-site-data', {
+    const done = downloadFile(EP.roiExportSiteData, {
       query: { dev_id: '21005', period: '24h' },
       onProgress: (p) => progress.push(p),
     });
@@ -73,7 +74,7 @@ describe('downloadFile', () => {
       'fetch',
       vi.fn(async () => jsonResponse({ code: 1002, data: 'The station does not exist', msg: 'The station does not exist' }, 400)),
     );
-    const error = await downloadFile('/roi/export-site-data').catch((e: unknown) => e);
+    const error = await downloadFile(EP.roiExportSiteData).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe(1002);
     expect(notifier.error).toHaveBeenCalledWith('The station does not exist');
@@ -84,7 +85,7 @@ describe('downloadFile', () => {
     vi.stubGlobal('fetch', async () => stream.response);
     const controller = new AbortController();
     const progress: DownloadProgress[] = [];
-    const done = downloadFile('/roi/export-site-data', { signal: controller.signal, onProgress: (p) => progress.push(p) });
+    const done = downloadFile(EP.roiExportSiteData, { signal: controller.signal, onProgress: (p) => progress.push(p) });
     stream.push('a,b\n');
     await vi.waitFor(() => expect(progress.at(-1)?.loaded).toBe(4));
     expect(progress.at(-1)?.total).toBeNull();

@@ -1,4 +1,5 @@
 import { ApiError } from './api-error';
+import type { Endpoint } from '@ipp/contracts/endpoints';
 import { apiUrl, buildHeaders, failAnswer, failTransport, TRANSFER_TIMEOUT_MS, type RequestOptions } from './client';
 
 export interface DownloadProgress {
@@ -56,7 +57,7 @@ async function readPayload(response: Response): Promise<unknown> {
  * every call. Progress follows the body as it arrives; a JSON answer is the failure envelope and is reported as
  * any call's failure (toast, 1010 sign-out), then rejected with ApiError.
  */
-export async function downloadFile(path: string, options: DownloadOptions = {}): Promise<DownloadedFile> {
+export async function downloadFile(endpoint: Endpoint, options: DownloadOptions = {}): Promise<DownloadedFile> {
   const silent = options.silent ?? false;
   const controller = new AbortController();
   let timedOut = false;
@@ -78,12 +79,12 @@ export async function downloadFile(path: string, options: DownloadOptions = {}):
   try {
     let response: Response;
     try {
-      const post = options.body !== undefined;
-      const headers = buildHeaders(post ? { body: options.body } : {});
-      response = await fetch(apiUrl(path, options.query), {
+      const post = endpoint.method === 'POST';
+      const headers = buildHeaders(post ? { body: options.body ?? {} } : {});
+      response = await fetch(apiUrl(endpoint, options.query), {
         method: post ? 'POST' : 'GET',
         headers,
-        body: post ? JSON.stringify(options.body) : undefined,
+        body: post ? JSON.stringify(options.body ?? {}) : undefined,
         signal: controller.signal,
       });
     } catch (error) {

@@ -2,6 +2,7 @@ import { ClassItemSchema, type ClassItem } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, parseData } from '@/api/client';
+import { EP } from '@ipp/contracts/endpoints';
 
 const ClassListSchema = ClassItemSchema.array();
 
@@ -13,7 +14,7 @@ export const classesKey = (language: string) => ['classes', language] as const;
  * (HI targets, filters, re-identification, the taxon beside a class name).
  */
 export async function getClasses(language: string, options: { signal?: AbortSignal } = {}): Promise<ClassItem[]> {
-  const data = await api.get<unknown>('/tool/sys-init', { query: { language, sort: 'title' }, signal: options.signal });
+  const data = await api.get(EP.toolSysInit, { query: { language, sort: 'title' }, signal: options.signal });
   return parseData(ClassListSchema, data);
 }
 
@@ -37,7 +38,7 @@ export function useTeamClasses(groupId: number | undefined, enabled = true) {
     queryFn: async ({ signal }) =>
       parseData(
         ClassListSchema,
-        await api.get<unknown>('/tool/sys-init', {
+        await api.get(EP.toolSysInit, {
           query: { sort: 'title', ...(groupId === undefined ? {} : { group_id: groupId }) },
           signal,
         }),

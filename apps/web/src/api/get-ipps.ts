@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { pollWhile } from '@/lib/live-poll';
 import { getPage, type Page } from './get-page';
 import { ippsQueryKey } from './query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 // The instrument list pages through these; "Select IPP" lists a team's stations from them.
 const IppListSchema = IppSchema.array();
@@ -11,7 +12,7 @@ const IppListSchema = IppSchema.array();
 export const ALL_IPPS_LIMIT = 1000;
 
 export function getIpps(query: Partial<IppIndexQuery>, options: { signal?: AbortSignal } = {}): Promise<Page<Ipp>> {
-  return getPage('/ipp/index', IppListSchema, query, options);
+  return getPage(EP.ippIndex, IppListSchema, query, options);
 }
 
 export function ippsQueryOptions(query: Partial<IppIndexQuery>) {

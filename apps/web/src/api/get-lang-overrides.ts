@@ -2,6 +2,7 @@ import type { Lang, LangEntry } from '@ipp/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { requestEnvelope } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
+import { EP } from '@ipp/contracts/endpoints';
 
 export const langOverridesQueryKey = ['i18n-overrides'] as const;
 
@@ -18,7 +19,7 @@ export async function getLangOverrides(language: Lang, options: { signal?: Abort
   void loadShellSchemas();
   const entries: LangEntry[] = [];
   for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const envelope = await requestEnvelope<unknown>('/get-lang/lang', {
+    const envelope = await requestEnvelope(EP.getLangLang, {
       query: { language, limit: LANG_PAGE_SIZE, page },
       signal: options.signal,
       silent: true,

@@ -1,3 +1,4 @@
+import type { Endpoint } from '@ipp/contracts/endpoints';
 import { parseData, requestEnvelope, type RequestOptions } from './client';
 
 /** One page of a list and the total the envelope's `count` carries. */
@@ -12,13 +13,13 @@ interface ArrayParser<T> {
 
 /** GET of a paged list (page is 1-based); empty filters are left out of the query. */
 export async function getPage<T>(
-  path: string,
+  endpoint: Endpoint & { method: 'GET' },
   schema: ArrayParser<T>,
   query: Record<string, string | number | undefined>,
   options: { signal?: AbortSignal } = {},
 ): Promise<Page<T>> {
   const cleaned: RequestOptions['query'] = {};
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') cleaned[key] = value;
-  const envelope = await requestEnvelope<unknown>(path, { query: cleaned, signal: options.signal });
+  const envelope = await requestEnvelope(endpoint, { query: cleaned, signal: options.signal });
   return { items: parseData(schema, envelope.data), total: envelope.count };
 }

@@ -2,6 +2,7 @@ import type { RoleTable } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
+import { EP } from '@ipp/contracts/endpoints';
 
 // The guard, the menu and the role page read the same table, so it lives with the shared calls.
 export const roleTableQueryKey = ['settings', 'roles'] as const;
@@ -10,7 +11,7 @@ export const roleTableQueryKey = ['settings', 'roles'] as const;
 export async function getRoleTable(options: { signal?: AbortSignal; silent?: boolean } = {}): Promise<RoleTable> {
   const silent = options.silent ?? false;
   void loadShellSchemas();
-  const data = await api.get<unknown>('/setting/get-role', { signal: options.signal, silent });
+  const data = await api.get(EP.settingGetRole, { signal: options.signal, silent });
   return parseShellData((s) => s.RoleTableSchema, data, { silent });
 }
 

@@ -2,6 +2,7 @@ import type { SettingsInit } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
+import { EP } from '@ipp/contracts/endpoints';
 
 export const settingsInitQueryKey = ['settings', 'init'] as const;
 
@@ -9,7 +10,7 @@ export const settingsInitQueryKey = ['settings', 'init'] as const;
 export async function getSettingsInit(options: { signal?: AbortSignal } = {}): Promise<SettingsInit> {
   // Silent: every user of this answer has a built-in fallback, so a failure must not interrupt anyone.
   void loadShellSchemas();
-  const data = await api.get<unknown>('/setting/get-set-init', { signal: options.signal, silent: true });
+  const data = await api.get(EP.settingGetSetInit, { signal: options.signal, silent: true });
   return parseShellData((s) => s.SettingsInitSchema, data, { silent: true });
 }
 

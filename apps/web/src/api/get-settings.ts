@@ -1,13 +1,14 @@
 import { SettingsSchema, type Settings } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from './client';
+import { EP } from '@ipp/contracts/endpoints';
 
 // The configuration page edits these; the user form reads the team limits from them.
 export const settingsQueryKey = ['settings', 'index'] as const;
 
 export async function getSettings(options: { signal?: AbortSignal; silent?: boolean } = {}): Promise<Settings> {
   const silent = options.silent ?? false;
-  return parseData(SettingsSchema, await api.get<unknown>('/setting/index', { signal: options.signal, silent }), { silent });
+  return parseData(SettingsSchema, await api.get(EP.settingIndex, { signal: options.signal, silent }), { silent });
 }
 
 export function settingsQueryOptions(options: { silent?: boolean } = {}) {

@@ -2,6 +2,7 @@ import { UserSchema, type User } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { getPage } from './get-page';
 import { usersQueryKey } from './query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const UserListSchema = UserSchema.array();
 
@@ -13,7 +14,7 @@ export function useTeamMembers(groupId: number | null | undefined, enabled: bool
   return useQuery({
     queryKey: [...usersQueryKey, 'members', groupId ?? null],
     queryFn: async ({ signal }): Promise<User[]> =>
-      (await getPage('/user/index', UserListSchema, { page: 1, limit: 100, group_id: groupId ?? undefined }, { signal })).items,
+      (await getPage(EP.userIndex, UserListSchema, { page: 1, limit: 100, group_id: groupId ?? undefined }, { signal })).items,
     enabled,
     staleTime: 5 * 60_000,
   });

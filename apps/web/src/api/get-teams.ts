@@ -1,6 +1,7 @@
 import { TeamSchema, type Team, type TeamIndexQuery } from '@ipp/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getPage, type Page } from './get-page';
+import { EP } from '@ipp/contracts/endpoints';
 
 // The team page lists these and the user form picks a team (with its head counts) from them.
 export const teamsQueryKey = ['teams'] as const;
@@ -11,7 +12,7 @@ export const ALL_TEAMS: Partial<TeamIndexQuery> = { page: 1, limit: 1000 };
 const TeamListSchema = TeamSchema.array();
 
 export function getTeams(query: Partial<TeamIndexQuery>, options: { signal?: AbortSignal } = {}): Promise<Page<Team>> {
-  return getPage('/group/index', TeamListSchema, query, options);
+  return getPage(EP.groupIndex, TeamListSchema, query, options);
 }
 
 export function teamsQueryOptions(query: Partial<TeamIndexQuery>) {

@@ -1,4 +1,5 @@
 import type { LiveEvent } from '@ipp/contracts';
+import { EP } from '@ipp/contracts/endpoints';
 import { apiUrl, buildHeaders } from './client';
 
 /**
@@ -69,7 +70,7 @@ export async function holdLiveEvents({ onEvents, onState, signal, maxBackoffMs =
   while (!signal.aborted) {
     onState('connecting');
     try {
-      const response = await fetchImpl(apiUrl('/events'), { headers: buildHeaders(), signal, cache: 'no-store' });
+      const response = await fetchImpl(apiUrl(EP.events), { headers: buildHeaders(), signal, cache: 'no-store' });
       if (response.status === 401) {
         onState('stopped');
         return;

@@ -1,8 +1,9 @@
-import type { UserInfo, UserSettings, UserSettingsSaveBody } from '@ipp/contracts';
+import type { UserInfo, UserSettingsSaveBody } from '@ipp/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { getSession } from '@/lib/session';
 import { api } from './client';
 import { userInfoQueryKey } from './get-user-info';
+import { EP } from '@ipp/contracts/endpoints';
 
 /**
  * POST /setting/save-user: the signed-in user's own language and component size follow the account (user-info
@@ -12,7 +13,7 @@ import { userInfoQueryKey } from './get-user-info';
 export async function saveUserSettings(queryClient: QueryClient, body: UserSettingsSaveBody): Promise<void> {
   const { token, demo } = getSession();
   if (!token || demo) return;
-  const saved = await api.post<UserSettings>('/setting/save-user', body);
+  const saved = await api.post(EP.settingSaveUser, body);
   queryClient.setQueryData<UserInfo>(userInfoQueryKey, (user) =>
     user ? { ...user, language: saved.language, size: saved.size } : user,
   );

@@ -2,6 +2,7 @@ import { AlarmRuleSchema, type AlarmRuleSaveBody } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const RulesSchema = AlarmRuleSchema.array();
 
@@ -12,8 +13,7 @@ export function useAlarmRules(groupId?: number) {
     queryFn: async ({ signal }) =>
       parseData(
         RulesSchema,
-        (await requestEnvelope<unknown>('/alarm/rules', { signal, query: groupId === undefined ? {} : { group_id: groupId } }))
-          .data,
+        (await requestEnvelope(EP.alarmRules, { signal, query: groupId === undefined ? {} : { group_id: groupId } })).data,
       ),
   });
 }
@@ -22,7 +22,7 @@ export function useAlarmRules(groupId?: number) {
 export function useSaveAlarmRule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: AlarmRuleSaveBody) => parseData(AlarmRuleSchema, await api.post<unknown>('/alarm/save-rule', body)),
+    mutationFn: async (body: AlarmRuleSaveBody) => parseData(AlarmRuleSchema, await api.post(EP.alarmSaveRule, body)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmsQueryKey }),
   });
 }
@@ -30,7 +30,7 @@ export function useSaveAlarmRule() {
 export function useRemoveAlarmRule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<unknown>('/alarm/remove-rule', { id }),
+    mutationFn: (id: number) => api.post(EP.alarmRemoveRule, { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmsQueryKey }),
   });
 }

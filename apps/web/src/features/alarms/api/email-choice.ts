@@ -2,6 +2,7 @@ import { AlarmEmailSettingSchema, type AlarmEmailChoice } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const key = [...alarmsQueryKey, 'my-email'] as const;
 
@@ -9,8 +10,7 @@ const key = [...alarmsQueryKey, 'my-email'] as const;
 export function useAlarmEmailSetting() {
   return useQuery({
     queryKey: key,
-    queryFn: async ({ signal }) =>
-      parseData(AlarmEmailSettingSchema, (await requestEnvelope<unknown>('/alarm/my-email', { signal })).data),
+    queryFn: async ({ signal }) => parseData(AlarmEmailSettingSchema, (await requestEnvelope(EP.alarmMyEmail, { signal })).data),
   });
 }
 
@@ -18,7 +18,7 @@ export function useSaveAlarmEmailChoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (alarm_email: AlarmEmailChoice) =>
-      parseData(AlarmEmailSettingSchema, await api.post<unknown>('/alarm/save-my-email', { alarm_email })),
+      parseData(AlarmEmailSettingSchema, await api.post(EP.alarmSaveMyEmail, { alarm_email })),
     onSuccess: (setting) => queryClient.setQueryData(key, setting),
   });
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { parseData, requestEnvelope } from '@/api/client';
 import { getPage, type Page } from '@/api/get-page';
 import { alarmsQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const AlarmsSchema = AlarmSchema.array();
 /** Live events refresh them; this is the fallback while the stream is cut. */
@@ -13,7 +14,7 @@ export type AlarmFilter = Pick<AlarmListQuery, 'state' | 'page' | 'limit'> & { i
 export function useAlarms(filter: AlarmFilter) {
   return useQuery<Page<Alarm>>({
     queryKey: [...alarmsQueryKey, 'list', filter],
-    queryFn: ({ signal }) => getPage('/alarm/list', AlarmsSchema, { ...filter }, { signal }),
+    queryFn: ({ signal }) => getPage(EP.alarmList, AlarmsSchema, { ...filter }, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: POLL_MS,
   });
@@ -23,8 +24,7 @@ export function useAlarms(filter: AlarmFilter) {
 export function useAlarmSummary() {
   return useQuery({
     queryKey: [...alarmsQueryKey, 'summary'],
-    queryFn: async ({ signal }) =>
-      parseData(AlarmSummarySchema, (await requestEnvelope<unknown>('/alarm/summary', { signal })).data),
+    queryFn: async ({ signal }) => parseData(AlarmSummarySchema, (await requestEnvelope(EP.alarmSummary, { signal })).data),
     refetchInterval: POLL_MS,
   });
 }

@@ -2,6 +2,7 @@ import { AlarmWebhookSaveResultSchema, AlarmWebhookSchema, type AlarmWebhookSave
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const webhookKey = (groupId?: number) => [...alarmsQueryKey, 'webhook', groupId ?? null] as const;
 const teamQuery = (groupId?: number) => (groupId === undefined ? {} : { group_id: groupId });
@@ -11,10 +12,7 @@ export function useAlarmWebhook(enabled: boolean, groupId?: number) {
   return useQuery({
     queryKey: webhookKey(groupId),
     queryFn: async ({ signal }) =>
-      parseData(
-        AlarmWebhookSchema,
-        (await requestEnvelope<unknown>('/alarm/webhook', { signal, query: teamQuery(groupId) })).data,
-      ),
+      parseData(AlarmWebhookSchema, (await requestEnvelope(EP.alarmWebhook, { signal, query: teamQuery(groupId) })).data),
     enabled,
     refetchInterval: 30_000,
   });
@@ -24,7 +22,7 @@ export function useSaveAlarmWebhook(groupId?: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: AlarmWebhookSaveBody) =>
-      parseData(AlarmWebhookSaveResultSchema, await api.post<unknown>('/alarm/save-webhook', { ...body, ...teamQuery(groupId) })),
+      parseData(AlarmWebhookSaveResultSchema, await api.post(EP.alarmSaveWebhook, { ...body, ...teamQuery(groupId) })),
     onSuccess: (result) => queryClient.setQueryData(webhookKey(groupId), result.webhook),
   });
 }

@@ -2,10 +2,11 @@ import type { LoginBody, LoginResult } from '@ipp/contracts';
 import { useCallback, useState } from 'react';
 import { api } from '@/api/client';
 import { loadShellSchemas, parseShellData } from '@/api/parse-shell-data';
+import { EP } from '@ipp/contracts/endpoints';
 
 export async function login(body: LoginBody): Promise<LoginResult> {
   void loadShellSchemas();
-  const data = await api.post<unknown>('/wyrbac/login/login', body);
+  const data = await api.post(EP.wyrbacLoginLogin, body);
   // The login form shows every failure inline, including a malformed answer.
   return parseShellData((s) => s.LoginResultSchema, data, { silent: true });
 }

@@ -1,6 +1,7 @@
 import { GroupViewSchema, type GroupView } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
+import { EP } from '@ipp/contracts/endpoints';
 
 export const groupViewQueryKey = ['group-view'] as const;
 
@@ -8,7 +9,7 @@ export const groupViewQueryKey = ['group-view'] as const;
 export async function getGroupView(groupId: number | undefined, options: { signal?: AbortSignal } = {}): Promise<GroupView> {
   return parseData(
     GroupViewSchema,
-    await api.get<unknown>('/setting/get-group-view', { query: { group_id: groupId }, signal: options.signal }),
+    await api.get(EP.settingGetGroupView, { query: { group_id: groupId }, signal: options.signal }),
   );
 }
 

@@ -1,6 +1,7 @@
 import { LastInsertSchema, type LastInsert } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** How often the overview asks whether new data has arrived. */
 export const NEW_DATA_POLL_MS = 30_000;
@@ -11,7 +12,7 @@ export const NEW_DATA_POLL_MS = 30_000;
  */
 export async function getLastInsertTime(options: { signal?: AbortSignal } = {}): Promise<LastInsert> {
   // Silent: a missed poll is retried in 30 s, and a toast every 30 s while offline would drown the page.
-  const data = await api.get<unknown>('/dashboard/get-last-insert-time', { signal: options.signal, silent: true });
+  const data = await api.get(EP.dashboardGetLastInsertTime, { signal: options.signal, silent: true });
   return parseData(LastInsertSchema, data, { silent: true });
 }
 

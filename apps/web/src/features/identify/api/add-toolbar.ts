@@ -1,10 +1,11 @@
 import { ToolbarItemSchema, type ToolbarItem } from '@ipp/contracts';
 import { api, parseData } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/add-tool-bar: a shortcut to a tree node (adding one twice keeps one). */
 export async function addToolbar(body: { category_id: number; code: string; title: string }): Promise<ToolbarItem> {
-  return parseData(ToolbarItemSchema, await api.post<unknown>('/roi-index/add-tool-bar', body));
+  return parseData(ToolbarItemSchema, await api.post(EP.roiIndexAddToolBar, body));
 }
 
 export function useAddToolbar() {

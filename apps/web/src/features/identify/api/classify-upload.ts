@@ -2,6 +2,7 @@ import { UploadAnswerSchema } from '@ipp/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** Server limit of POST /uploads (UPLOAD_MAX), checked here too so a refusal does not need the upload. */
 export const CLASSIFY_MAX = 10 * 1024 * 1024;
@@ -10,8 +11,7 @@ export const CLASSIFY_MAX = 10 * 1024 * 1024;
 export async function classifyUpload({ file, groupId }: { file: File; groupId?: number }) {
   const body = new FormData();
   body.append('file', file);
-  const data = await api.post<unknown>('/uploads', body, {
-    root: true,
+  const data = await api.post(EP.uploads, body, {
     query: cleanQuery({ group_id: groupId }),
     transfer: true,
   });

@@ -1,9 +1,10 @@
 import { api } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/delete-tool-bar: one of the caller's shortcuts. */
 export async function deleteToolbar(id: number): Promise<void> {
-  await api.post<unknown>('/roi-index/delete-tool-bar', { id });
+  await api.post(EP.roiIndexDeleteToolBar, { id });
 }
 
 export function useDeleteToolbar() {

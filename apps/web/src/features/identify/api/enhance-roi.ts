@@ -2,10 +2,11 @@ import { EnhanceResultSchema } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, imageUrl, parseData } from '@/api/client';
 import { aiKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /enhance (outside the api prefix): the address of a contrast-enhanced rendering of an ROI, made on demand. */
 export async function enhanceRoi(roiId: number, options: { signal?: AbortSignal } = {}): Promise<string> {
-  const data = await api.post<unknown>('/enhance', { roi_id: roiId }, { root: true, signal: options.signal });
+  const data = await api.post(EP.enhance, { roi_id: roiId }, { signal: options.signal });
   return imageUrl(parseData(EnhanceResultSchema, data).url);
 }
 

@@ -2,6 +2,7 @@ import { ActionsSchema, type Actions } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /roi/actions: the action codes the caller may use in a category (docs/actions.md). */
 export async function getActions(
@@ -10,7 +11,7 @@ export async function getActions(
   options: { signal?: AbortSignal } = {},
 ): Promise<Actions> {
   const query = cleanQuery({ category_id: categoryId, reviewed_type: reviewedType });
-  return parseData(ActionsSchema, await api.get<unknown>('/roi/actions', { query, signal: options.signal }));
+  return parseData(ActionsSchema, await api.get(EP.roiActions, { query, signal: options.signal }));
 }
 
 export function useActions(categoryId: number | null, reviewedType?: number) {

@@ -2,12 +2,13 @@ import { CategorySchema, type Category } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const CategoryListSchema = CategorySchema.array();
 
 /** GET /roi/categorys: the galleries and views the caller may open, in menu order. */
 export async function getCategories(groupId?: number, options: { signal?: AbortSignal } = {}): Promise<Category[]> {
-  const data = await api.get<unknown>('/roi/categorys', { query: cleanQuery({ group_id: groupId }), signal: options.signal });
+  const data = await api.get(EP.roiCategorys, { query: cleanQuery({ group_id: groupId }), signal: options.signal });
   return parseData(CategoryListSchema, data);
 }
 

@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { isJobActive, JOB_POLL_MS } from '../utils/jobs';
 import { aiKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /ai/job: one recognition job (re-identification or training) with its progress. */
 export async function getJob(jobId: number, options: { signal?: AbortSignal } = {}): Promise<Job> {
-  return parseData(JobSchema, await api.get<unknown>('/ai/job', { query: { job_id: jobId }, signal: options.signal }));
+  return parseData(JobSchema, await api.get(EP.aiJob, { query: { job_id: jobId }, signal: options.signal }));
 }
 
 /** The job, asked about again every second while it is queued or running. */

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { isJobActive, JOB_POLL_MS } from '../utils/jobs';
 import { aiKeys, cleanQuery } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 export interface JobsQuery {
   group_id?: number;
@@ -12,7 +13,7 @@ export interface JobsQuery {
 
 /** GET /ai/jobs: the team's recent recognition jobs, newest first. */
 export async function getJobs(query: JobsQuery, options: { signal?: AbortSignal } = {}): Promise<Job[]> {
-  const data = await api.get<unknown>('/ai/jobs', { query: cleanQuery(query), signal: options.signal });
+  const data = await api.get(EP.aiJobs, { query: cleanQuery(query), signal: options.signal });
   return parseData(JobListSchema, data).items;
 }
 

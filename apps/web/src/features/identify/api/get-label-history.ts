@@ -2,10 +2,11 @@ import { LabelHistorySchema, type LabelHistory } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /roi/label-history: how an ROI arrived and every change of its label (issue 25). */
 export async function getLabelHistory(roiId: number, options: { signal?: AbortSignal } = {}): Promise<LabelHistory> {
-  const data = await api.get<unknown>('/roi/label-history', { query: { roi_id: roiId }, signal: options.signal, silent: true });
+  const data = await api.get(EP.roiLabelHistory, { query: { roi_id: roiId }, signal: options.signal, silent: true });
   return parseData(LabelHistorySchema, data, { silent: true });
 }
 

@@ -2,10 +2,11 @@ import { ModelReportSchema, type ModelReport } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /ai/model/report: a model version's cross-validation report (administrators). */
 export async function getModelReport(modelId: number, options: { signal?: AbortSignal } = {}): Promise<ModelReport> {
-  const data = await api.get<unknown>('/ai/model/report', { query: { model_id: modelId }, signal: options.signal });
+  const data = await api.get(EP.aiModelReport, { query: { model_id: modelId }, signal: options.signal });
   return parseData(ModelReportSchema, data);
 }
 

@@ -2,10 +2,11 @@ import { ModelListSchema, type ModelList } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys, cleanQuery } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /ai/models: the team's classifier versions and which one labels new ROIs (administrators). */
 export async function getModels(groupId?: number, options: { signal?: AbortSignal } = {}): Promise<ModelList> {
-  const data = await api.get<unknown>('/ai/models', { query: cleanQuery({ group_id: groupId }), signal: options.signal });
+  const data = await api.get(EP.aiModels, { query: cleanQuery({ group_id: groupId }), signal: options.signal });
   return parseData(ModelListSchema, data);
 }
 

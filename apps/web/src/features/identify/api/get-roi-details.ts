@@ -2,10 +2,11 @@ import { RoiDetailsSchema } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /roi/get-roi-details: an ROI the loaded pages do not hold (reached with previous/next). */
 export async function getRoiSummary(roiId: number, options: { signal?: AbortSignal } = {}) {
-  const data = await api.get<unknown>('/roi/get-roi-details', { query: { roi_id: roiId }, signal: options.signal });
+  const data = await api.get(EP.roiGetRoiDetails, { query: { roi_id: roiId }, signal: options.signal });
   return parseData(RoiDetailsSchema, data).roi;
 }
 

@@ -2,6 +2,7 @@ import { RoiPageSchema, type RoiListQuery, type RoiPage } from '@ipp/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { parseData, requestEnvelope } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** Spec §9: 200 images a page. */
 export const ROI_PAGE_SIZE = 200;
@@ -17,7 +18,7 @@ export async function getRois(
   after: string | undefined,
   options: { signal?: AbortSignal } = {},
 ): Promise<RoiPageWithTotal> {
-  const envelope = await requestEnvelope<unknown>('/roi/index', {
+  const envelope = await requestEnvelope(EP.roiIndex, {
     query: cleanQuery({ ...query, limit: ROI_PAGE_SIZE, after }),
     signal: options.signal,
   });

@@ -2,12 +2,13 @@ import { SimilarSchema, type Similar } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 export const SIMILAR_LIMIT = 24;
 
 /** GET /ai/similar: "more like this", the team's ROIs nearest to one by feature vector. */
 export async function getSimilar(roiId: number, limit: number, options: { signal?: AbortSignal } = {}): Promise<Similar> {
-  const data = await api.get<unknown>('/ai/similar', { query: { roi_id: roiId, limit }, signal: options.signal, silent: true });
+  const data = await api.get(EP.aiSimilar, { query: { roi_id: roiId, limit }, signal: options.signal, silent: true });
   return parseData(SimilarSchema, data, { silent: true });
 }
 

@@ -2,12 +2,13 @@ import { ToolbarItemSchema, type ToolbarItem } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const ToolbarSchema = ToolbarItemSchema.array();
 
 /** GET /roi-index/tool-bar: the caller's shortcuts to tree nodes. */
 export async function getToolbar(options: { signal?: AbortSignal } = {}): Promise<ToolbarItem[]> {
-  return parseData(ToolbarSchema, await api.get<unknown>('/roi-index/tool-bar', { signal: options.signal }));
+  return parseData(ToolbarSchema, await api.get(EP.roiIndexToolBar, { signal: options.signal }));
 }
 
 export function useToolbar() {

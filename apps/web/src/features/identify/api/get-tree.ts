@@ -2,6 +2,7 @@ import { TreeNodeSchema, type TreeNode } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const TreeSchema = TreeNodeSchema.array();
 
@@ -18,7 +19,7 @@ export interface TreeParams {
 export async function getTree(params: TreeParams, options: { signal?: AbortSignal } = {}): Promise<TreeNode[]> {
   const { show_empty, ...rest } = params;
   const query = cleanQuery({ ...rest, show_empty: show_empty ? 1 : undefined });
-  return parseData(TreeSchema, await api.get<unknown>('/roi-index/index', { query, signal: options.signal }));
+  return parseData(TreeSchema, await api.get(EP.roiIndexIndex, { query, signal: options.signal }));
 }
 
 export function treeQueryOptions(params: TreeParams) {

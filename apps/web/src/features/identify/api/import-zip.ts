@@ -2,6 +2,7 @@ import { ImportProgressSchema, ImportReportSchema, type ImportProgress, type Imp
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** Server limit of POST /roi/import, checked here too so nobody uploads half a gigabyte for a refusal. */
 export const IMPORT_ZIP_MAX = 512 * 1024 * 1024;
@@ -29,7 +30,7 @@ export async function importZip({
   body.append('file', file);
   return parseData(
     ImportReportSchema,
-    await api.post<unknown>('/roi/import', body, {
+    await api.post(EP.roiImport, body, {
       query: { dev_id: devId, as, format, progress_id: progressId },
       transfer: true,
     }),
@@ -44,7 +45,7 @@ export function useImportZip() {
 export async function getImportProgress(progressId: string, signal?: AbortSignal): Promise<ImportProgress> {
   return parseData(
     ImportProgressSchema,
-    await api.get<unknown>('/roi/import-progress', { query: { progress_id: progressId }, signal, silent: true }),
+    await api.get(EP.roiImportProgress, { query: { progress_id: progressId }, signal, silent: true }),
     { silent: true },
   );
 }

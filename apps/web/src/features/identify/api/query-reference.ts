@@ -2,6 +2,7 @@ import { ReferenceAnswerSchema, type ReferenceAnswer } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /folders/query (outside the api prefix): the reference classes an ROI is like, by its nearest reference ROIs. */
 export async function queryReference(
@@ -9,11 +10,7 @@ export async function queryReference(
   groupId?: number,
   options: { signal?: AbortSignal } = {},
 ): Promise<ReferenceAnswer> {
-  const data = await api.post<unknown>(
-    '/folders/query',
-    { roi_id: roiId, group_id: groupId },
-    { root: true, signal: options.signal, silent: true },
-  );
+  const data = await api.post(EP.foldersQuery, { roi_id: roiId, group_id: groupId }, { signal: options.signal, silent: true });
   return parseData(ReferenceAnswerSchema, data, { silent: true });
 }
 

@@ -5,11 +5,12 @@ import { patchItem, PATCHED_CODES } from '../utils/patch-items';
 import type { RoiPageWithTotal } from './get-rois';
 import { identifyKey, identifyKeys } from './keys';
 import { refreshAfterLabelChange } from './label-change-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /roi/save-move: one bulk action on a selection, in one transaction (docs/actions.md). Refusals are toasted. */
 export async function runAction(body: BulkActionBody): Promise<BulkResult> {
   // Up to 10,000 ROIs in one transaction: the long timeout, not the 50 s one.
-  return parseData(BulkResultSchema, await api.post<unknown>('/roi/save-move', body, { timeoutMs: TRANSFER_TIMEOUT_MS }));
+  return parseData(BulkResultSchema, await api.post(EP.roiSaveMove, body, { timeoutMs: TRANSFER_TIMEOUT_MS }));
 }
 
 export interface RunActionVariables {

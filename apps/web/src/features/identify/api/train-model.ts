@@ -2,10 +2,11 @@ import { TrainResultSchema } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys } from './keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /ai/models/train: queues the training of a new version from the team's HI classes and reference library. */
 export async function trainModel(groupId?: number) {
-  return parseData(TrainResultSchema, await api.post<unknown>('/ai/models/train', { group_id: groupId }));
+  return parseData(TrainResultSchema, await api.post(EP.aiModelsTrain, { group_id: groupId }));
 }
 
 export function useTrainModel() {

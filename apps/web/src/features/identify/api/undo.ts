@@ -3,10 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
 import { identifyKey, identifyKeys } from './keys';
 import { refreshAfterLabelChange } from './label-change-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /roi/last-action: the caller's last bulk action while it can be undone, or null. */
 export async function getLastAction(options: { signal?: AbortSignal } = {}): Promise<LastAction | null> {
-  const data = await api.get<unknown>('/roi/last-action', { signal: options.signal, silent: true });
+  const data = await api.get(EP.roiLastAction, { signal: options.signal, silent: true });
   return parseData(LastActionSchema.nullable(), data, { silent: true });
 }
 
@@ -16,10 +17,7 @@ export function useLastAction(enabled: boolean) {
 
 /** POST /roi/undo: puts back what the last bulk action changed (as many ROIs as it changed: the long timeout). */
 export async function undoAction(bulkId: number): Promise<UndoResult> {
-  return parseData(
-    UndoResultSchema,
-    await api.post<unknown>('/roi/undo', { bulk_id: bulkId }, { timeoutMs: TRANSFER_TIMEOUT_MS }),
-  );
+  return parseData(UndoResultSchema, await api.post(EP.roiUndo, { bulk_id: bulkId }, { timeoutMs: TRANSFER_TIMEOUT_MS }));
 }
 
 /**

@@ -15,10 +15,11 @@ import { api, parseData } from '@/api/client';
 import { useTeamClasses } from '@/api/get-classes';
 import { wormsUrl } from '@/lib/taxon';
 import { useIdentifyMutation } from '../api/use-identify-mutation';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** POST /taxa/save-class-taxon. */
 async function saveClassTaxon(body: SaveClassTaxonBody) {
-  return parseData(SavedClassTaxonSchema, await api.post<unknown>('/taxa/save-class-taxon', body));
+  return parseData(SavedClassTaxonSchema, await api.post(EP.taxaSaveClassTaxon, body));
 }
 
 interface ClassTaxaButtonProps {

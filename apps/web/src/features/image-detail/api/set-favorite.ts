@@ -3,12 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
 import { roiDetailsKey } from './get-roi-details';
+import { EP } from '@ipp/contracts/endpoints';
 
 const FavoriteResultSchema = FavoriteBodySchema.pick({ favorite: true });
 
 /** POST /roi/set-favorite: marks or unmarks an image as a favourite (the overview's wall). */
 export async function setFavorite(body: FavoriteBody): Promise<boolean> {
-  return parseData(FavoriteResultSchema, await api.post<unknown>('/roi/set-favorite', body)).favorite;
+  return parseData(FavoriteResultSchema, await api.post(EP.roiSetFavorite, body)).favorite;
 }
 
 export function useSetFavorite() {

@@ -3,11 +3,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getPage, type Page } from '@/api/get-page';
 import { ippsQueryKey } from '@/api/query-keys';
 import { pollWhile } from '@/lib/live-poll';
+import { EP } from '@ipp/contracts/endpoints';
 
 const HistorySchema = IppConfigChangeSchema.array();
 
 export function getConfigHistory(id: number, page: number, limit: number, options: { signal?: AbortSignal } = {}) {
-  return getPage('/ipp/config-history', HistorySchema, { id, page, limit }, options);
+  return getPage(EP.ippConfigHistory, HistorySchema, { id, page, limit }, options);
 }
 
 /**

@@ -3,9 +3,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
 import { pollWhile } from '@/lib/live-poll';
+import { EP } from '@ipp/contracts/endpoints';
 
 export async function getIpp(id: number, options: { signal?: AbortSignal } = {}): Promise<Ipp> {
-  return parseData(IppSchema, await api.post<unknown>('/site/ipp-one', { id }, { signal: options.signal }));
+  return parseData(IppSchema, await api.post(EP.siteIppOne, { id }, { signal: options.signal }));
 }
 
 export function ippQueryOptions(id: number) {

@@ -2,9 +2,10 @@ import { RoleTableSchema, type RoleSaveBody, type RoleTable } from '@ipp/contrac
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { roleTableQueryKey } from '@/api/get-role-table';
+import { EP } from '@ipp/contracts/endpoints';
 
 export async function saveRoleTable(body: RoleSaveBody): Promise<RoleTable> {
-  return parseData(RoleTableSchema, await api.post<unknown>('/setting/save-role', body));
+  return parseData(RoleTableSchema, await api.post(EP.settingSaveRole, body));
 }
 
 export function useSaveRoleTable() {

@@ -1,9 +1,10 @@
 import { SystemInfoSchema, type SystemInfo } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
+import { EP } from '@ipp/contracts/endpoints';
 
 export async function getSystemInfo(options: { signal?: AbortSignal } = {}): Promise<SystemInfo> {
-  return parseData(SystemInfoSchema, await api.get<unknown>('/spi-info/index', options));
+  return parseData(SystemInfoSchema, await api.get(EP.spiInfoIndex, options));
 }
 
 export function systemInfoQueryOptions() {

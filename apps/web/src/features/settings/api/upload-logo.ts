@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { settingsQueryKey } from '@/api/get-settings';
 import { settingsInitQueryKey } from '@/api/get-settings-init';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** Server limits (POST /setting/logo); checked here too so nobody waits for a refusal. */
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -12,7 +13,7 @@ export async function uploadLogo({ file, signal }: { file: File; signal?: AbortS
   const body = new FormData();
   body.append('file', file);
   // transfer: the 600 s timeout of uploads, not the 50 s of ordinary calls.
-  return parseData(SettingsSchema, await api.post<unknown>('/setting/logo', body, { transfer: true, signal }));
+  return parseData(SettingsSchema, await api.post(EP.settingLogoSave, body, { transfer: true, signal }));
 }
 
 export function useUploadLogo() {

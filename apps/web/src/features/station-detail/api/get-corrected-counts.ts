@@ -2,6 +2,7 @@ import { CorrectedCountsSchema, type CorrectedCounts } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** GET /ai/corrected-counts: counts per class over [start, end), the model-labelled part corrected. */
 export async function getCorrectedCounts(
@@ -10,7 +11,7 @@ export async function getCorrectedCounts(
   end: number,
   options: { signal?: AbortSignal } = {},
 ): Promise<CorrectedCounts> {
-  const data = await api.get<unknown>('/ai/corrected-counts', {
+  const data = await api.get(EP.aiCorrectedCounts, {
     query: { dev_id: devId, start, end },
     signal: options.signal,
     transfer: true,

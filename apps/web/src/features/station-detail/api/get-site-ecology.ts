@@ -4,6 +4,7 @@ import { api, parseData } from '@/api/client';
 import { downloadFile, type DownloadedFile } from '@/api/download-file';
 import { viewsQueryKey } from '@/api/query-keys';
 import { siteQuery } from './get-site-roi';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** The period's query plus the selected classes (class ids, 0 = not classified; none = every class). */
 export function ecologyQuery(devId: string, period: Period, classes: readonly number[]) {
@@ -17,7 +18,7 @@ export async function getSiteEcology(
   classes: readonly number[],
   options: { signal?: AbortSignal } = {},
 ): Promise<SiteEcology> {
-  const data = await api.get<unknown>('/ecology/get-site-ecology', {
+  const data = await api.get(EP.ecologyGetSiteEcology, {
     query: ecologyQuery(devId, period, classes),
     signal: options.signal,
     transfer: true,
@@ -42,5 +43,5 @@ export function exportSiteEcology(
   classes: readonly number[],
   table: 'series' | 'nbss',
 ): Promise<DownloadedFile> {
-  return downloadFile('/ecology/export-site-ecology', { query: { ...ecologyQuery(devId, period, classes), table } });
+  return downloadFile(EP.ecologyExportSiteEcology, { query: { ...ecologyQuery(devId, period, classes), table } });
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
 import { viewerTz } from '@/lib/timezone';
+import { EP } from '@ipp/contracts/endpoints';
 
 /**
  * Buckets per period: hourly up to a week, then 3-hourly, then daily (the server rounds to whole hours and, from
@@ -22,7 +23,7 @@ export const TREND_POINTS: Readonly<Record<Period, number>> = {
 
 /** GET /ipp/telemetry-trend: every numeric telemetry series of a station over a period. */
 export async function getTelemetryTrend(devId: string, period: Period, options: { signal?: AbortSignal } = {}) {
-  const data = await api.get<unknown>('/ipp/telemetry-trend', {
+  const data = await api.get(EP.ippTelemetryTrend, {
     query: { dev_id: devId, period, points: TREND_POINTS[period], tz: viewerTz() },
     signal: options.signal,
     transfer: true,

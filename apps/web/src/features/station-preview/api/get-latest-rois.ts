@@ -2,6 +2,7 @@ import { RoiSummarySchema, type RoiSummary } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const RoiListSchema = RoiSummarySchema.array();
 
@@ -11,7 +12,7 @@ export const LATEST_LIMIT = 24;
 /** GET /views/rois: a station's latest images, newest first. */
 export async function getLatestRois(ippId: number, options: { signal?: AbortSignal } = {}): Promise<RoiSummary[]> {
   const query = { ipp_id: ippId, limit: LATEST_LIMIT };
-  return parseData(RoiListSchema, await api.get<unknown>('/views/rois', { query, signal: options.signal }));
+  return parseData(RoiListSchema, await api.get(EP.viewsRois, { query, signal: options.signal }));
 }
 
 export function useLatestRois(ippId: number | undefined) {

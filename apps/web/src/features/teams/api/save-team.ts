@@ -3,10 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { teamsQueryKey } from '@/api/get-teams';
 import { usersQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** Create (no id) or rename (with id); the form reports failures itself. */
 export async function saveTeam(body: TeamSaveBody): Promise<Team> {
-  return parseData(TeamSchema, await api.post<unknown>('/group/save', body, { silent: true }), { silent: true });
+  return parseData(TeamSchema, await api.post(EP.groupSave, body, { silent: true }), { silent: true });
 }
 
 export function useSaveTeam() {

@@ -2,10 +2,11 @@ import type { TranslationSaveBody } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import { langOverridesQueryKey } from '@/api/get-lang-overrides';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** A text sets that language's override; null removes it. */
 export async function saveTranslations(body: TranslationSaveBody): Promise<void> {
-  await api.post<unknown>('/get-lang/save', body);
+  await api.post(EP.getLangSave, body);
 }
 
 export function useSaveTranslations() {

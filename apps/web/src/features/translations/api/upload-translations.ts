@@ -2,6 +2,7 @@ import { TranslationUploadResultSchema, type TranslationUploadResult } from '@ip
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { langOverridesQueryKey } from '@/api/get-lang-overrides';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** JSON ({"key": {"zh", "en"}} or {"zh": {...}, "en": {...}}) or CSV (key,zh,en). */
 export const TRANSLATION_FILE_ACCEPT = '.json,.csv,application/json,text/csv';
@@ -10,7 +11,7 @@ export const TRANSLATION_FILE_ACCEPT = '.json,.csv,application/json,text/csv';
 export async function uploadTranslations({ file, dryRun }: { file: File; dryRun: boolean }): Promise<TranslationUploadResult> {
   const body = new FormData();
   body.append('file', file);
-  const data = await api.post<unknown>('/upload/index', body, {
+  const data = await api.post(EP.uploadIndex, body, {
     query: { action: 'language', dry_run: dryRun ? 1 : undefined },
     transfer: true,
   });

@@ -1,4 +1,5 @@
 import type { Lang, LangEntry, TranslationItem } from '@ipp/contracts';
+import { csvText } from '@ipp/contracts/csv';
 
 /** One UI string: its bundled texts and the server's overrides (null = none). */
 export interface TranslationRow {
@@ -75,15 +76,11 @@ export function toJson(rows: readonly TranslationRow[], drafts: Drafts): string 
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/** CSV with the header key,zh,en (RFC 4180 quoting). */
+/**
+ * CSV with the header key,zh,en (RFC 4180 quoting; text with spaces at either end is quoted too). Without the formula
+ * guard: the file is uploaded back, and an apostrophe would become part of the text.
+ */
 export function toCsv(rows: readonly TranslationRow[], drafts: Drafts): string {
-  const lines = ['key,zh,en'];
-  for (const row of rows) {
-    lines.push([row.key, effectiveText(row, drafts, 'zh'), effectiveText(row, drafts, 'en')].map(csvField).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  const records = rows.map((row) => [row.key, effectiveText(row, drafts, 'zh'), effectiveText(row, drafts, 'en')]);
+  return csvText([['key', 'zh', 'en'], ...records], { formulaGuard: false, quoteEdgeSpace: true });
 }

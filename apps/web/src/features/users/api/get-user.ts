@@ -2,9 +2,10 @@ import { UserSchema, type User } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { usersQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 export async function getUser(id: number, options: { signal?: AbortSignal } = {}): Promise<User> {
-  return parseData(UserSchema, await api.get<unknown>('/user/view', { query: { id }, signal: options.signal }));
+  return parseData(UserSchema, await api.get(EP.userView, { query: { id }, signal: options.signal }));
 }
 
 export function userQueryOptions(id: number) {

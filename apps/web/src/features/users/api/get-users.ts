@@ -2,11 +2,12 @@ import { UserSchema, type User, type UserIndexQuery } from '@ipp/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getPage, type Page } from '@/api/get-page';
 import { usersQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 const UserListSchema = UserSchema.array();
 
 export function getUsers(query: Partial<UserIndexQuery>, options: { signal?: AbortSignal } = {}): Promise<Page<User>> {
-  return getPage('/user/index', UserListSchema, query, options);
+  return getPage(EP.userIndex, UserListSchema, query, options);
 }
 
 export function usersQueryOptions(query: Partial<UserIndexQuery>) {

@@ -3,10 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { teamsQueryKey } from '@/api/get-teams';
 import { usersQueryKey } from '@/api/query-keys';
+import { EP } from '@ipp/contracts/endpoints';
 
 /** Create (no id; password required) or edit (with id; no password keeps it). The form reports failures. */
 export async function saveUser(body: UserSaveBody): Promise<User> {
-  return parseData(UserSchema, await api.post<unknown>('/user/save', body, { silent: true }), { silent: true });
+  return parseData(UserSchema, await api.post(EP.userSave, body, { silent: true }), { silent: true });
 }
 
 export function useSaveUser() {
