@@ -60,10 +60,6 @@ export async function countTeamClasses(db: Kysely<Database>, team: number): Prom
   return Number(row.n);
 }
 
-export function findTeam(db: Kysely<Database>, id: number) {
-  return db.selectFrom('teams').select('id').where('id', '=', id).executeTakeFirst();
-}
-
 /** Shows a class to a team's plain users again, or hides it from them. */
 export async function setHidden(db: Kysely<Database>, classId: number, team: number, hidden: boolean) {
   if (!hidden) {

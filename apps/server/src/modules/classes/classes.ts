@@ -1,8 +1,9 @@
 import { ResultCode, type ClassItem } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../access/access.ts';
+import { AppError, forbidden } from '../../http/app-error.ts';
+import { requireOwnTeam } from '../access/access.ts';
+import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './classes.repository.ts';
 import type { ClassRow } from './classes.repository.ts';
@@ -27,11 +28,11 @@ export const isPlainUser = (actor: UserRow) => actor.role === 'user';
  */
 export async function viewerTeam(db: Kysely<Database>, actor: UserRow, requested?: number): Promise<number | undefined> {
   if (actor.role !== 'superadmin') {
-    visibleGroup(actor, requested); // naming another team is refused, 1011
+    requireOwnTeam(actor, requested ?? null, forbidden); // naming another team is refused, 1011
     return actor.group_id ?? undefined;
   }
   if (requested === undefined) return undefined;
-  const team = await repo.findTeam(db, requested);
+  const team = await findTeamById(db, requested);
   if (!team) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
   return team.id;
 }
