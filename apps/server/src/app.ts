@@ -73,6 +73,10 @@ import { identifyRoutes } from './modules/identify/identify.routes.ts';
 import { IdentifyService } from './modules/identify/identify.service.ts';
 import { BulkService } from './modules/identify/bulk.service.ts';
 import { FoldersService } from './modules/identify/folders.service.ts';
+import { HiClassesService } from './modules/identify/hi-classes.service.ts';
+import { RecycleBinService } from './modules/identify/recycle-bin.service.ts';
+import { RoiEditsService } from './modules/identify/roi-edits.service.ts';
+import { ToolbarService } from './modules/identify/toolbar.service.ts';
 import { ReidentifyService } from './modules/identify/reidentify.service.ts';
 import { OrphanSweeper } from './modules/rois/orphan-sweeper.ts';
 import { RecycleSweeper } from './modules/identify/recycle-sweeper.ts';
@@ -241,10 +245,14 @@ export async function buildApp({
   const views = new ViewsService(db, clock, settings, config.STATS_UTC_OFFSET);
   const undo = new UndoService(db, clock, rois);
   const bulk = new BulkService(db, clock, rois, undo);
+  const folders = new FoldersService(db, clock, rois, new HiClassesService(db, clock));
   const identify = {
     identify: new IdentifyService(db, clock),
     bulk,
-    folders: new FoldersService(db, clock, rois, bulk),
+    folders,
+    toolbar: new ToolbarService(db, clock),
+    recycleBin: new RecycleBinService(db, rois, folders),
+    roiEdits: new RoiEditsService(db, rois, bulk),
     reidentify: new ReidentifyService(db, clock, () => runner.poke()),
   };
   const sweeper = new RecycleSweeper(db, clock, rois, settings);

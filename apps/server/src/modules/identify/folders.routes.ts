@@ -27,13 +27,26 @@ import { z } from 'zod';
 import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { FoldersService } from './folders.service.ts';
+import type { RecycleBinService } from './recycle-bin.service.ts';
+import type { RoiEditsService } from './roi-edits.service.ts';
+import type { ToolbarService } from './toolbar.service.ts';
 
 const done = z.object({ affected: z.number().int() });
 const ADMINS = ['superadmin', 'administrator'] as const;
 const tags = ['identify'];
 
 /** Folders, HI classes, the toolbar, the recycle bin and single-ROI edits of the identify workspace. */
-export const foldersRoutes = ({ folders }: { folders: FoldersService }): FastifyPluginAsyncZod =>
+export const foldersRoutes = ({
+  folders,
+  toolbar,
+  recycleBin,
+  roiEdits,
+}: {
+  folders: FoldersService;
+  toolbar: ToolbarService;
+  recycleBin: RecycleBinService;
+  roiEdits: RoiEditsService;
+}): FastifyPluginAsyncZod =>
   async function (app) {
     const signedIn = { access: 'signed-in' as const };
 
@@ -127,7 +140,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
         config: signedIn,
         schema: { tags, summary: "The caller's class shortcuts", response: { 200: envelopeOf(z.array(ToolbarItemSchema)) } },
       },
-      async (request) => ok(await folders.toolbar(requireAuth(request).user)),
+      async (request) => ok(await toolbar.list(requireAuth(request).user)),
     );
 
     app.post(
@@ -141,7 +154,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
           response: { 200: envelopeOf(ToolbarItemSchema) },
         },
       },
-      async (request) => ok(await folders.addToolbar(requireAuth(request).user, request.body)),
+      async (request) => ok(await toolbar.add(requireAuth(request).user, request.body)),
     );
 
     app.post(
@@ -150,7 +163,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
         config: signedIn,
         schema: { tags, summary: 'Remove a class shortcut', body: IdListBodySchema, response: { 200: envelopeOf(z.null()) } },
       },
-      async (request) => ok(await folders.deleteToolbar(requireAuth(request).user, request.body.id).then(() => null)),
+      async (request) => ok(await toolbar.remove(requireAuth(request).user, request.body.id).then(() => null)),
     );
 
     app.post(
@@ -210,7 +223,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
           response: { 200: envelopeOf(OperateResultSchema) },
         },
       },
-      async (request) => ok(await folders.operateRoi(requireAuth(request).user, request.body)),
+      async (request) => ok(await roiEdits.operateRoi(requireAuth(request).user, request.body)),
     );
 
     app.post(
@@ -226,7 +239,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
         },
       },
       async (request) =>
-        ok(await folders.deleteRois(requireAuth(request).user, request.body.roi_ids, request.query.roi_index_id)),
+        ok(await roiEdits.deleteRois(requireAuth(request).user, request.body.roi_ids, request.query.roi_index_id)),
     );
 
     app.get(
@@ -241,7 +254,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
         },
       },
       async (request) =>
-        ok(await folders.setLabelIndex(requireAuth(request).user, request.query.roi_id, request.query.roi_labelindex)),
+        ok(await roiEdits.setLabelIndex(requireAuth(request).user, request.query.roi_id, request.query.roi_labelindex)),
     );
 
     app.post(
@@ -256,7 +269,7 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
         },
       },
       async (request) =>
-        ok({ affected: await folders.reBin(requireAuth(request).user, request.body.action, request.body.roi_ids) }),
+        ok({ affected: await recycleBin.reBin(requireAuth(request).user, request.body.action, request.body.roi_ids) }),
     );
 
     app.post(
@@ -272,6 +285,8 @@ export const foldersRoutes = ({ folders }: { folders: FoldersService }): Fastify
         },
       },
       async (request) =>
-        ok({ affected: await folders.groupDelete(requireAuth(request).user, request.body.category_id, request.query.group_id) }),
+        ok({
+          affected: await recycleBin.groupDelete(requireAuth(request).user, request.body.category_id, request.query.group_id),
+        }),
     );
   };
