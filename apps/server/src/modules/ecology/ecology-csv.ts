@@ -1,10 +1,9 @@
 import type { NbssSeries } from '@ipp/contracts';
-import { csvCell as cell } from '../../http/csv-cell.ts';
+import { csvText } from '@ipp/contracts/csv';
 import { localIso, utcIso } from '../rois/site-csv.ts';
 import type { SiteEcologyFull } from './ecology.service.ts';
 
-const BOM = '\uFEFF';
-const lines = (rows: unknown[][]) => `${BOM}${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+const lines = (rows: unknown[][]) => csvText(rows, { bom: true });
 
 /** What the selection holds, on every row so a row copied elsewhere still says it. */
 function selectionName(site: SiteEcologyFull) {

@@ -1,5 +1,5 @@
-import { csvCell as cell } from '../../http/csv-cell.ts';
-import type { SiteRoiFull } from '../views/views.service.ts';
+import { csvText } from '@ipp/contracts/csv';
+import type { SiteRoiFull } from './roi-views.service.ts';
 
 /** ISO time in the viewer's zone, e.g. 2026-11-22T08:00:00+08:00. */
 export function localIso(time: number, tz: number) {
@@ -37,24 +37,20 @@ export function siteCsv(site: SiteRoiFull, tz: number): string {
   const perBucket = new Map<string, number>();
   for (const r of site.byClass)
     perBucket.set(`${r.bucket}:${r.class_key}`, (perBucket.get(`${r.bucket}:${r.class_key}`) ?? 0) + r.n);
-  const lines = [header.map(cell).join(',')];
+  const rows: unknown[][] = [header];
   site.buckets.forEach((b, index) => {
-    lines.push(
-      [
-        localIso(b.start, tz),
-        localIso(b.start + site.bucket_ms, tz),
-        b.count,
-        b.volume_l,
-        b.concentration_per_l,
-        b.temperature_c,
-        b.humidity_pct,
-        ...keys.map((k) => perBucket.get(`${index}:${k}`) ?? 0),
-        utcIso(b.start),
-        utcIso(b.start + site.bucket_ms),
-      ]
-        .map(cell)
-        .join(','),
-    );
+    rows.push([
+      localIso(b.start, tz),
+      localIso(b.start + site.bucket_ms, tz),
+      b.count,
+      b.volume_l,
+      b.concentration_per_l,
+      b.temperature_c,
+      b.humidity_pct,
+      ...keys.map((k) => perBucket.get(`${index}:${k}`) ?? 0),
+      utcIso(b.start),
+      utcIso(b.start + site.bucket_ms),
+    ]);
   });
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return csvText(rows, { bom: true });
 }
