@@ -1,4 +1,5 @@
 import { TRANSLATION_KEY_PATTERN, TRANSLATION_TEXT_MAX } from '@ipp/contracts';
+import { CsvParseError, parseCsv as parseTable } from '@ipp/contracts/csv';
 
 export interface FileRow {
   key: string;
@@ -82,38 +83,14 @@ function fromJson(text: string): FileRow[] {
   });
 }
 
-/** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks. */
+/** RFC 4180 CSV (the shared reader): quoted fields may hold commas, quotes ("") and line breaks; empty lines are skipped. */
 export function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += c;
+  try {
+    return parseTable(text).filter((r) => !(r.length === 1 && r[0] === ''));
+  } catch (error) {
+    if (error instanceof CsvParseError) throw new TranslationFileError(error.message);
+    throw error;
   }
-  if (quoted) throw new TranslationFileError('a quoted CSV field is not closed');
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
 function fromCsv(text: string): FileRow[] {
