@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CATEGORY, CLASS_NAME_PATTERN } from '@ipp/contracts';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -9,6 +9,7 @@ import { CLASS_LIMIT_PER_TEAM } from '../classes/classes.ts';
 import * as folders from '../identify/folders.repository.ts';
 import { idChunks } from '../../db/query-helpers.ts';
 import type { RoisService } from '../rois/rois.service.ts';
+import * as transferRepo from './transfer.repository.ts';
 
 export type ImportAs = 'hi' | 'reference';
 
@@ -71,11 +72,7 @@ export function captureTimeOf(name: string, mtimeMs: number): number {
  */
 export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts: ImportOptions): Promise<ImportReport> {
   const k = db.kysely;
-  const station = await k
-    .selectFrom('ipps')
-    .select(['id', 'group_id', 'dev_id'])
-    .where('dev_id', '=', opts.devId)
-    .executeTakeFirst();
+  const station = await transferRepo.findImportStation(k, opts.devId);
   if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
   const plan = await planOf(opts.dir);
   const total = plan.reduce((a, c) => a + c.files.length, 0);
@@ -137,12 +134,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
 
 /** The class an ROI carries now (its name; '' when it has none). */
 export async function classOfRoi(k: Kysely<Database>, roiId: number): Promise<{ id: number | null; name: string }> {
-  const row = await k
-    .selectFrom('rois as r')
-    .leftJoin('classes as c', 'c.id', 'r.class_id')
-    .select(['r.class_id', 'c.name'])
-    .where('r.id', '=', roiId)
-    .executeTakeFirst();
+  const row = await transferRepo.findRoiClass(k, roiId);
   return { id: row?.class_id ?? null, name: row?.name ?? '' };
 }
 
@@ -172,8 +164,8 @@ async function planOf(dir: string): Promise<{ folder: string; files: string[] }[
 export async function classForFolder(trx: Kysely<Database>, folder: string, now: number, team: number, postgres = false) {
   // Class names and label indexes are unique system-wide: two imports creating classes at once take turns, and the
   // second then finds the first one's class (PostgreSQL; SQLite writes one transaction at a time).
-  if (postgres) await sql`select pg_advisory_xact_lock(${CLASS_CREATION_LOCK})`.execute(trx);
-  const classes = await trx.selectFrom('classes').select(['id', 'name', 'label_index', 'group_id']).execute();
+  if (postgres) await transferRepo.lockForTransaction(trx, CLASS_CREATION_LOCK);
+  const classes = await transferRepo.classesForImport(trx);
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
     if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
@@ -181,12 +173,8 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
         `folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`,
         'classLimit',
       );
-    const row = await trx
-      .insertInto('classes')
-      .values({ name, label_index: labelIndex, system: 0, group_id: team, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id, name, created: true };
+    const id = await transferRepo.insertImportedClass(trx, team, name, labelIndex, now);
+    return { id, name, created: true };
   };
   if (CLASS_NAME_PATTERN.test(folder)) {
     const same = named(folder);
@@ -223,8 +211,7 @@ export async function fileInTeamLibrary(db: Kysely<Database>, groupId: number, t
     );
     const live = new Set<number>();
     for (const part of idChunks(roiIds)) {
-      const rows = await trx.selectFrom('rois').select('id').where('id', 'in', part).where('deleted_at', 'is', null).execute();
-      for (const r of rows) live.add(r.id);
+      for (const r of await transferRepo.liveRoiIds(trx, part)) live.add(r.id);
     }
     await folders.addMembers(trx, folder.id, roiIds, live, now);
   });
