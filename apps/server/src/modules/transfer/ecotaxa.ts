@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { ImageType } from '../../storage/files.ts';
 import type * as browse from '../identify/browse.repository.ts';
 import { IPP_CONFIG_KEYS, type Taxon } from '@ipp/contracts';
+import { CSV_BOM, csvRow, type CsvWriteOptions } from '@ipp/contracts/csv';
 import type { ConfigInForce } from '../ipps/config-in-force.ts';
 import type { Measures } from '../recognition/features.ts';
 import { cellNumber, physicalOf } from '../recognition/physical.ts';
@@ -17,7 +18,11 @@ import { cellNumber, physicalOf } from '../recognition/physical.ts';
  * (modules/ipps/config-in-force.ts); the ROI is the object.
  */
 export const ECOTAXA_TSV = 'ecotaxa_export.tsv';
-export const ECOTAXA_BOM = '\uFEFF';
+/**
+ * The table's dialect: tabs, no quotes (a cell's tabs and line breaks become spaces) and no formula guard, since
+ * EcoTaxa reads the values, not a spreadsheet.
+ */
+export const ECOTAXA_DIALECT = { delimiter: '\t', quotes: false, formulaGuard: false } as const satisfies CsvWriteOptions;
 
 export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   ['img_file_name', '[t]'],
@@ -102,7 +107,6 @@ export function annotationStatusOf(r: Pick<browse.RoiItemRow, 'hi' | 'class_name
 
 const ymd = (iso: string) => iso.slice(0, 10).replace(/-/g, '');
 const hms = (iso: string) => iso.slice(11, 19).replace(/:/g, '');
-const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/[\t\r\n]/g, ' '));
 
 /**
  * One ROI's row. `labellerEmail` is the e-mail of the person who gave its hand label: EcoTaxa finds its user by
@@ -123,7 +127,7 @@ export function ecotaxaLine(
   const day = `${r.dev_id}_${ymd(iso)}`;
   const acq = sample.acquisition;
   const physical = physicalOf(r.measures, s.pixel_size_um);
-  return [
+  const cells = [
     file,
     `${r.dev_id}_${r.id}`,
     s.latitude,
@@ -157,13 +161,14 @@ export function ecotaxaLine(
     acq ? (acq.confirmed ? 'applied' : 'sent') : '',
     status ? taxon?.aphia_id : '',
     r.class_name,
-  ]
-    .map(cell)
-    .join('\t');
+  ];
+  return csvRow(cells, ECOTAXA_DIALECT);
 }
 
 export function ecotaxaHead(): string {
-  return ECOTAXA_BOM + [ECOTAXA_COLUMNS.map((c) => c[0]).join('\t'), ECOTAXA_COLUMNS.map((c) => c[1]).join('\t')].join('\n');
+  const names = ECOTAXA_COLUMNS.map((c) => c[0]);
+  const types = ECOTAXA_COLUMNS.map((c) => c[1]);
+  return CSV_BOM + csvRow(names, ECOTAXA_DIALECT) + '\n' + csvRow(types, ECOTAXA_DIALECT);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Readable, Transform } from 'node:stream';
 import { EXPORT_MAX, ResultCode, type RoiListQueryParsed, type Taxon } from '@ipp/contracts';
+import { CSV_BOM, csvRow } from '@ipp/contracts/csv';
 import yazl from 'yazl';
 import type { Db } from '../../db/database.ts';
 import { idChunks } from '../../db/query-helpers.ts';
@@ -13,7 +14,6 @@ import * as browse from '../identify/browse.repository.ts';
 import type { IdentifyService } from '../identify/identify.service.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import { roiTypeOf } from '../rois/rois.service.ts';
-import { csvCell } from '../../http/csv-cell.ts';
 import * as usersRepo from '../users/users.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { Measures } from '../recognition/features.ts';
@@ -32,6 +32,7 @@ import {
   type EcotaxaSample,
   type EcotaxaStation,
 } from './ecotaxa.ts';
+import * as transferRepo from './transfer.repository.ts';
 
 const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
@@ -72,11 +73,7 @@ export class ExportService {
     const stations = new Map<number, Station>();
     const stationOf = async (id: number) => {
       if (!stations.has(id)) {
-        const s = await this.db.kysely
-          .selectFrom('ipps')
-          .select(['latitude', 'longitude', 'pixel_size_um', 'group_id'])
-          .where('id', '=', id)
-          .executeTakeFirst();
+        const s = await transferRepo.findExportStation(this.db.kysely, id);
         stations.set(id, s ?? { latitude: null, longitude: null, pixel_size_um: null, group_id: null });
       }
       return stations.get(id)!;
@@ -106,7 +103,7 @@ export class ExportService {
     };
     if (req.format === 'csv') {
       const lines = async function* () {
-        yield '\uFEFF' + CSV_COLUMNS.join(',') + '\n';
+        yield CSV_BOM + csvRow(CSV_COLUMNS) + '\n';
         for await (const row of source.rows()) {
           const station = await stationOf(row.ipp_id);
           yield csvLine(row, station, await taxonOfRow(row, station.group_id)) + '\n';
@@ -235,7 +232,7 @@ const CSV_COLUMNS = [
 
 function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
   const physical = physicalOf(r.measures, s.pixel_size_um);
-  return [
+  return csvRow([
     r.id,
     r.dev_id,
     r.site_name,
@@ -257,7 +254,5 @@ function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
     cellNumber(physical?.biovolume_mm3),
     taxon?.name,
     taxon?.aphia_id,
-  ]
-    .map(csvCell)
-    .join(',');
+  ]);
 }

@@ -6,7 +6,9 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import { taxaOf } from '../taxa/taxa.service.ts';
-import { ECOTAXA_BOM, REVIEW_NAMES } from './ecotaxa.ts';
+import { CSV_BOM, csvRecords } from '@ipp/contracts/csv';
+import { ECOTAXA_DIALECT, REVIEW_NAMES } from './ecotaxa.ts';
+import * as transferRepo from './transfer.repository.ts';
 import { ImportError, captureTimeOf, classForFolder, classOfRoi, fileInTeamLibrary, type ImportAs } from './import-folder.ts';
 import type { ImportReport } from './import-folder.ts';
 
@@ -68,7 +70,7 @@ const STATUS: Record<string, EcotaxaObject['status']> = {
 /** Text of a TSV: UTF-8 (with or without its byte-order mark); a file that is not valid UTF-8 is read as Latin-1, as EcoTaxa does. */
 export function decodeTsv(bytes: Buffer): string {
   const text = bytes.toString('utf8');
-  if (text.startsWith(ECOTAXA_BOM)) return text.slice(1);
+  if (text.startsWith(CSV_BOM)) return text.slice(1);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -97,8 +99,10 @@ export function parseEcotaxaTsv(
   text: string,
   name: string,
 ): { objects: EcotaxaObject[]; failed: { file: string; reason: string }[] } {
-  const lines = text.split(/\r?\n/);
-  const header = (lines[0] ?? '').split('\t').map((h) => h.trim().toLowerCase());
+  // One record per line: EcoTaxa's tables have no quoting.
+  const records = csvRecords(text, ECOTAXA_DIALECT);
+  const top = records.next();
+  const header = (top.done ? [''] : top.value).map((h) => h.trim().toLowerCase());
   const col = (n: string) => header.indexOf(n);
   const at = {
     image: col('img_file_name'),
@@ -118,16 +122,16 @@ export function parseEcotaxaTsv(
     atime: col('object_annotation_time'),
   };
   if (at.image < 0) throw new ImportError(`${name}: no img_file_name column (not an EcoTaxa table)`);
-  let first = 1;
-  if ((lines[1] ?? '').split('\t').every((c) => /^\[[tf]\]$/i.test(c.trim()))) first = 2;
   const objects: EcotaxaObject[] = [];
   const failed: { file: string; reason: string }[] = [];
-  for (let i = first; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    const cells = line.split('\t');
+  let line = 1;
+  for (const cells of records) {
+    line++;
+    // The optional type line ([t] text, [f] number), then the objects; empty lines are skipped.
+    if (line === 2 && cells.every((c) => /^\[[tf]\]$/i.test(c.trim()))) continue;
+    if (cells.every((c) => c.trim() === '')) continue;
     const get = (index: number) => (index < 0 ? '' : (cells[index] ?? '').trim());
-    const where = `${name}:${i + 1}`;
+    const where = `${name}:${line}`;
     const image = get(at.image);
     if (image === '') {
       failed.push({ file: where, reason: 'img_file_name is empty' });
@@ -185,7 +189,7 @@ async function tsvFilesOf(dir: string): Promise<string[]> {
 
 /** The station's team's users, to give a validated object's annotator back by e-mail, name or account. */
 async function peopleOf(k: Kysely<Database>, team: number) {
-  const users = await k.selectFrom('users').select(['id', 'account', 'name', 'email']).where('group_id', '=', team).execute();
+  const users = await transferRepo.teamUsers(k, team);
   return (name: string, email: string): number | null => {
     const e = email.toLowerCase();
     const byEmail = e ? users.find((u) => u.email.toLowerCase() === e) : undefined;
@@ -210,11 +214,7 @@ export async function importEcotaxa(
   opts: EcotaxaImportOptions,
 ): Promise<EcotaxaImportReport> {
   const k = db.kysely;
-  const station = await k
-    .selectFrom('ipps')
-    .select(['id', 'group_id', 'dev_id'])
-    .where('dev_id', '=', opts.devId)
-    .executeTakeFirst();
+  const station = await transferRepo.findImportStation(k, opts.devId);
   if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
   const tables = await tsvFilesOf(opts.dir);
   if (tables.length === 0) throw new ImportError('no EcoTaxa table (*.tsv) in the export', 'noTable');
@@ -247,7 +247,7 @@ export async function importEcotaxa(
   }
   if (work.length === 0 && report.failed.length === 0) throw new ImportError('the EcoTaxa table has no objects', 'noTable');
   const classes = new Map<string, { id: number; name: string; created: boolean; label: number | null; images: number }>();
-  const known = await k.selectFrom('classes').select(['id', 'name', 'label_index', 'system']).execute();
+  const known = await transferRepo.allClasses(k);
   const taxa = await taxaOf(db, station.group_id, known);
   /**
    * The class of a category: the console's own class where its export names one this console has; else the class
