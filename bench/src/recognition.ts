@@ -35,6 +35,7 @@ import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import type { Database } from '../../apps/server/src/db/schema.ts';
+import { mulberry32 } from '../../apps/server/src/lib/random.ts';
 import { TeamModel, loadPredictor, trainTeamModel } from '../../apps/server/src/modules/recognition/team-model.ts';
 import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from '../../apps/server/src/modules/recognition/vector.ts';
 import { SIM_DIMS, descriptorOf } from '../../apps/server/src/modules/recognition/descriptor.ts';
@@ -82,18 +83,6 @@ function median(values: number[]) {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-/** Small seeded generator (mulberry32), so every run builds the same data. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 const ms = (v: number) =>
   v >= 10_000
@@ -137,7 +126,7 @@ async function sampleImages(): Promise<Sample[]> {
     }
   }
   // The day's stream mixes taxa: a fixed shuffle, so that consecutive ROIs are of different classes.
-  const r = random(7);
+  const r = mulberry32(7);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
@@ -202,7 +191,7 @@ function insertRois(
     'insert into roi_features (roi_id, version, vec, sim, measures, biovolume) values (?, ?, ?, ?, ?, ?)',
   );
   const measures = b.samples.map((s) => JSON.stringify(s.measures));
-  const r = random(from);
+  const r = mulberry32(from);
   const chunk = b.raw.transaction((first: number, last: number) => {
     for (let id = first; id <= last; id++) {
       const s = (id - 1) % b.samples.length;

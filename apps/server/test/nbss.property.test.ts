@@ -1,26 +1,15 @@
 import fc from 'fast-check';
 import { sizeClassOf } from '@ipp/contracts';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../src/lib/random.ts';
 import { nbssPoints, nbssSlope, type SizeRow } from '../src/modules/ecology/nbss.ts';
-
-/** A small seeded generator (mulberry32), so each fast-check case draws its own reproducible population. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Biovolumes (px³) of a truncated Pareto population: density ∝ v^-(α+1) on [lo, hi]. Its biovolume per unit of
  * biovolume, the NBSS, is ∝ v^-α: a log-log slope of -α in any size classes of equal log width.
  */
 function population(alpha: number, n: number, seed: number, lo = 2 ** 8, hi = 2 ** 18) {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const tail = 1 - (lo / hi) ** alpha;
   return Array.from({ length: n }, () => lo * (1 - next() * tail) ** (-1 / alpha));
 }

@@ -29,6 +29,7 @@ import {
   type RoiFeatures,
 } from '../src/modules/recognition/features.ts';
 import { featureLayout } from '../src/modules/recognition/features/writer.ts';
+import { mulberry32 } from '../src/lib/random.ts';
 
 const PWSSC = path.resolve(import.meta.dirname, '../../../../shared/data/pwssc-spc');
 const GOLDEN = path.join(import.meta.dirname, 'fixtures/features-golden.json');
@@ -86,25 +87,13 @@ function realInputs(): Input[] {
   ];
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** RGBA: a tilted ellipse with a colour gradient, a hole, a bright off-centre core, half-transparent rim, a second blob. */
 function colourOrganism(): RawImage {
   const width = 160;
   const height = 120;
   const channels = 4;
   const data = new Uint8Array(width * height * channels);
-  const rnd = random(7);
+  const rnd = mulberry32(7);
   const t = 0.6;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -144,7 +133,7 @@ function largeGrey(): RawImage {
   const width = 900;
   const height = 300;
   const data = new Uint8Array(width * height);
-  const rnd = random(11);
+  const rnd = mulberry32(11);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const u = (x - 450) / 420;

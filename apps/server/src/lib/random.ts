@@ -1,7 +1,15 @@
+/**
+ * The project's one seeded random generator, for everything that must replay: the simulator and the demo history,
+ * the classifier's bootstraps and folds, benchmarks and tests. Nothing that must replay uses Math.random.
+ */
+
 /** A seeded pseudo-random generator: a function answering uniform numbers in [0, 1). */
 export type Rng = () => number;
 
-/** mulberry32: tiny, fast and good enough for synthetic data; the same seed gives the same sequence. */
+/**
+ * mulberry32: 32 bits of state, tiny and fast; the same seed gives the same sequence. Its period (2^32) is far
+ * beyond any draw here, and changing it would change the golden features, the demo data and every trained model.
+ */
 export function mulberry32(seed: number): Rng {
   let a = seed >>> 0;
   return () => {

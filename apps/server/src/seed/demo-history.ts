@@ -8,7 +8,7 @@ import type { RoisService } from '../modules/rois/rois.service.ts';
 import { insertConfigVersion } from '../modules/device/config-history.repository.ts';
 import { findTeamByName } from '../modules/teams/teams.repository.ts';
 import { pickKind, renderRoi } from '../simulator/render.ts';
-import { mulberry32 } from '../simulator/random.ts';
+import { mulberry32 } from '../lib/random.ts';
 import { advance, createDeviceState, deviceSeed, sampleTelemetry } from '../simulator/telemetry-model.ts';
 import { DEMO_TEAM } from './demo.ts';
 

@@ -4,7 +4,7 @@ import { ApiError, DeviceHttp, describeError, withRetry, type RoiUpload } from '
 import type { SimLog } from './log.ts';
 import { MqttLink } from './mqtt-transport.ts';
 import type { SimInstrument } from './provision.ts';
-import { between, hashInts, mulberry32, type Rng } from './random.ts';
+import { between, hashInts, mulberry32, type Rng } from '../lib/random.ts';
 import { pickKind, renderRoi, type RenderedRoi } from './render.ts';
 import { advance, createDeviceState, deviceSeed, sampleTelemetry, type DeviceState } from './telemetry-model.ts';
 

@@ -1,7 +1,5 @@
 import sharp from 'sharp';
-import { between, gauss, intBetween, mulberry32, weighted, type Rng } from './random.ts';
-
-export { mulberry32, type Rng } from './random.ts';
+import { between, gauss, intBetween, mulberry32, weighted, type Rng } from '../lib/random.ts';
 
 /** The kinds the simulator draws, each with the on-device label index of its system class (contracts/classes.ts). */
 export const PLANKTON_KINDS = {

@@ -1,5 +1,5 @@
 import type { IppConfig, Measured, TelemetrySampleInput, WiperState } from '@ipp/contracts';
-import { gauss, hashInts, mulberry32, unitOf } from './random.ts';
+import { gauss, hashInts, mulberry32, unitOf } from '../lib/random.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 import { SYSTEM_CLASSES } from '@ipp/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/simulator/random.ts';
+import { mulberry32 } from '../../src/lib/random.ts';
 import { PLANKTON_KIND_NAMES, PLANKTON_KINDS, pickKind, renderRoi } from '../../src/simulator/render.ts';
 
 describe('synthetic ROI renderer', () => {
