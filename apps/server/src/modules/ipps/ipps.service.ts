@@ -34,6 +34,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import * as history from '../device/config-history.repository.ts';
 import * as repo from './ipps.repository.ts';
+import { measuredFromRow } from '../../db/measured-row.ts';
 
 const notFound = () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'id');
 const newDeviceKey = () => `ippk_${crypto.randomBytes(32).toString('base64url')}`;
@@ -52,16 +53,6 @@ export function isOnline(
 ): boolean {
   if (row.last_online_at === null || now - row.last_online_at > offlineMs) return false;
   return row.reported_offline_at === null || row.reported_offline_at < row.last_online_at;
-}
-
-/** A telemetry row (or the stored latest sample) as the Measured contract. */
-export function measuredFromRow(row: Record<string, unknown> & { at: number }): Measured {
-  const out: Record<string, unknown> = { at: Number(row.at) };
-  for (const key of MEASURED_KEYS) {
-    const value = row[key];
-    out[key] = value === null || value === undefined ? null : key === 'wiper_state' ? value : Number(value);
-  }
-  return out as Measured;
 }
 
 export class IppsService {

@@ -270,3 +270,30 @@ export async function recycledRoiIds(db: Kysely<Database>, team?: number): Promi
   if (team !== undefined) q = q.where('i.group_id', '=', team);
   return (await q.execute()).map((r) => r.id);
 }
+
+/** The previous and next ROI of a station by capture time (ties broken by id). */
+export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: number, id: number) {
+  const [previous, next] = await Promise.all([
+    db
+      .selectFrom('rois')
+      .select('id')
+      .where('ipp_id', '=', ippId)
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('roi_time', '<', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '<', id)])]))
+      .orderBy('roi_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('rois')
+      .select('id')
+      .where('ipp_id', '=', ippId)
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('roi_time', '>', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '>', id)])]))
+      .orderBy('roi_time', 'asc')
+      .orderBy('id', 'asc')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { previous: previous?.id ?? null, next: next?.id ?? null };
+}

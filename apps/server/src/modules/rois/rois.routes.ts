@@ -5,10 +5,10 @@ import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import type { BlobStore } from '../../storage/blobs.ts';
-import type { ViewsService } from '../views/views.service.ts';
+import type { RoiViewsService } from './roi-views.service.ts';
 import { siteCsv } from './site-csv.ts';
 
-export const roisRoutes = (views: ViewsService, blobs: BlobStore): FastifyPluginAsyncZod =>
+export const roisRoutes = (views: RoiViewsService, blobs: BlobStore): FastifyPluginAsyncZod =>
   async function (app) {
     app.route({
       ...endpoint(API.roiGetSiteRoi, {

@@ -59,3 +59,15 @@ export function periodBuckets(
   const start = end - count * width;
   return { start, end, width, count, grain: grainOf(width, start, dayOffsetHours) };
 }
+
+/** One value per bucket of the range: the rows' values where a row exists, `empty` elsewhere. */
+export function fill<R extends { bucket: number }, V>(range: Buckets, rows: R[], value: (row: R) => V, empty: V): V[] {
+  const out = new Array<V>(range.count).fill(empty);
+  for (const row of rows) if (row.bucket >= 0 && row.bucket < range.count) out[row.bucket] = value(row);
+  return out;
+}
+
+/** Three decimals are plenty for charts and keep the JSON small. */
+export function round(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 1000) / 1000;
+}

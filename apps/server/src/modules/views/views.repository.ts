@@ -64,30 +64,3 @@ export async function lastInsertTime(db: Kysely<Database>, groupId: number | und
   const num = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
   return { at: num(row?.at), received_at: num(row?.received_at) };
 }
-
-/** The previous and next ROI of a station by capture time (ties broken by id). */
-export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: number, id: number) {
-  const [previous, next] = await Promise.all([
-    db
-      .selectFrom('rois')
-      .select('id')
-      .where('ipp_id', '=', ippId)
-      .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('roi_time', '<', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '<', id)])]))
-      .orderBy('roi_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst(),
-    db
-      .selectFrom('rois')
-      .select('id')
-      .where('ipp_id', '=', ippId)
-      .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('roi_time', '>', roiTime), eb.and([eb('roi_time', '=', roiTime), eb('id', '>', id)])]))
-      .orderBy('roi_time', 'asc')
-      .orderBy('id', 'asc')
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
-  return { previous: previous?.id ?? null, next: next?.id ?? null };
-}
