@@ -52,6 +52,7 @@ import { AlarmOutbox } from './modules/alarms/alarm-outbox.ts';
 import { EmailNotifier, smtpTransport } from './modules/alarms/alarm-email.ts';
 import { LiveStreams } from './modules/events/live-streams.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
+import { RoiViewsService } from './modules/rois/roi-views.service.ts';
 import { RoisService } from './modules/rois/rois.service.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
 import { ecologyRoutes } from './modules/ecology/ecology.routes.ts';
@@ -310,7 +311,7 @@ export async function buildApp({
       await api.register(alarmsRoutes(alarms, webhooks, mailer));
       await api.register(deviceRoutes(devices));
       await api.register(viewsRoutes(views));
-      await api.register(roisRoutes(views, blobs));
+      await api.register(roisRoutes(new RoiViewsService(db, clock, settings, config.STATS_UTC_OFFSET), blobs));
       await api.register(ecologyRoutes(new EcologyService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(trendsRoutes(new TrendsService(db, clock, config.STATS_UTC_OFFSET)));
       await api.register(completenessRoutes(new CompletenessService(db, clock, config.STATS_UTC_OFFSET)));
