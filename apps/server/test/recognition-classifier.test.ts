@@ -3,16 +3,16 @@ import {
   Classifier,
   crossValidate,
   evaluate,
-  rng,
   scorePredictions,
   stratifiedFolds,
   trainClassifier,
   type TrainingSet,
 } from '../src/modules/recognition/classifier.ts';
+import { mulberry32 } from '../src/lib/random.ts';
 
 /** Gaussian clusters: class ids[k] centred at k * spread on every informative axis, plus noise features. */
 function clusters(ids: number[], perClass: number[], seed: number, spread = 3, informative = 4, noise = 6): TrainingSet {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const set: TrainingSet = { x: [], y: [] };
   ids.forEach((id, k) => {
@@ -165,7 +165,7 @@ describe('evaluation', () => {
     expect(plain.n).toBe(120);
     // Classes 2 and 3 drawn from one cluster: the forest cannot tell them apart (about half right) unless each of
     // those images is labelled with both (multi-label), when either answer is right.
-    const random = rng(3);
+    const random = mulberry32(3);
     const pair = clusters([1, 2], [40, 80], 9);
     const twin = { x: pair.x, y: pair.y.map((c) => (c === 2 && random() < 0.5 ? 3 : c)) };
     const ambiguous = crossValidate(twin, 5, { seed: 2, trees: 40 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoAcceptThresholds } from '../src/modules/recognition/calibration.ts';
-import { rng, trainClassifier } from '../src/modules/recognition/classifier.ts';
+import { trainClassifier } from '../src/modules/recognition/classifier.ts';
+import { mulberry32 } from '../src/lib/random.ts';
 import { LinearHead, softmax, trainLinear } from '../src/modules/recognition/linear-head.ts';
 import {
   calibrate,
@@ -13,7 +14,7 @@ import {
 
 /** Three Gaussian classes in 6 dimensions (means 2.5 apart on their own axis), seeded. */
 function blobs(n: number, seed: number) {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
   const x: number[][] = [];
   const y: number[] = [];
@@ -27,7 +28,7 @@ function blobs(n: number, seed: number) {
 
 describe('temperature calibration', () => {
   it('recovers a known temperature: an overconfident model made 3× too sharp is fitted T ≈ 3', () => {
-    const random = rng(7);
+    const random = mulberry32(7);
     const proba: Float64Array[] = [];
     const truth: number[] = [];
     for (let i = 0; i < 4000; i++) {

@@ -4,11 +4,11 @@ import { parseArgs } from 'node:util';
 import {
   crossValidate,
   evaluate,
-  rng,
   trainClassifier,
   type Evaluation,
   type TrainingSet,
 } from '../modules/recognition/classifier.ts';
+import { mulberry32 } from '../lib/random.ts';
 import { scan, type Images } from './image-sets.ts';
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
 import { crossValidateTeamModel, trainTeamModel, type Predictor } from '../modules/recognition/team-model.ts';
@@ -342,7 +342,7 @@ async function main(): Promise<number> {
       `| ---: | ---: | ---: |${testSet ? ' ---: | ---: |' : ''}`,
     ];
     const order = set.x.map((_, i) => i);
-    const random = rng(seed);
+    const random = mulberry32(seed);
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];

@@ -1,13 +1,5 @@
 import sharp from 'sharp';
-
-/** A deterministic pseudo-random sequence (tests must not depend on Math.random). */
-export function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { mulberry32 } from '../../src/lib/random.ts';
 
 export type Shape = 'disc' | 'rod' | 'ring';
 
@@ -16,7 +8,7 @@ export type Shape = 'disc' | 'rod' | 'ring';
  * size and brightness varied by the seed and a little background noise.
  */
 export async function shapePng(shape: Shape, seed: number, size = 64): Promise<Buffer> {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const px = new Uint8Array(size * size);
   const c = size / 2 + (r() - 0.5) * 4;
   const angle = r() * Math.PI;

@@ -3,6 +3,7 @@
  * CART trees (Gini, a random subset of features tried at each split), each tree grown on a class-balanced bootstrap
  * sample, stored as flat typed arrays so that a batch of 100k vectors is classified in seconds.
  */
+import { mulberry32 } from '../../lib/random.ts';
 
 export interface TrainingSet {
   x: ArrayLike<number>[];
@@ -227,29 +228,6 @@ function fromBase64(s: unknown, size: number): ArrayBuffer {
   return out;
 }
 
-/** Small fast seeded generator (sfc32). */
-export function rng(seed: number): () => number {
-  let a = 0x9e3779b9;
-  let b = 0x243f6a88;
-  let c = 0xb7e15162;
-  let d = seed | 0;
-  const next = () => {
-    a |= 0;
-    b |= 0;
-    c |= 0;
-    d |= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-  for (let i = 0; i < 12; i++) next();
-  return next;
-}
-
 /** Per feature: every sample's bin, and the smallest and largest value of each bin. */
 interface Binned {
   /** bins[f * n + i]: bin of sample i on feature f. */
@@ -323,7 +301,7 @@ export function trainClassifier(set: TrainingSet, opts: TrainOptions = {}): Clas
   const trees = Math.max(1, Math.floor(opts.trees ?? DEFAULT_TREES));
   const perClass = Math.max(1, Math.min(opts.maxPerClass ?? DEFAULT_MAX_PER_CLASS, Math.ceil(n / K)));
   const mtry = Math.max(1, Math.min(p, Math.floor(opts.mtry ?? Math.sqrt(p))));
-  const random = rng(opts.seed ?? DEFAULT_SEED);
+  const random = mulberry32(opts.seed ?? DEFAULT_SEED);
   const binned = binFeatures(x, n, p);
   const builder = new TreeBuilder(binned, y, n, p, K, mtry, random);
   const roots = new Int32Array(trees);
@@ -589,7 +567,7 @@ export function evaluate(model: Pick<Classifier, 'predictMany'>, set: LabelledSe
  * the previous class stopped so that fold sizes differ by at most one.
  */
 export function stratifiedFolds(y: number[], k: number, seed: number): number[] {
-  const random = rng(seed ^ 0x5bd1e995);
+  const random = mulberry32(seed ^ 0x5bd1e995);
   const byClass = new Map<number, number[]>();
   y.forEach((c, i) => {
     const list = byClass.get(c);

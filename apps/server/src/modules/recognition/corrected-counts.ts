@@ -1,4 +1,4 @@
-import { rng } from './classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
 
 /**
  * Corrected abundance (docs/recognition.md, "Corrected counts"): adjusted classify-and-count. A model that confuses
@@ -130,7 +130,7 @@ export function correctedCounts(
   };
   const estimate = scale(point);
   const replicates = opts.replicates ?? 200;
-  const random = rng(opts.seed ?? 42);
+  const random = mulberry32(opts.seed ?? 42);
   const draws: number[][] = classes.map(() => []);
   if (total > 0) {
     for (let r = 0; r < replicates; r++) {

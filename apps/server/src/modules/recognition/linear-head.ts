@@ -1,4 +1,5 @@
-import { rng, type Prediction, type TrainingSet } from './classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
+import type { Prediction, TrainingSet } from './classifier.ts';
 
 /**
  * Multinomial logistic regression (softmax) on standardised features (docs/recognition.md, "Per-team models"):
@@ -154,7 +155,7 @@ export function trainLinear(set: TrainingSet, opts: LinearOptions = {}): LinearH
   const gB = new Float64Array(C);
   const beta1 = 0.9;
   const beta2 = 0.999;
-  const random = rng(opts.seed ?? 42);
+  const random = mulberry32(opts.seed ?? 42);
   const order = Array.from({ length: n }, (_, i) => i);
   const p = new Float64Array(C);
   const steps = epochs * Math.ceil(n / batch);
