@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { trainClassifier } from '../../apps/server/src/modules/recognition/classifier.ts';
+import { trainClassifier } from '../../apps/server/src/modules/recognition/classifier/train-forest.ts';
 import { decodeImage, featuresOfImage, featuresOfPixels } from '../../apps/server/src/modules/recognition/features.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

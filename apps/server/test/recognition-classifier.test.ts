@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Classifier,
-  crossValidate,
-  evaluate,
-  scorePredictions,
-  stratifiedFolds,
-  trainClassifier,
-  type TrainingSet,
-} from '../src/modules/recognition/classifier.ts';
+import { evaluate, scorePredictions, stratifiedFolds } from '../src/modules/recognition/classifier/evaluation.ts';
+import { Classifier } from '../src/modules/recognition/classifier/forest.ts';
+import { crossValidate, trainClassifier, type TrainingSet } from '../src/modules/recognition/classifier/train-forest.ts';
 import { mulberry32 } from '../src/lib/random.ts';
 
 /** Gaussian clusters: class ids[k] centred at k * spread on every informative axis, plus noise features. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autoAcceptThresholds } from '../src/modules/recognition/calibration.ts';
-import { trainClassifier } from '../src/modules/recognition/classifier.ts';
+import { trainClassifier } from '../src/modules/recognition/classifier/train-forest.ts';
 import { mulberry32 } from '../src/lib/random.ts';
 import { LinearHead, softmax, trainLinear } from '../src/modules/recognition/linear-head.ts';
 import {

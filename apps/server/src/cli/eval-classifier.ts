@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  crossValidate,
-  evaluate,
-  trainClassifier,
-  type Evaluation,
-  type TrainingSet,
-} from '../modules/recognition/classifier.ts';
+import { evaluate, type Evaluation } from '../modules/recognition/classifier/evaluation.ts';
+import { crossValidate, trainClassifier, type TrainingSet } from '../modules/recognition/classifier/train-forest.ts';
 import { mulberry32 } from '../lib/random.ts';
 import { scan, type Images } from './image-sets.ts';
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';

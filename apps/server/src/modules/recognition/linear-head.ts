@@ -1,5 +1,6 @@
 import { mulberry32 } from '../../lib/random.ts';
-import type { Prediction, TrainingSet } from './classifier.ts';
+import type { Prediction } from './classifier/forest.ts';
+import type { TrainingSet } from './classifier/train-forest.ts';
 
 /**
  * Multinomial logistic regression (softmax) on standardised features (docs/recognition.md, "Per-team models"):

@@ -1,12 +1,6 @@
-import {
-  Classifier,
-  scorePredictions,
-  stratifiedFolds,
-  trainClassifier,
-  type Evaluation,
-  type Prediction,
-  type TrainingSet,
-} from './classifier.ts';
+import { Classifier, type Prediction } from './classifier/forest.ts';
+import { scorePredictions, stratifiedFolds, type Evaluation } from './classifier/evaluation.ts';
+import { trainClassifier, type TrainingSet } from './classifier/train-forest.ts';
 import { LinearHead, topOf, trainLinear, type LinearJson } from './linear-head.ts';
 
 /**

@@ -1,4 +1,5 @@
-import type { Evaluation, TrainingSet } from './classifier.ts';
+import type { Evaluation } from './classifier/evaluation.ts';
+import type { TrainingSet } from './classifier/train-forest.ts';
 import { outOfFold, type OutOfFold } from './calibration.ts';
 import { crossValidateTeamModel, fitTemperature, trainTeamModel } from './team-model.ts';
 
