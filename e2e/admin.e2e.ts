@@ -1,9 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choose, confirm, setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, signIn, signOut } from './support/console.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { choose, confirm, toast } from './support/antd.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { expectPath, signIn, signOut, storage } from './support/console.ts';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const T = {
   zh: {
@@ -26,13 +27,6 @@ const T = {
   },
 } as const;
 
-async function openIn(browser: Browser, url: string, lang: 'zh' | 'en') {
-  const { context, page } = await newPage(browser, url);
-  await page.goto('/login');
-  await setLanguage(page, lang);
-  return { context, page };
-}
-
 async function addUser(page: Page, fields: { account: string; role: string; team: string }) {
   await page.goto('/manage/user');
   await page.getByTestId('user-add').click();
@@ -48,22 +42,12 @@ async function addUser(page: Page, fields: { account: string; role: string; team
 }
 
 describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration in Chromium (%s)', (lang) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const app = useConsole({ lang });
   const t = T[lang];
   const team = `Survey ${lang}`;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('a superadmin creates a team, its administrator and three users; the fourth user is refused', async () => {
-    const { context, page } = await openIn(browser, server.url, lang);
-    await signIn(page, 'admin', ADMIN_PASSWORD);
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
     await page.goto('/manage/group');
     await page.getByTestId('team-add').click();
     await page.getByTestId('team-name-input').fill(team);
@@ -92,7 +76,7 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     await page.getByTestId('user-team-limits').waitFor();
     expect(await page.getByTestId('user-team-limits').textContent()).toMatch(/3\s*\/\s*3/);
     const refused = await page.request.post('/api/user/save', {
-      headers: { 'x-token': (await page.evaluate(() => localStorage.getItem('token'))) ?? '', 'x-lang': lang },
+      headers: { 'x-token': (await storage(page, 'token')) ?? '', 'x-lang': lang },
       data: {
         account: `crew4_${lang}`,
         name: 'Four',
@@ -104,12 +88,10 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
       },
     });
     expect((await refused.json()).msg).toBe(t.limit);
-    await context.close();
   });
 
   it('the team administrator sees only their own team, and a user cannot open /manage/user', async () => {
-    const { context, page } = await openIn(browser, server.url, lang);
-    await signIn(page, `boss_${lang}`, 'pass-1234');
+    const page = await app.signIn(`boss_${lang}`, 'pass-1234');
     await page.goto('/manage/group');
     await page.getByText(team).first().waitFor();
     expect(await page.getByText('Demo Team 演示团队').count()).toBe(0);
@@ -121,12 +103,10 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     await page.goto('/manage/user');
     await expectPath(page, '/403');
     await page.getByText(t.forbidden).waitFor();
-    await context.close();
   });
 
   it('a password change makes the old password fail', async () => {
-    const { context, page } = await openIn(browser, server.url, lang);
-    await signIn(page, `crew2_${lang}`, 'pass-1234');
+    const page = await app.signIn(`crew2_${lang}`, 'pass-1234');
     await page.goto('/system/account');
     await page.getByTestId('account-current').fill('pass-1234');
     await page.getByTestId('account-new').fill('pass-5678');
@@ -139,35 +119,29 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     await page.getByTestId('login-submit').click();
     await expect.poll(() => page.getByTestId('login-error').textContent()).toContain(t.wrongPassword);
     await signIn(page, `crew2_${lang}`, 'pass-5678');
-    await context.close();
   });
 
   it('a role-list edit changes what a user may open', async () => {
-    const admin = await openIn(browser, server.url, lang);
-    await signIn(admin.page, 'admin', ADMIN_PASSWORD);
-    await admin.page.goto('/system/role');
-    const box = admin.page.getByTestId('role-check-/identify-user');
+    const admin = await app.signIn('admin', ADMIN_PASSWORD);
+    await admin.goto('/system/role');
+    const box = admin.getByTestId('role-check-/identify-user');
     await box.waitFor();
     await box.uncheck();
-    await admin.page.getByTestId('role-save').click();
-    await admin.page.locator('.ant-message-notice').first().waitFor();
+    await admin.getByTestId('role-save').click();
+    await admin.locator('.ant-message-notice').first().waitFor();
 
-    const user = await openIn(browser, server.url, lang);
-    await signIn(user.page, `crew3_${lang}`, 'pass-1234');
-    await user.page.goto('/identify');
-    await expectPath(user.page, '/403');
+    const user = await app.signIn(`crew3_${lang}`, 'pass-1234');
+    await user.goto('/identify');
+    await expectPath(user, '/403');
     // And back.
     await box.check();
-    await admin.page.getByTestId('role-save').click();
-    await user.page.goto('/identify');
-    await expectPath(user.page, '/identify');
-    await admin.context.close();
-    await user.context.close();
+    await admin.getByTestId('role-save').click();
+    await user.goto('/identify');
+    await expectPath(user, '/identify');
   });
 
   it('a translation edit shows in the console after a reload', async () => {
-    const { context, page } = await openIn(browser, server.url, lang);
-    await signIn(page, 'admin', ADMIN_PASSWORD);
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
     await page.goto('/manage/system');
     await page.getByTestId('lang-search').fill('route.about');
     const cell = page.getByTestId(`lang-cell-route.about-${lang}`);
@@ -180,13 +154,12 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     await page.locator('.ant-message-notice').first().waitFor();
     await page.reload();
     await page.getByTestId('sidebar-menu').getByText(newText).waitFor();
-    await context.close();
   });
 });
 
 async function teamId(page: Page, name: string): Promise<number> {
   const res = await page.request.get(`/api/group/index?name=${encodeURIComponent(name)}`, {
-    headers: { 'x-token': (await page.evaluate(() => localStorage.getItem('token'))) ?? '' },
+    headers: { 'x-token': (await storage(page, 'token')) ?? '' },
   });
   const teams = (await res.json()).data as { id: number; name: string }[];
   const team = teams.find((t) => t.name === name);

@@ -1,14 +1,20 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pngOf } from '../apps/server/test/helpers/device.ts';
-import { call } from './support/recognition-seed.ts';
-import { ADMIN_PASSWORD, PG_URL, pgAdmin, pgReachable, startServer, type RunningServer } from './support/server.ts';
+import { login, registerStation } from './support/api.ts';
+import {
+  ADMIN_PASSWORD,
+  createDatabase,
+  PG_URL,
+  pgReachable,
+  startServer,
+  type Database,
+  type RunningServer,
+} from './support/server.ts';
 
 const hasPg = await pgReachable();
 if (!hasPg) {
@@ -109,26 +115,20 @@ describe.each([
   ['postgres', hasPg],
 ] as const)('SIGKILL during ingest on %s', (dialect, available) => {
   let server: RunningServer | null = null;
-  let database: string | null = null;
+  let database: Database | null = null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ipp-e2e-crash-${dialect}-`));
 
   afterAll(async () => {
     await server?.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (database) await pgAdmin(`drop database if exists ${database} with (force)`);
+    await database?.drop();
   });
 
   it.skipIf(!available)(
     `keeps every acknowledged ROI through ${KILLS} kills`,
     async () => {
-      let databaseUrl: string | undefined;
-      if (dialect === 'postgres') {
-        database = `ipp_e2e_crash_${crypto.randomBytes(5).toString('hex')}`;
-        await pgAdmin(`create database ${database}`);
-        const url = new URL(PG_URL);
-        url.pathname = `/${database}`;
-        databaseUrl = url.toString();
-      }
+      if (dialect === 'postgres') database = await createDatabase('ipp_e2e_crash');
+      const databaseUrl = database?.url;
       const env = { ORPHAN_GRACE_MINUTES: '0', SIMILARITY_PRELOAD: 'off', JOB_WORKER: 'off' };
       const start = async () => {
         server = await startServer({ dataDir, databaseUrl, env });
@@ -138,28 +138,14 @@ describe.each([
       };
 
       let s = await start();
-      const token = (
-        (await (
-          await fetch(`${s.url}/api/wyrbac/login/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-          })
-        ).json()) as { data: { token: string } }
-      ).data.token;
-      const teams = await call<{ id: number; name: string }[]>(s.url, token, '/group/index?page=1&limit=100');
-      const team = teams.find((t) => t.name.startsWith('Demo Team'))!;
+      const token = await login(s.url, 'admin', ADMIN_PASSWORD);
       const keys: string[] = [];
       for (let i = 0; i < INSTRUMENTS; i++) {
-        const saved = await call<{ device_key: string }>(s.url, token, '/ipp/save', {
+        const saved = await registerStation(s.url, token, {
           dev_id: `CR${i}`,
           site_name: `Crash ${i}`,
-          country: 'CN',
           longitude: 120 + i,
           latitude: 36,
-          group_id: team.id,
-          serial_number: `SN-CR${i}`,
-          config: DEFAULT_IPP_CONFIG,
         });
         keys.push(saved.device_key);
       }

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
-import { choose, setLanguage } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { chooseCategory, signIn } from './support/console.ts';
-import { call } from './support/recognition-seed.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import { choose } from './support/antd.ts';
+import { call, registerStation, uploadRoi } from './support/api.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { chooseCategory, storage } from './support/console.ts';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const T = {
   en: {
@@ -33,17 +33,9 @@ const T = {
 
 /** A station of the demo team, 2 L of water sampled, and 6 discs (label 1) and 4 rods (label 2) from its instrument. */
 async function seedStation(baseUrl: string, token: string, devId: string, pixelSizeUm: number | null) {
-  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
-  const team = teams.find((each) => each.name.startsWith('Demo Team'))!;
-  const saved = await call<{ ipp: { id: number }; device_key: string }>(baseUrl, token, '/ipp/save', {
+  const saved = await registerStation(baseUrl, token, {
     dev_id: devId,
     site_name: `E2E ecology ${devId}`,
-    country: 'CN',
-    longitude: 120.3,
-    latitude: 36.1,
-    group_id: team.id,
-    serial_number: `SN-${devId}`,
-    config: DEFAULT_IPP_CONFIG,
     ...(pixelSizeUm === null ? {} : { pixel_size_um: pixelSizeUm }),
   });
   const device = { 'x-device-key': saved.device_key };
@@ -61,15 +53,14 @@ async function seedStation(baseUrl: string, token: string, devId: string, pixelS
   }
   const seedBase = Number(devId) * 10;
   for (let i = 0; i < 10; i++) {
-    const upload = new FormData();
-    upload.set('captured_at', String(now - (i + 2) * 60_000));
-    upload.set('label_index', i < 6 ? '1' : '2');
-    upload.set('confidence', '0.9');
-    upload.set('size_px', '400');
     const png = await shapePng(i < 6 ? 'disc' : 'rod', seedBase + i);
-    upload.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'roi.png');
-    const res = await fetch(`${baseUrl}/api/device/rois`, { method: 'POST', headers: device, body: upload });
-    expect(((await res.json()) as { code: number }).code).toBe(1000);
+    await uploadRoi(baseUrl, saved.device_key, {
+      capturedAt: now - (i + 2) * 60_000,
+      labelIndex: i < 6 ? 1 : 2,
+      confidence: 0.9,
+      sizePx: 400,
+      png,
+    });
   }
   return saved.ipp.id;
 }
@@ -91,25 +82,13 @@ async function download(page: Page, testId: string, file: string) {
  * station without one says so instead of showing biovolumes.
  */
 describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology products in Chromium (%s)', (lang) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const app = useConsole({ lang });
   const t = T[lang];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('shows concentration, biovolume and the NBSS, per class, downloads them, and takes the images to EcoTaxa and back', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.goto('/login');
-    await setLanguage(page, lang);
-    await signIn(page, 'admin', ADMIN_PASSWORD);
-    const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
+    const token = (await storage(page, 'token'))!;
+    const { server } = app;
     const base = lang === 'en' ? 71000 : 72000;
     const measured = await seedStation(server.url, token, String(base + 1), 2);
     const unknown = await seedStation(server.url, token, String(base + 2), null);
@@ -187,6 +166,5 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
     await page.getByTestId('identify-size-min').fill('10000');
     await page.getByTestId('identify-size-min').press('Enter');
     await page.getByTestId('identify-grid-empty').waitFor();
-    await context.close();
   }, 240_000);
 });

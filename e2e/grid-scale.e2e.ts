@@ -1,10 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prepareGridDataDir } from '../bench/src/grid-data.ts';
 import { choose } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { useConsole } from './support/use-console.ts';
 
 /** ROIs of one station, loaded into the grid 200 a page. */
 const ROIS = 10_000;
@@ -18,23 +16,13 @@ const DOM_BUDGET = 1_400;
  * measured and printed (docs/benchmarks.md), not asserted: timing belongs to benchmarks.
  */
 describe.skipIf(!chromiumAvailable)('identify grid with 10,000 ROIs in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ dataDir: await prepareGridDataDir({ rois: ROIS, predicted: false }) });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  const app = useConsole({
+    server: async () => ({ dataDir: await prepareGridDataDir({ rois: ROIS, predicted: false }) }),
+    viewport: { width: 1600, height: 1000 },
   });
 
   it('loads them all by scrolling within the DOM budget and reuses cached thumbnails', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.setViewportSize({ width: 1600, height: 1000 });
-    await page.goto('/login');
-    await signIn(page, 'bench', 'bench-pass');
+    const page = await app.signIn('bench', 'bench-pass');
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
     await choose(page, 'identify-station', 'Bench 1');
@@ -115,6 +103,5 @@ describe.skipIf(!chromiumAvailable)('identify grid with 10,000 ROIs in Chromium'
       `grid: repeat view, ${thumbs.length} thumbnails, ${thumbs.reduce((a, t) => a + t.transfer, 0)} bytes transferred`,
     );
     expect(thumbs.every((t) => t.transfer === 0 && t.body > 0)).toBe(true);
-    await context.close();
   }, 300_000);
 });

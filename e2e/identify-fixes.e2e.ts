@@ -1,66 +1,29 @@
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import type { Browser, Page } from 'playwright-core';
-import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choose, confirm, setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { chooseCategory, signIn } from './support/console.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { choose, confirm, toast } from './support/antd.ts';
+import { pngOf, registerStation, uploadRoi } from './support/api.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { chooseCategory, storage } from './support/console.ts';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 /** Three unlabelled ROIs (newest first in the grid), then two the instrument labelled 1 with confidence 0.9. */
 const UNLABELLED = 3;
 const ROIS = 5;
 const SITE = 'E2E fixes buoy with a long site name that does not fit the tree';
 
-function pngOf(seed: number): Promise<Buffer> {
-  const raw = Buffer.alloc(24 * 24 * 3);
-  for (let i = 0; i < raw.length; i++) raw[i] = (seed * 7919 + i * 31) & 0xff;
-  raw.writeUInt32BE(seed, 0);
-  return sharp(raw, { raw: { width: 24, height: 24, channels: 3 } })
-    .png()
-    .toBuffer();
-}
-
-async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-token': token, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; data: T };
-  if (envelope.code !== 1000) throw new Error(`${path}: ${JSON.stringify(envelope)}`);
-  return envelope.data;
-}
-
 async function seedStation(baseUrl: string, token: string) {
-  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
-  const team = teams.find((each) => each.name.startsWith('Demo Team'))!;
-  const saved = await call<{ ipp: { id: number }; device_key: string }>(baseUrl, token, '/ipp/save', {
-    dev_id: '42001',
-    site_name: SITE,
-    country: 'CN',
-    longitude: 120.3,
-    latitude: 36.1,
-    group_id: team.id,
-    serial_number: 'SN-42001',
-    config: DEFAULT_IPP_CONFIG,
-  });
+  const saved = await registerStation(baseUrl, token, { dev_id: '42001', site_name: SITE });
   const now = Date.now();
   for (let i = 0; i < ROIS; i++) {
-    const form = new FormData();
-    form.set('captured_at', String(now - (i + 1) * 60_000));
-    form.set('label_index', i < UNLABELLED ? '0' : '1');
-    // The instrument sends a confidence of 0 with an unlabelled image: it must not show as one.
-    form.set('confidence', i < UNLABELLED ? '0' : '0.9');
-    form.set('size_px', String(1500 + i * 100));
-    form.set('file', new Blob([new Uint8Array(await pngOf(4200 + i))], { type: 'image/png' }), 'roi.png');
-    const res = await fetch(`${baseUrl}/api/device/rois`, {
-      method: 'POST',
-      headers: { 'x-device-key': saved.device_key },
-      body: form,
+    await uploadRoi(baseUrl, saved.device_key, {
+      capturedAt: now - (i + 1) * 60_000,
+      labelIndex: i < UNLABELLED ? 0 : 1,
+      // The instrument sends a confidence of 0 with an unlabelled image: it must not show as one.
+      confidence: i < UNLABELLED ? 0 : 0.9,
+      sizePx: 1500 + i * 100,
+      png: await pngOf(4200 + i),
     });
-    const answer = (await res.json()) as { code: number };
-    if (answer.code !== 1000) throw new Error(`upload ${i}: ${JSON.stringify(answer)}`);
   }
 }
 
@@ -81,26 +44,11 @@ async function expectGridCount(page: Page, n: number) {
  * by-device tree's counts at 1440×900.
  */
 describe.skipIf(!chromiumAvailable)('identify workspace fixes in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsole({ lang: 'en', viewport: { width: 1440, height: 900 } });
 
   it('says who labelled an image, confirms favourites, and moves on when the shown image leaves the list', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto('/login');
-    await setLanguage(page, 'en');
-    await signIn(page, 'admin', ADMIN_PASSWORD);
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    await seedStation(server.url, token!);
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
+    await seedStation(app.server.url, (await storage(page, 'token'))!);
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
 
@@ -168,6 +116,5 @@ describe.skipIf(!chromiumAvailable)('identify workspace fixes in Chromium', () =
     const box = (await count.boundingBox())!;
     expect(box.width).toBeGreaterThan(0);
     expect(box.x + box.width).toBeLessThanOrEqual(pane.x + pane.width + 0.5);
-    await context.close();
   }, 180_000);
 });

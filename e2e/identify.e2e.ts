@@ -1,13 +1,13 @@
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import fs from 'node:fs';
-import sharp from 'sharp';
 import yazl from 'yazl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choose, confirm, setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { chooseCategory, signIn } from './support/console.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { choose, confirm, toast } from './support/antd.ts';
+import { pngOf, registerStation, uploadRoi } from './support/api.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { chooseCategory, storage } from './support/console.ts';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const T = {
   en: {
@@ -42,57 +42,18 @@ const T = {
 const ROIS = 8;
 const UNLABELLED = 5;
 
-/** A small PNG whose pixels encode `seed`: every seed is another image (the server stores each content once). */
-function pngOf(seed: number): Promise<Buffer> {
-  const raw = Buffer.alloc(24 * 24 * 3);
-  for (let i = 0; i < raw.length; i++) raw[i] = (seed * 7919 + i * 31) & 0xff;
-  raw.writeUInt32BE(seed, 0);
-  return sharp(raw, { raw: { width: 24, height: 24, channels: 3 } })
-    .png()
-    .toBuffer();
-}
-
-async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-token': token, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; data: T };
-  if (envelope.code !== 1000) throw new Error(`${path}: ${JSON.stringify(envelope)}`);
-  return envelope.data;
-}
-
 /** Registers a station in the demo team through the console API and sends its ROIs through the device API. */
 async function seedStation(baseUrl: string, token: string, devId: string, siteName: string) {
-  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
-  const team = teams.find((each) => each.name.startsWith('Demo Team'));
-  if (!team) throw new Error('no demo team');
-  const saved = await call<{ ipp: { id: number }; device_key: string }>(baseUrl, token, '/ipp/save', {
-    dev_id: devId,
-    site_name: siteName,
-    country: 'CN',
-    longitude: 120.3,
-    latitude: 36.1,
-    group_id: team.id,
-    serial_number: `SN-${devId}`,
-    config: DEFAULT_IPP_CONFIG,
-  });
+  const saved = await registerStation(baseUrl, token, { dev_id: devId, site_name: siteName });
   const now = Date.now();
   for (let i = 0; i < ROIS; i++) {
-    const form = new FormData();
-    form.set('captured_at', String(now - (i + 1) * 60_000));
-    form.set('label_index', i < UNLABELLED ? '0' : '1');
-    form.set('confidence', i < UNLABELLED ? '0' : '0.9');
-    form.set('size_px', String(1500 + i * 100));
-    form.set('file', new Blob([new Uint8Array(await pngOf(Number(devId) * 100 + i))], { type: 'image/png' }), 'roi.png');
-    const res = await fetch(`${baseUrl}/api/device/rois`, {
-      method: 'POST',
-      headers: { 'x-device-key': saved.device_key },
-      body: form,
+    await uploadRoi(baseUrl, saved.device_key, {
+      capturedAt: now - (i + 1) * 60_000,
+      labelIndex: i < UNLABELLED ? 0 : 1,
+      confidence: i < UNLABELLED ? 0 : 0.9,
+      sizePx: 1500 + i * 100,
+      png: await pngOf(Number(devId) * 100 + i),
     });
-    const answer = (await res.json()) as { code: number };
-    if (answer.code !== 1000) throw new Error(`upload ${i}: ${JSON.stringify(answer)}`);
   }
   return saved.ipp.id;
 }
@@ -134,29 +95,11 @@ async function folderCount(page: Page, title: string) {
  * first), then recycles one and restores it from the recycle bin, with the counts following each step.
  */
 describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify workspace in Chromium (%s)', (lang) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const app = useConsole({ lang });
   const t = T[lang];
   const devId = lang === 'en' ? '41001' : '41002';
   const siteName = `E2E identify buoy ${lang}`;
   const folder = `101E2E_${lang}`;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const signedIn = async () => {
-    const opened = await newPage(browser, server.url);
-    await opened.page.goto('/login');
-    await setLanguage(opened.page, lang);
-    await signIn(opened.page, 'admin', ADMIN_PASSWORD);
-    return opened;
-  };
 
   /** The station's site images; answers the grid's ROI ids, newest first. */
   const openSiteImages = async (page: Page) => {
@@ -170,9 +113,8 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
   };
 
   it('selects, files into a new folder, recycles and restores', async () => {
-    const { context, page } = await signedIn();
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    await seedStation(server.url, token!, devId, siteName);
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
+    await seedStation(app.server.url, (await storage(page, 'token'))!, devId, siteName);
 
     // Site images of the station: the tree by recognition group, the grid newest first.
     const ids = await openSiteImages(page);
@@ -269,11 +211,10 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await expectGridCount(page, 0);
     await chooseCategory(page, t.folders);
     await expect.poll((await folderCount(page, folder)).count).toBe('3');
-    await context.close();
   }, 180_000);
 
   it('reviews with the keyboard, exports a selection as CSV and imports a class folder zip', async () => {
-    const { context, page } = await signedIn();
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
     let ids = await openSiteImages(page);
     const first = () => cells(page).first().getAttribute('data-testid');
 
@@ -351,6 +292,5 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await page.keyboard.press('Escape');
     await expectGridCount(page, ROIS + 2);
     await expect.poll(() => page.getByTestId('identify-node-count-t:hi').textContent()).toBe('2');
-    await context.close();
   }, 180_000);
 });

@@ -1,9 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choose, confirm, setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, signIn } from './support/console.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { choose, confirm, toast } from './support/antd.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { expectPath } from './support/console.ts';
+import { DEMO_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const T = {
   zh: { saved: '保存成功', deleted: '删除成功', offline: '离线', country: '中国' },
@@ -13,24 +13,12 @@ const T = {
 describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)(
   'instrument registry and followed stations in Chromium (%s)',
   (lang) => {
-    let server: RunningServer;
-    let browser: Browser;
+    const app = useConsole({ lang });
     const t = T[lang];
     const devId = `210${lang === 'zh' ? '05' : '06'}`;
-    beforeAll(async () => {
-      server = await startServer();
-      browser = await launchBrowser();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-    });
 
     it('a team administrator registers an instrument: limits at the field, the device key shown once', async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await page.goto('/login');
-      await setLanguage(page, lang);
-      await signIn(page, 'demo_admin', 'demo123');
+      const page = await app.signIn('demo_admin', DEMO_PASSWORD);
       await page.goto('/manage/ipp');
       await page.getByTestId('ipp-add').click();
       await expectPath(page, '/manage/ipp_edit');
@@ -58,42 +46,34 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)(
       await row.waitFor();
       expect(await row.textContent()).toContain(t.country);
       expect(await page.getByTestId(`ipp-status-${devId}`).textContent()).toContain(t.offline);
-      await context.close();
     });
 
     it('a user sees the team instruments without admin actions; the administrator follows one, then removes one', async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await page.goto('/login');
-      await setLanguage(page, lang);
-      await signIn(page, 'demo_user', 'demo123');
+      const page = await app.signIn('demo_user', DEMO_PASSWORD);
       await page.goto('/manage/ipp');
       await page.getByTestId(`ipp-row-${devId}`).waitFor();
       expect(await page.getByTestId('ipp-add').count()).toBe(0);
-      await context.close();
+      await page.context().close();
 
-      const admin = await newPage(browser, server.url);
-      await admin.page.goto('/login');
-      await setLanguage(admin.page, lang);
-      await signIn(admin.page, 'demo_admin', 'demo123');
-      await admin.page.goto('/manage/system');
-      await admin.page.getByRole('tab', { name: /IPP/ }).click();
-      await admin.page.getByTestId(`group-view-item-${devId}`).check();
-      await admin.page.getByTestId('group-view-save').click();
-      await toast(admin.page, t.saved);
-      await admin.page.reload();
-      await admin.page.getByRole('tab', { name: /IPP/ }).click();
-      await expect.poll(() => admin.page.getByTestId(`group-view-item-${devId}`).isChecked()).toBe(true);
+      const admin = await app.signIn('demo_admin', DEMO_PASSWORD);
+      await admin.goto('/manage/system');
+      await admin.getByRole('tab', { name: /IPP/ }).click();
+      await admin.getByTestId(`group-view-item-${devId}`).check();
+      await admin.getByTestId('group-view-save').click();
+      await toast(admin, t.saved);
+      await admin.reload();
+      await admin.getByRole('tab', { name: /IPP/ }).click();
+      await expect.poll(() => admin.getByTestId(`group-view-item-${devId}`).isChecked()).toBe(true);
       // And the instrument can be removed after confirmation.
-      await admin.page.goto('/manage/ipp');
-      const id = await admin.page.evaluate(async (dev) => {
+      await admin.goto('/manage/ipp');
+      const id = await admin.evaluate(async (dev) => {
         const res = await fetch(`/api/ipp/index?keyword=${dev}`, { headers: { 'x-token': localStorage.getItem('token') ?? '' } });
         return ((await res.json()).data as { id: number }[])[0]?.id;
       }, devId);
-      await admin.page.getByTestId(`ipp-delete-${id}`).click();
-      await confirm(admin.page);
-      await toast(admin.page, t.deleted);
-      await expect.poll(() => admin.page.getByTestId(`ipp-row-${devId}`).count()).toBe(0);
-      await admin.context.close();
+      await admin.getByTestId(`ipp-delete-${id}`).click();
+      await confirm(admin);
+      await toast(admin, t.deleted);
+      await expect.poll(() => admin.getByTestId(`ipp-row-${devId}`).count()).toBe(0);
     });
   },
 );

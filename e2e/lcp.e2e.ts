@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser } from './support/browser.ts';
-import { signIn } from './support/console.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { BrowserContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable } from './support/browser.ts';
+import { DEMO_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 interface PaintFigures {
   lcp: number | null;
@@ -94,25 +94,14 @@ function describeRun(name: string, f: PaintFigures) {
  * user), still on screen, not the loading indicator; and the repeat view takes every script from the cache.
  */
 describe.skipIf(!chromiumAvailable)('Largest Contentful Paint of /home in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsole();
 
   it('paints the console content largest, cold and with a warm cache', async () => {
     const viewport = { width: 1366, height: 800 };
     // Sign in once; the session (local storage) goes into new contexts, whose HTTP caches are empty.
-    const signing = await browser.newContext({ baseURL: server.url, viewport });
-    await signIn(await signing.newPage(), 'demo_admin', 'demo123');
-    const storageState = await signing.storageState();
-    await signing.close();
+    const signing = await app.signIn('demo_admin', DEMO_PASSWORD);
+    const storageState = await signing.context().storageState();
+    await signing.context().close();
 
     const cold: PaintFigures[] = [];
     const warm: PaintFigures[] = [];
@@ -125,7 +114,8 @@ describe.skipIf(!chromiumAvailable)('Largest Contentful Paint of /home in Chromi
     // Up to 30 contexts: a CI run with the server suites beside it saw 8 of 10 unmeasured (2 left, below the 3 needed),
     // an idle machine 6 of 10; the loop stops at ROUNDS measured, so a calm run pays nothing for the margin.
     for (let round = 1; cold.length < ROUNDS && round <= ROUNDS * 6; round++) {
-      const context = await browser.newContext({ baseURL: server.url, viewport, storageState });
+      // A plain context, as a visitor's browser has it (animations on): the paints are measured as they come.
+      const context = await app.browser.newContext({ baseURL: app.server.url, viewport, storageState });
       const first = await measureHome(context);
       const again = await measureHome(context);
       await context.close();

@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirm, setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, signIn } from './support/console.ts';
-import { repoRoot, startServer, type RunningServer } from './support/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { confirm, toast } from './support/antd.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { expectPath } from './support/console.ts';
+import { DEMO_PASSWORD, repoRoot } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const T = {
@@ -68,32 +69,24 @@ async function eventually(page: Page, testId: string, text: string | RegExp, tim
  * overview, station preview, station detail with every period, the image detail and download the CSV.
  */
 describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring in Chromium (%s)', (lang) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const app = useConsole({ lang, server: { env: { MQTT_URL } } });
   let simulator: ChildProcess | null = null;
   let simulatorLog = '';
   const t = T[lang];
   const devId = lang === 'en' ? '31001' : '31002';
 
-  beforeAll(async () => {
-    server = await startServer({ env: { MQTT_URL } });
-    browser = await launchBrowser();
-  });
+  // Registered after the console's hooks, so the simulator stops before its server does.
   afterAll(async () => {
     if (simulator && simulator.exitCode === null) {
       const exited = new Promise((r) => simulator?.once('exit', r));
       simulator.kill('SIGTERM');
       await exited;
     }
-    await browser?.close();
-    await server?.stop();
   });
 
   it('runs the whole monitoring flow', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.goto('/login');
-    await setLanguage(page, lang);
-    await signIn(page, 'demo_admin', 'demo123');
+    const page = await app.signIn('demo_admin', DEMO_PASSWORD);
+    const { server } = app;
     // The live event stream is open (issue 23): the header says so.
     await page.locator('[data-testid="live-indicator"][data-state="live"]').waitFor({ timeout: 15_000 });
 
@@ -308,6 +301,5 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     await expect.poll(() => page.getByTestId(`alarm-state-${alarmId}`).textContent()).toBe(t.acknowledged);
     expect(await page.getByTestId('alarm-table').textContent()).toContain('checking the cable');
     await expect.poll(() => page.getByTestId('alarm-bell').getAttribute('data-active')).toBe('0');
-    await context.close();
   }, 300_000);
 });

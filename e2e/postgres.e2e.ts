@@ -1,8 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable } from './support/browser.ts';
 import { expectPath, signIn, signOut } from './support/console.ts';
-import { ADMIN_PASSWORD, PG_URL, pgReachable, startServer, type RunningServer } from './support/server.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, PG_URL, pgReachable } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const hasPg = await pgReachable();
 if (!hasPg) {
@@ -11,29 +11,19 @@ if (!hasPg) {
 }
 
 describe.skipIf(!chromiumAvailable || !hasPg)('the console on PostgreSQL', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ dialect: 'postgres' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsole({ server: { dialect: 'postgres' } });
 
   it('signs in, moves under the guard and signs out', async () => {
-    expect(server.log()).toContain('Database: PostgreSQL');
-    const { context, page } = await newPage(browser, server.url);
+    expect(app.server.log()).toContain('Database: PostgreSQL');
+    const page = await app.newPage();
     await signIn(page, 'admin', ADMIN_PASSWORD, '/login?redirect=/manage/group');
     await expectPath(page, '/manage/group');
     await page.getByTestId('header-user').getByText('Administrator').waitFor();
     await signOut(page);
     await page.goto('/home');
     await expectPath(page, '/login');
-    await signIn(page, 'demo_user', 'demo123');
+    await signIn(page, 'demo_user', DEMO_PASSWORD);
     await page.goto('/manage/group');
     await expectPath(page, '/403');
-    await context.close();
   });
 });

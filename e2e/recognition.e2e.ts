@@ -1,11 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choose, confirm, setLanguage } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { choose, confirm } from './support/antd.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { storage } from './support/console.ts';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
 import { FOLDER, MISLABELLED, seed } from './support/recognition-seed.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const T = {
   en: {
@@ -45,28 +46,14 @@ async function typeRange(page: Page, start: string, end: string) {
  * watches the job's progress and sees labels and counts change, then asks for ROIs like one of them.
  */
 describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition in Chromium (%s)', (lang) => {
-  let server: RunningServer;
-  let browser: Browser;
+  const app = useConsole({ lang });
   const t = T[lang];
   const devId = lang === 'en' ? '61001' : '61002';
   const siteName = `E2E recognition ${lang}`;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('trains a model, re-identifies with live progress, and finds more like this', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.goto('/login');
-    await setLanguage(page, lang);
-    await signIn(page, 'admin', ADMIN_PASSWORD);
-    const token = (await page.evaluate(() => localStorage.getItem('token')))!;
-    const cls = await seed(server.url, token, devId, siteName, lang);
+    const page = await app.signIn('admin', ADMIN_PASSWORD);
+    const cls = await seed(app.server.url, (await storage(page, 'token'))!, devId, siteName, lang);
 
     // The station's pixel size, on its instrument form: sizes are then shown in µm and mm³ as well.
     await page.goto(`/manage/ipp_edit?id=${cls.ippId}`);
@@ -199,6 +186,5 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     await raw.waitFor({ timeout: 30_000 });
     expect(Number(await raw.textContent())).toBeGreaterThanOrEqual(MISLABELLED);
     expect(await card.getByTestId(`corrected-value-${cls.diatoms}`).textContent()).toMatch(/^\d+\.\d \(\d+\.\d–\d+\.\d\)$/);
-    await context.close();
   }, 240_000);
 });

@@ -6,8 +6,10 @@ import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
-import { call, MISLABELLED, seed } from './support/recognition-seed.ts';
-import { ADMIN_PASSWORD, PG_URL, pgAdmin, pgReachable, startServer, type RunningServer } from './support/server.ts';
+import { call, login } from './support/api.ts';
+import { MISLABELLED, seed } from './support/recognition-seed.ts';
+import { ADMIN_PASSWORD, createDatabase, PG_URL, pgReachable, type Database, type RunningServer } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const hasPg = await pgReachable();
 if (!hasPg) {
@@ -29,11 +31,7 @@ async function api<T>(base: string, token: string | null, route: string, body?: 
   return (await res.json()) as Envelope<T>;
 }
 
-async function signIn(base: string) {
-  const answer = await api<{ token: string }>(base, null, '/wyrbac/login/login', { username: 'admin', password: ADMIN_PASSWORD });
-  expect(answer.code).toBe(1000);
-  return answer.data.token;
-}
+const signIn = (base: string) => login(base, 'admin', ADMIN_PASSWORD);
 
 interface Job {
   status: string;
@@ -62,12 +60,11 @@ async function jobEnds(base: string, token: string, jobId: number): Promise<Job>
 describe.skipIf(!hasPg)('two server processes on one PostgreSQL and one S3 bucket', () => {
   let s3: S3rver;
   let s3Dir: string;
-  let database: string;
-  let databaseUrl: string;
-  let a: RunningServer;
-  let b: RunningServer;
+  let s3Port: number;
+  let database: Database | undefined;
   let client: pg.Client;
 
+  // The bucket and the database, before the two processes start (beforeAll) and after they stop (afterAll).
   beforeAll(async () => {
     s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-e2e-s3-'));
     s3 = new S3rver({
@@ -77,35 +74,39 @@ describe.skipIf(!hasPg)('two server processes on one PostgreSQL and one S3 bucke
       directory: s3Dir,
       configureBuckets: [{ name: 'ipp', configs: [] }],
     });
-    const { port } = await s3.run();
-    database = `ipp_e2e_scale_${crypto.randomBytes(5).toString('hex')}`;
-    await pgAdmin(`create database ${database}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${database}`;
-    databaseUrl = url.toString();
-    const env = {
-      STORAGE_URL: `s3://ipp/images?endpoint=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      JOB_WORKER: 'on',
-      SIMILARITY_PRELOAD: 'off',
-    };
-    // The first process migrates and seeds; the second finds everything done.
-    a = await startServer({ databaseUrl, env });
-    b = await startServer({ databaseUrl, env });
-    client = new pg.Client({ connectionString: databaseUrl });
+    ({ port: s3Port } = await s3.run());
+    database = await createDatabase('ipp_e2e_scale');
+  });
+  afterAll(async () => {
+    await database?.drop();
+    await s3?.close();
+    if (s3Dir) fs.rmSync(s3Dir, { recursive: true, force: true });
+  });
+  // The first process migrates and seeds; the second finds everything done.
+  const app = useConsole({
+    servers: 2,
+    browser: false,
+    server: () => ({
+      databaseUrl: database!.url,
+      env: {
+        STORAGE_URL: `s3://ipp/images?endpoint=${encodeURIComponent(`http://127.0.0.1:${s3Port}`)}`,
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        JOB_WORKER: 'on',
+        SIMILARITY_PRELOAD: 'off',
+      },
+    }),
+  });
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: database!.url });
     await client.connect();
   });
   afterAll(async () => {
     await client?.end();
-    await a?.stop();
-    await b?.stop();
-    if (database) await pgAdmin(`drop database if exists ${database} with (force)`);
-    await s3?.close();
-    if (s3Dir) fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   it('honours a session made on one process in the other, and a sign-out on either everywhere', async () => {
+    const [a, b] = app.servers as [RunningServer, RunningServer];
     const token = await signIn(a.url);
     const seen = await api<{ account: string }>(b.url, token, '/wyrbac/login/user-info');
     expect([seen.code, seen.data.account]).toEqual([1000, 'admin']);
@@ -114,6 +115,7 @@ describe.skipIf(!hasPg)('two server processes on one PostgreSQL and one S3 bucke
   });
 
   it('serves images ingested through either process from both, runs each job once, keeps the rollups exact', async () => {
+    const [a, b] = app.servers as [RunningServer, RunningServer];
     const token = await signIn(b.url);
     // A station with human-identified examples (imported through process A) and rods its instrument called copepods.
     const cls = await seed(a.url, token, '62001', 'Scale-out', 'en');

@@ -1,51 +1,21 @@
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser } from './support/browser.ts';
-import { watchAnswers } from './support/answers.ts';
-import { signIn } from './support/console.ts';
-import { call } from './support/recognition-seed.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
-
-const DEMO_PASSWORD = 'demo123';
-
-async function login(baseUrl: string, account: string, password: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/wyrbac/login/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: account, password }),
-  });
-  return ((await res.json()) as { data: { token: string } }).data.token;
-}
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { toast } from './support/antd.ts';
+import { call, login, registerStation } from './support/api.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { storage } from './support/console.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, type RunningServer } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 /** Two stations of the demo team at the same place, registered through the API as the team's administrator. */
-async function seedStations(baseUrl: string): Promise<void> {
-  const token = await login(baseUrl, 'demo_admin', DEMO_PASSWORD);
-  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
-  const team = teams.find((each) => each.name.startsWith('Demo Team'))!;
-  for (const devId of ['43101', '43102']) {
-    await call(baseUrl, token, '/ipp/save', {
+async function seedStations({ url }: RunningServer): Promise<void> {
+  const token = await login(url, 'demo_admin', DEMO_PASSWORD);
+  for (const devId of ['43101', '43102'])
+    await registerStation(url, token, {
       dev_id: devId,
       site_name: `Screens ${devId}`,
-      country: 'CN',
-      longitude: 120.3,
-      latitude: 36.1,
-      group_id: team.id,
       serial_number: `SN-LONG-SERIAL-${devId}`,
-      config: DEFAULT_IPP_CONFIG,
     });
-  }
-}
-
-/** At 1440×900, as issue 20 found the screens. */
-async function open1440(browser: Browser, baseURL: string, lang: 'zh' | 'en'): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  watchAnswers(page, baseURL);
-  await page.goto('/login');
-  await setLanguage(page, lang);
-  return page;
 }
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -56,21 +26,11 @@ const box = async (page: Page, selector: string): Promise<Box> => {
 };
 
 describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await seedStations(server.url);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // At 1440×900, as issue 20 found the screens.
+  const app = useConsole({ viewport: { width: 1440, height: 900 }, seed: seedStations });
 
   it('lets a plain user choose followed stations from /home, and keeps their language on the account', async () => {
-    const page = await open1440(browser, server.url, 'zh');
-    await signIn(page, 'demo_user', DEMO_PASSWORD);
+    const page = await app.signIn('demo_user', DEMO_PASSWORD, { lang: 'zh' });
     await page.goto('/home');
     await page.getByTestId('home-select-ipp').click();
     await page.getByTestId('group-view-item-43102').click();
@@ -79,31 +39,21 @@ describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', ()
     // The overview lists the followed station first, starred.
     const first = page.locator('[data-testid^="home-station-"]').first();
     await expect.poll(() => first.getAttribute('data-testid')).toBe('home-station-43102');
-    const token = await page.evaluate(() => window.localStorage.getItem('token'));
-    const view = await call<{ loc: { dev_id: string }[] }>(server.url, token!, '/setting/get-group-view');
+    const token = await storage(page, 'token');
+    const view = await call<{ loc: { dev_id: string }[] }>(app.server.url, token!, '/setting/get-group-view');
     expect(view.loc.map((l) => l.dev_id)).toEqual(['43102']);
 
     // English from the header follows the account: a new browser without a stored language opens in English.
     await page.getByTestId('language-switch').getByText('English').click();
     await page.getByText('System Overview').first().waitFor();
-    const fresh = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1440, height: 900 },
-      reducedMotion: 'reduce',
-    });
-    const other = await fresh.newPage();
-    watchAnswers(other, server.url);
-    await signIn(other, 'demo_user', DEMO_PASSWORD);
+    const other = await app.signIn('demo_user', DEMO_PASSWORD);
     await other.goto('/home');
     await other.getByTestId('home-select-ipp').getByText('Select IPP').waitFor();
-    await fresh.close();
-    await page.context().close();
   });
 
   for (const lang of ['zh', 'en'] as const) {
     it(`fits the instrument and team lists at 1440×900 (${lang})`, async () => {
-      const page = await open1440(browser, server.url, lang);
-      await signIn(page, 'admin', ADMIN_PASSWORD);
+      const page = await app.signIn('admin', ADMIN_PASSWORD, { lang });
 
       await page.goto('/manage/ipp');
       await page.getByTestId('ipp-row-43101').waitFor();
@@ -125,7 +75,6 @@ describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', ()
       const table = await box(page, '.ant-table');
       const remove = await box(page, '[data-testid^="team-delete-"]');
       expect(remove.x + remove.width).toBeLessThanOrEqual(table.x + table.width);
-      await page.context().close();
     });
   }
 });

@@ -1,23 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, signIn, signOut, storage } from './support/console.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { login } from './support/api.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { expectPath, signOut, storage } from './support/console.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsole();
 
   it('sends a visitor without a session to /login and back to where they were going', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const page = await app.newPage();
     await page.goto('/manage/user');
     await expectPath(page, '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/manage/user');
@@ -26,11 +18,10 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.getByTestId('login-submit').click();
     await expectPath(page, '/manage/user');
     await expect.poll(() => storage(page, 'role')).toBe('superadmin');
-    await context.close();
   });
 
   it('checks the form at the field and shows a refused sign-in inline, not as a toast', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const page = await app.newPage();
     await page.goto('/login');
     await page.getByTestId('login-username').fill('admin');
     await page.getByTestId('login-password').fill('123');
@@ -40,12 +31,10 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.getByTestId('login-submit').click();
     await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('账号或密码错误');
     expect(await page.locator('.ant-message-notice').count()).toBe(0);
-    await context.close();
   });
 
   it('redirects / to /home, unknown paths to /404, and back home from there', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await signIn(page, 'demo_admin', 'demo123');
+    const page = await app.signIn('demo_admin', DEMO_PASSWORD);
     await page.goto('/');
     await expectPath(page, '/home');
     await page.getByTestId('welcome-card').waitFor();
@@ -54,12 +43,10 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.getByText('抱歉，您访问的页面不存在').waitFor();
     await page.getByTestId('back-home').click();
     await expectPath(page, '/home');
-    await context.close();
   });
 
   it('sends a user to /403 for an admin page, and Back returns to the last page', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await signIn(page, 'demo_user', 'demo123');
+    const page = await app.signIn('demo_user', DEMO_PASSWORD);
     await page.goto('/about');
     await page.getByTestId('about-processing').waitFor();
     // A client-side navigation as the router makes it (history state with its index), like a click on a link.
@@ -78,12 +65,10 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await expectPath(page, '/403');
     await page.getByTestId('back').click();
     await expectPath(page, '/home');
-    await context.close();
   });
 
   it('switches to English and keeps it after a reload', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await signIn(page, 'demo_admin', 'demo123');
+    const page = await app.signIn('demo_admin', DEMO_PASSWORD);
     expect(await page.locator('html').getAttribute('lang')).toMatch(/^zh/);
     await page.getByTestId('language-switch').click();
     await page.getByText('English', { exact: true }).click();
@@ -103,12 +88,10 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     expect((await (await saved).json()).data.language).toBe('zh');
     await expect.poll(() => storage(page, 'language')).toBe('zh');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toMatch(/^zh/);
-    await context.close();
   });
 
   it('signs out: the server ends the session and the console forgets token, role and demo flag', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await signIn(page, 'demo', 'demo123');
+    const page = await app.signIn('demo', DEMO_PASSWORD);
     await page.getByTestId('demo-tag').waitFor();
     const token = await storage(page, 'token');
     expect(await storage(page, 'demo')).toBeTruthy();
@@ -120,60 +103,45 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     expect((await res.json()).code).toBe(1010);
     await page.goto('/home');
     await expectPath(page, '/login');
-    await context.close();
   });
 
   it('ends a displaced session in /login with the "signed in elsewhere" message', async () => {
-    const first = await newPage(browser, server.url);
-    await signIn(first.page, 'demo_admin', 'demo123');
-    const second = await newPage(browser, server.url);
-    await signIn(second.page, 'demo_admin', 'demo123');
+    const first = await app.signIn('demo_admin', DEMO_PASSWORD);
+    const second = await app.signIn('demo_admin', DEMO_PASSWORD);
     // The first tab's next call is refused: it signs out locally and says why.
-    await first.page.reload();
-    await expectPath(first.page, '/login');
-    await first.page.getByText('该账号异地登录，请重新登录').waitFor();
-    expect(await storage(first.page, 'token')).toBeNull();
-    await second.page.reload();
-    await second.page.getByTestId('welcome-card').waitFor();
-    await first.context.close();
-    await second.context.close();
+    await first.reload();
+    await expectPath(first, '/login');
+    await first.getByText('该账号异地登录，请重新登录').waitFor();
+    expect(await storage(first, 'token')).toBeNull();
+    await second.reload();
+    await second.getByTestId('welcome-card').waitFor();
   });
 
   it('opens a deep link carrying id and token without a stored session', async () => {
-    const login = await fetch(`${server.url}/api/wyrbac/login/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'demo_user', password: 'demo123' }),
-    });
-    const token = (await login.json()).data.token as string;
-    const { context, page } = await newPage(browser, server.url);
+    const token = await login(app.server.url, 'demo_user', DEMO_PASSWORD);
+    const page = await app.newPage();
     await page.goto(`/about?id=1&token=${encodeURIComponent(token)}`);
     await page.getByTestId('about-processing').waitFor();
     expect(await storage(page, 'token')).toBe(token);
     expect(await storage(page, 'role')).toBe('user');
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
     // A link with a token but no id is not a deep link.
-    const other = await newPage(browser, server.url);
-    await other.page.goto(`/about?token=${encodeURIComponent(token)}`);
-    await expectPath(other.page, '/login');
-    await other.context.close();
-    await context.close();
+    const other = await app.newPage();
+    await other.goto(`/about?token=${encodeURIComponent(token)}`);
+    await expectPath(other, '/login');
   });
 
   it('keeps the sidebar state in a cookie across reloads', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await signIn(page, 'demo_admin', 'demo123');
+    const page = await app.signIn('demo_admin', DEMO_PASSWORD);
     await page.getByTestId('sidebar-toggle').click();
-    await expect.poll(async () => (await context.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('1');
+    await expect.poll(async () => (await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('1');
     await page.reload();
     await page.getByTestId('header-user').waitFor();
     expect(await page.locator('.ant-layout-sider-collapsed').count()).toBe(1);
-    await context.close();
   });
 
   it('keeps a kept-alive page mounted while the user visits another page', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await signIn(page, 'demo_admin', 'demo123');
+    const page = await app.signIn('demo_admin', DEMO_PASSWORD);
     await page.goto('/about');
     await page.getByTestId('about-processing').waitFor();
     // Mark the live DOM node: a remount would create a fresh node without the mark.
@@ -184,6 +152,5 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.getByTestId('sidebar-menu').getByText('关于').click();
     await expectPath(page, '/about');
     expect(await page.getByTestId('about-processing').getAttribute('data-e2e-mark')).toBe('kept');
-    await context.close();
   });
 });

@@ -1,11 +1,10 @@
-import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import type { Browser, Page } from 'playwright-core';
-import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choose, setLanguage, toast } from './support/antd.ts';
-import { chromiumAvailable, launchBrowser, newPage } from './support/browser.ts';
-import { signIn } from './support/console.ts';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { choose, toast } from './support/antd.ts';
+import { login, pngOf, registerStation, uploadRoi } from './support/api.ts';
+import { chromiumAvailable } from './support/browser.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, type RunningServer } from './support/server.ts';
+import { useConsole } from './support/use-console.ts';
 
 const T = {
   en: {
@@ -25,59 +24,18 @@ const T = {
 /** Eight ROIs the instrument labelled 2 (Diatom_chain) with falling confidence, newest first. */
 const ROIS = 8;
 
-function pngOf(seed: number): Promise<Buffer> {
-  const raw = Buffer.alloc(24 * 24 * 3);
-  for (let i = 0; i < raw.length; i++) raw[i] = (seed * 7919 + i * 31) & 0xff;
-  raw.writeUInt32BE(seed, 0);
-  return sharp(raw, { raw: { width: 24, height: 24, channels: 3 } })
-    .png()
-    .toBuffer();
-}
-
-async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-token': token, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; data: T };
-  if (envelope.code !== 1000) throw new Error(`${path}: ${JSON.stringify(envelope)}`);
-  return envelope.data;
-}
-
-async function seedStation(baseUrl: string, devId: string, siteName: string) {
-  const login = await fetch(`${baseUrl}/api/wyrbac/login/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
-  const team = teams.find((each) => each.name.startsWith('Demo Team'))!;
-  const saved = await call<{ device_key: string }>(baseUrl, token, '/ipp/save', {
-    dev_id: devId,
-    site_name: siteName,
-    country: 'CN',
-    longitude: 120.3,
-    latitude: 36.1,
-    group_id: team.id,
-    serial_number: `SN-${devId}`,
-    config: DEFAULT_IPP_CONFIG,
-  });
+async function seedStation({ url }: RunningServer, devId: string, siteName: string) {
+  const token = await login(url, 'admin', ADMIN_PASSWORD);
+  const saved = await registerStation(url, token, { dev_id: devId, site_name: siteName });
   const now = Date.now();
   for (let i = 0; i < ROIS; i++) {
-    const form = new FormData();
-    form.set('captured_at', String(now - (i + 1) * 60_000));
-    form.set('label_index', '2');
-    form.set('confidence', String(0.95 - i * 0.1));
-    form.set('size_px', '2000');
-    form.set('file', new Blob([new Uint8Array(await pngOf(Number(devId) * 100 + i))], { type: 'image/png' }), 'roi.png');
-    const res = await fetch(`${baseUrl}/api/device/rois`, {
-      method: 'POST',
-      headers: { 'x-device-key': saved.device_key },
-      body: form,
+    await uploadRoi(url, saved.device_key, {
+      capturedAt: now - (i + 1) * 60_000,
+      labelIndex: 2,
+      confidence: 0.95 - i * 0.1,
+      sizePx: 2000,
+      png: await pngOf(Number(devId) * 100 + i),
     });
-    if (((await res.json()) as { code: number }).code !== 1000) throw new Error(`upload ${i}`);
   }
 }
 
@@ -90,26 +48,12 @@ const marks = (page: Page) =>
  * and undoes a bulk action, in both languages.
  */
 describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('validating from the keyboard in Chromium (%s)', (lang) => {
-  let server: RunningServer;
-  let browser: Browser;
   const t = T[lang];
   const siteName = `E2E validate ${lang}`;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    await seedStation(server.url, lang === 'en' ? '45001' : '45002', siteName);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useConsole({ lang, seed: (server) => seedStation(server, lang === 'en' ? '45001' : '45002', siteName) });
 
   it('validates, corrects and undoes with the keyboard, and shows who labelled what', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    await page.goto('/login');
-    await setLanguage(page, lang);
-    await signIn(page, 'demo_user', 'demo123');
+    const page = await app.signIn('demo_user', DEMO_PASSWORD);
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
     await choose(page, 'identify-station', siteName);
@@ -178,6 +122,5 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('validating from
     await expect.poll(() => page.getByTestId('identify-selection-count').getAttribute('data-count')).toBe(String(ROIS));
     await page.keyboard.press('v');
     await expect.poll(() => marks(page)).toEqual(Array(ROIS).fill('validated'));
-    await context.close();
   });
 });

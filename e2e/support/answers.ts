@@ -4,7 +4,8 @@ import type { Page, Response } from 'playwright-core';
 /**
  * Every JSON answer the console receives in an e2e run is checked against the schema the server's OpenAPI document
  * declares for its route and status (issue 22: "every answer of the fuzzer and of the e2e runs validates against its
- * declared schema"). A page gets the watcher in newPage; support/answers-setup.ts fails the test that saw a violation.
+ * declared schema"). A page gets the watcher in useConsole's newPage (support/use-console.ts); support/answers-setup.ts
+ * fails the test that saw a violation.
  */
 interface Document {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;

@@ -11,7 +11,7 @@ export async function choose(page: Page, testId: string, optionText: string) {
 
 /**
  * Clicks the OK button of the open confirmation (Popconfirm or Modal.confirm) and waits for the dialog to go. The
- * pages run with reduced motion (support/browser.ts), so the dialog is in place when it is clicked: no second click.
+ * pages run with reduced motion (support/use-console.ts), so the dialog is in place when it is clicked: no second click.
  */
 export async function confirm(page: Page) {
   // This dialog's button, not whichever confirmation is last later on (a second dialog may follow this one).
@@ -24,8 +24,4 @@ export async function confirm(page: Page) {
 /** Waits for an antd message or notification containing the text. */
 export async function toast(page: Page, text: string | RegExp) {
   await page.locator('.ant-message-notice, .ant-notification-notice', { hasText: text }).first().waitFor();
-}
-
-export async function setLanguage(page: Page, lang: 'zh' | 'en') {
-  await page.evaluate((l) => window.localStorage.setItem('language', l), lang);
 }

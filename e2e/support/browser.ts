@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { watchAnswers } from './answers.ts';
+import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);
@@ -25,14 +24,4 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
-}
-
-export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  // Reduced motion: the console turns antd's animations off (hooks/use-reduced-motion.ts), so a click never lands on a
-  // dialog or list still moving into place.
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  // Every JSON answer of the API is checked against its declared schema (support/answers.ts).
-  watchAnswers(page, baseURL);
-  return { context, page };
 }

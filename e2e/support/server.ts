@@ -8,6 +8,8 @@ import pg from 'pg';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const ADMIN_PASSWORD = 'e2e-admin-pass';
+/** The password of the demo accounts that --seed-demo creates (demo, demo_admin, demo_user). */
+export const DEMO_PASSWORD = 'demo123';
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface RunningServer {
@@ -53,19 +55,35 @@ export async function pgAdmin(sql: string) {
   }
 }
 
+export interface Database {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database on the test server, named with the prefix and a random tail; drop() removes it. */
+export async function createDatabase(prefix = 'ipp_e2e'): Promise<Database> {
+  const name = `${prefix}_${crypto.randomBytes(5).toString('hex')}`;
+  await pgAdmin(`create database ${name}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => pgAdmin(`drop database if exists ${name} with (force)`) };
+}
+
+export interface ServerOptions {
+  dialect?: 'sqlite' | 'postgres';
+  env?: Record<string, string>;
+  /** A prepared data directory (a database loaded beforehand); a fresh one without. */
+  dataDir?: string;
+  /** An existing PostgreSQL database to share with other processes (created and dropped by the caller). */
+  databaseUrl?: string;
+}
+
 /**
  * Starts the real server (`npm start`'s entry point, with demo seeding) on the production web build,
  * in a fresh data directory (or the one given), or a fresh PostgreSQL database.
  */
-export async function startServer(
-  options: {
-    dialect?: 'sqlite' | 'postgres';
-    env?: Record<string, string>;
-    dataDir?: string;
-    /** An existing PostgreSQL database to share with other processes (created and dropped by the caller). */
-    databaseUrl?: string;
-  } = {},
-): Promise<RunningServer> {
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // WEB_DIST (as the server reads it) lets a run use a build of its own instead of the shared one.
   const dist = path.join(process.env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist'), 'index.html');
   if (!fs.existsSync(dist)) throw new Error('No production web build: run "npm run build" first (npm test does it).');
@@ -83,15 +101,12 @@ export async function startServer(
     // Servers of different specs may share the broker: each its own shared-subscription group.
     MQTT_GROUP: `e2e-${crypto.randomBytes(4).toString('hex')}`,
   };
-  let database: string | null = null;
+  let database: Database | null = null;
   if (options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
   } else if (options.dialect === 'postgres') {
-    database = `ipp_e2e_${crypto.randomBytes(5).toString('hex')}`;
-    await pgAdmin(`create database ${database}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${database}`;
-    env.DATABASE_URL = url.toString();
+    database = await createDatabase();
+    env.DATABASE_URL = database.url;
   }
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--seed-demo'], {
     cwd: repoRoot,
@@ -127,7 +142,7 @@ export async function startServer(
         await exited;
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (database) await pgAdmin(`drop database if exists ${database} with (force)`);
+      await database?.drop();
     },
   };
 }
