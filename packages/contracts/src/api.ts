@@ -148,7 +148,10 @@ import {
   WallSchema,
 } from './views.ts';
 import { BLOB_NAME } from './constants.ts';
-import { EP, type EndpointName } from './endpoints.ts';
+import * as EP from './endpoints.ts';
+
+/** An endpoint's name in EP: its path in camelCase. */
+export type EndpointName = keyof typeof EP;
 
 // The small answers several calls share, named once (they were written inline in the route files).
 /** A call done, nothing to report. */

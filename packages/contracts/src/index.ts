@@ -22,5 +22,5 @@ export * from './alarms.ts';
 export * from './trends.ts';
 export * from './completeness.ts';
 export * from './label-history.ts';
-export * from './endpoints.ts';
+export * from './endpoints-entry.ts';
 export * from './api.ts';
