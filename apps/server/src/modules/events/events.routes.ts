@@ -1,7 +1,6 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-
 import { requireAuth } from '../../http/access.ts';
 import type { LiveStreams } from './live-streams.ts';
 

@@ -1,7 +1,6 @@
 import { API, CATEGORY, MAX_MATCHING, type RoiPage } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-
 import { requireAuth } from '../../http/access.ts';
 import { ok, presentedJson } from '../../http/envelope.ts';
 import type { IdentifyService } from './identify.service.ts';

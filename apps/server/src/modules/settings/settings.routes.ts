@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import { API, EP, pathOf, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import { readUpload } from '../../http/upload.ts';

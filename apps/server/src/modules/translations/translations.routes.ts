@@ -1,7 +1,6 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-
 import { ok } from '../../http/envelope.ts';
 import { readUpload } from '../../http/upload.ts';
 import type { TranslationsService } from './translations.service.ts';
