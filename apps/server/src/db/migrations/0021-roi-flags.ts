@@ -1,6 +1,6 @@
 import { ROI_FLAG_RULES } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
-import { flagBitsSql } from '../../modules/rois/roi-flags.ts';
+import { flagBitsSql } from '../../modules/rois/rois.repository.ts';
 import { flagCleanedRois } from '../../modules/rois/rois.repository.ts';
 import type { DialectName } from '../database.ts';
 import type { Database } from '../schema.ts';

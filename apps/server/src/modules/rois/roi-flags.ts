@@ -1,5 +1,4 @@
 import { ROI_FLAG_BITS, ROI_FLAG_RULES } from '@ipp/contracts';
-import { sql, type RawBuilder } from 'kysely';
 
 /** What the flags read of a telemetry sample. */
 export interface FlagSample {
@@ -36,19 +35,4 @@ export function cleansOf(sample: Pick<FlagSample, 'at' | 'wiper_state' | 'wiper_
   if (sample.wiper_last_clean_at !== null) out.add(Number(sample.wiper_last_clean_at));
   if (sample.wiper_state === 'cleaning') out.add(Number(sample.at));
   return [...out];
-}
-
-/**
- * The same as SQL over a telemetry row `t` and a capture time (for migration 0021's backfill of existing ROIs): the
- * trends test proves both give the same flags.
- */
-export function flagBitsSql(capturedAt: RawBuilder<number>): RawBuilder<number> {
-  const range = ROI_FLAG_RULES.temperatureC;
-  const settle = sql.lit(ROI_FLAG_RULES.wiperSettleMs);
-  return sql<number>`(case when (t.wiper_state = 'cleaning' and ${capturedAt} - t.at <= ${settle}) or (t.wiper_last_clean_at is not null
-      and ${capturedAt} >= t.wiper_last_clean_at and ${capturedAt} - t.wiper_last_clean_at <= ${settle})
-      then ${sql.lit(ROI_FLAG_BITS.wiper)} else 0 end)
-    + (case when coalesce(t.uvc_illuminator_duty_pct, 0) > 0 then ${sql.lit(ROI_FLAG_BITS.uvc)} else 0 end)
-    + (case when t.temperature_c < ${sql.lit(range.min)} or t.temperature_c > ${sql.lit(range.max)}
-      then ${sql.lit(ROI_FLAG_BITS.temperature)} else 0 end)`;
 }

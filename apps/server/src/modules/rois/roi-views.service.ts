@@ -1,11 +1,4 @@
-import {
-  PIE_TOP_CLASSES,
-  ResultCode,
-  type ClassCount,
-  type RoiDetails,
-  type SiteRoi,
-  type SiteRoiQuery,
-} from '@ipp/contracts';
+import { PIE_TOP_CLASSES, ResultCode, type ClassCount, type RoiDetails, type SiteRoi, type SiteRoiQuery } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { measuredFromRow } from '../../db/measured-row.ts';

@@ -1,5 +1,5 @@
 import { ROI_FLAG_BITS, ROI_FLAG_RULES } from '@ipp/contracts';
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { idChunks } from '../../db/query-helpers.ts';
 import type { Database, RoisTable } from '../../db/schema.ts';
 
@@ -296,4 +296,43 @@ export async function neighbours(db: Kysely<Database>, ippId: number, roiTime: n
       .executeTakeFirst(),
   ]);
   return { previous: previous?.id ?? null, next: next?.id ?? null };
+}
+
+/** The station's newest-image time; the first write of an image's transaction (it serialises with telemetry). */
+export async function touchLastRoi(trx: Kysely<Database>, ippId: number, receivedAt: number) {
+  await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', ippId).execute();
+}
+
+/** Folder counts follow their live members. */
+export async function adjustFolderCounts(trx: Kysely<Database>, roiIds: readonly number[], sign: 1 | -1) {
+  for (const part of idChunks(roiIds)) {
+    const perFolder = await trx
+      .selectFrom('folder_rois')
+      .select(['folder_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('roi_id', 'in', part)
+      .groupBy('folder_id')
+      .execute();
+    for (const f of perFolder) {
+      await trx
+        .updateTable('roi_folders')
+        .set((eb) => ({ n: eb('n', '+', sign * Number(f.n)) }))
+        .where('id', '=', f.folder_id)
+        .execute();
+    }
+  }
+}
+
+/**
+ * The same as SQL over a telemetry row `t` and a capture time (for migration 0021's backfill of existing ROIs): the
+ * trends test proves both give the same flags.
+ */
+export function flagBitsSql(capturedAt: RawBuilder<number>): RawBuilder<number> {
+  const range = ROI_FLAG_RULES.temperatureC;
+  const settle = sql.lit(ROI_FLAG_RULES.wiperSettleMs);
+  return sql<number>`(case when (t.wiper_state = 'cleaning' and ${capturedAt} - t.at <= ${settle}) or (t.wiper_last_clean_at is not null
+      and ${capturedAt} >= t.wiper_last_clean_at and ${capturedAt} - t.wiper_last_clean_at <= ${settle})
+      then ${sql.lit(ROI_FLAG_BITS.wiper)} else 0 end)
+    + (case when coalesce(t.uvc_illuminator_duty_pct, 0) > 0 then ${sql.lit(ROI_FLAG_BITS.uvc)} else 0 end)
+    + (case when t.temperature_c < ${sql.lit(range.min)} or t.temperature_c > ${sql.lit(range.max)}
+      then ${sql.lit(ROI_FLAG_BITS.temperature)} else 0 end)`;
 }

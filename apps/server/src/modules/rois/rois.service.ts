@@ -1,7 +1,6 @@
 import { labelKindOf, roiFlagsOf, type RoiSummary, type RoiType } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { blobUrl, originalName, sha256Of, thumbName, type BlobStore } from '../../storage/blobs.ts';
 import {
@@ -122,7 +121,7 @@ export class RoisService {
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       // The station's row first: it serialises with a telemetry report (which locks it), so the sample read next and
       // the later sample's flagging of images after a clean cannot both miss this image.
-      await trx.updateTable('ipps').set({ last_roi_at: receivedAt }).where('id', '=', input.ippId).execute();
+      await repo.touchLastRoi(trx, input.ippId, receivedAt);
       const flags = flagBitsOf(await repo.telemetryAtOrBefore(trx, input.ippId, input.capturedAt), input.capturedAt);
       const roiId = await repo.insertRoi(trx, {
         ipp_id: input.ippId,
@@ -245,7 +244,7 @@ export class RoisService {
     if (live.length === 0) return 0;
     const ids = live.map((r) => r.id);
     await repo.setDeleted(trx, ids, this.clock(), userId);
-    await folderCounts(trx, ids, -1);
+    await repo.adjustFolderCounts(trx, ids, -1);
     await applyRoiDeltas(
       trx,
       this.dayOffsetHours,
@@ -260,7 +259,7 @@ export class RoisService {
     if (binned.length === 0) return 0;
     const ids = binned.map((r) => r.id);
     await repo.setDeleted(trx, ids, null, null);
-    await folderCounts(trx, ids, 1);
+    await repo.adjustFolderCounts(trx, ids, 1);
     await applyRoiDeltas(
       trx,
       this.dayOffsetHours,
@@ -274,7 +273,7 @@ export class RoisService {
     if (rows.length === 0) return 0;
     const ids = rows.map((r) => r.id);
     const live = rows.filter((r) => r.deleted_at === null);
-    await folderCounts(
+    await repo.adjustFolderCounts(
       trx,
       live.map((r) => r.id),
       -1,
@@ -323,22 +322,3 @@ const delta = (
   delta: n,
   bvPx3: roi.biovolume_px3,
 });
-
-/** Folder counts follow their live members. */
-async function folderCounts(trx: Kysely<Database>, roiIds: readonly number[], sign: 1 | -1) {
-  for (const part of idChunks(roiIds)) {
-    const perFolder = await trx
-      .selectFrom('folder_rois')
-      .select(['folder_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('roi_id', 'in', part)
-      .groupBy('folder_id')
-      .execute();
-    for (const f of perFolder) {
-      await trx
-        .updateTable('roi_folders')
-        .set((eb) => ({ n: eb('n', '+', sign * Number(f.n)) }))
-        .where('id', '=', f.folder_id)
-        .execute();
-    }
-  }
-}
