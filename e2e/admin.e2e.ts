@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { choose, confirm, toast } from './support/antd.ts';
+import { button, choose, confirm, toast } from './support/antd.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { expectPath, signIn, signOut, storage } from './support/console.ts';
 import { ADMIN_PASSWORD } from './support/server.ts';
@@ -15,6 +15,21 @@ const T = {
     wrongPassword: '账号或密码错误',
     teamAdmin: '团队管理员',
     user: '普通用户',
+    addTeam: '新增团队',
+    newTeam: '新增团队',
+    teamName: '团队名称',
+    addUser: '新增用户',
+    account: '账号',
+    userName: '用户名',
+    password: '密码',
+    phone: '电话',
+    email: '邮箱',
+    currentPassword: '当前密码',
+    newPassword: '新密码',
+    confirmPassword: '确认新密码',
+    changePassword: '修改密码',
+    signIn: '登录',
+    save: '保存',
   },
   en: {
     teamCreated: 'Team creation successful',
@@ -24,21 +39,48 @@ const T = {
     wrongPassword: 'Incorrect account or password',
     teamAdmin: 'Team Admin',
     user: 'User',
+    addTeam: 'Add team',
+    newTeam: 'New team',
+    teamName: 'Team name',
+    addUser: 'Add user',
+    account: 'Account',
+    userName: 'User name',
+    password: 'Password',
+    phone: 'Phone',
+    email: 'Email',
+    currentPassword: 'Current password',
+    newPassword: 'New password',
+    confirmPassword: 'Confirm new password',
+    changePassword: 'Change password',
+    signIn: 'Sign in',
+    save: 'Save',
   },
 } as const;
 
-async function addUser(page: Page, fields: { account: string; role: string; team: string }) {
+type Words = (typeof T)[keyof typeof T];
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+
+async function addUser(page: Page, t: Words, fields: { account: string; role: string; team: string }) {
   await page.goto('/manage/user');
-  await page.getByTestId('user-add').click();
+  await button(page, t.addUser).click();
   await expectPath(page, '/manage/user_edit');
-  await page.getByTestId('user-account').fill(fields.account);
-  await page.getByTestId('user-name').fill(`Name ${fields.account}`);
-  await page.getByTestId('user-password').fill('pass-1234');
-  await page.getByTestId('user-phone').fill('13800000000');
-  await page.getByTestId('user-email').fill(`${fields.account}@example.org`);
+  await field(page, t.account).fill(fields.account);
+  await field(page, t.userName).fill(`Name ${fields.account}`);
+  await field(page, t.password).fill('pass-1234');
+  await field(page, t.phone).fill('13800000000');
+  await field(page, t.email).fill(`${fields.account}@example.org`);
   await choose(page, 'user-team', fields.team);
   await choose(page, 'user-role', fields.role);
-  await page.getByTestId('user-submit').click();
+  await button(page, t.save).click();
+}
+
+/** Adds a team through the New team dialog. */
+async function addTeam(page: Page, t: Words, name: string) {
+  await button(page, t.addTeam).click();
+  const dialog = page.getByRole('dialog', { name: t.newTeam });
+  await dialog.getByLabel(t.teamName, { exact: true }).fill(name);
+  await button(dialog, t.save).click();
 }
 
 describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration in Chromium (%s)', (lang) => {
@@ -49,25 +91,21 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
   it('a superadmin creates a team, its administrator and three users; the fourth user is refused', async () => {
     const page = await app.signIn('admin', ADMIN_PASSWORD);
     await page.goto('/manage/group');
-    await page.getByTestId('team-add').click();
-    await page.getByTestId('team-name-input').fill(team);
-    await page.getByTestId('team-modal-ok').click();
+    await addTeam(page, t, team);
     await toast(page, t.teamCreated);
     await page.getByText(team).first().waitFor();
     // A team with nobody in it can be removed, after confirmation.
-    await page.getByTestId('team-add').click();
-    await page.getByTestId('team-name-input').fill(`${team} tmp`);
-    await page.getByTestId('team-modal-ok').click();
+    await addTeam(page, t, `${team} tmp`);
     await toast(page, t.teamCreated);
     await page.getByTestId(`team-delete-${await teamId(page, `${team} tmp`)}`).click();
     await confirm(page);
     await toast(page, t.deleted);
     await expect.poll(() => page.getByText(`${team} tmp`).count()).toBe(0);
 
-    await addUser(page, { account: `boss_${lang}`, role: t.teamAdmin, team });
+    await addUser(page, t, { account: `boss_${lang}`, role: t.teamAdmin, team });
     await expectPath(page, '/manage/user');
     for (const n of [1, 2, 3]) {
-      await addUser(page, { account: `crew${n}_${lang}`, role: t.user, team });
+      await addUser(page, t, { account: `crew${n}_${lang}`, role: t.user, team });
       await expectPath(page, '/manage/user');
     }
     // The form says the team is full before the user tries; the server refuses it anyway.
@@ -108,15 +146,15 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
   it('a password change makes the old password fail', async () => {
     const page = await app.signIn(`crew2_${lang}`, 'pass-1234');
     await page.goto('/system/account');
-    await page.getByTestId('account-current').fill('pass-1234');
-    await page.getByTestId('account-new').fill('pass-5678');
-    await page.getByTestId('account-confirm').fill('pass-5678');
-    await page.getByTestId('account-submit').click();
+    await field(page, t.currentPassword).fill('pass-1234');
+    await field(page, t.newPassword).fill('pass-5678');
+    await field(page, t.confirmPassword).fill('pass-5678');
+    await button(page, t.changePassword).click();
     await page.locator('.ant-message-notice').first().waitFor();
     await signOut(page);
-    await page.getByTestId('login-username').fill(`crew2_${lang}`);
-    await page.getByTestId('login-password').fill('pass-1234');
-    await page.getByTestId('login-submit').click();
+    await field(page, t.account).fill(`crew2_${lang}`);
+    await field(page, t.password).fill('pass-1234');
+    await button(page, t.signIn).click();
     await expect.poll(() => page.getByTestId('login-error').textContent()).toContain(t.wrongPassword);
     await signIn(page, `crew2_${lang}`, 'pass-5678');
   });
@@ -127,7 +165,7 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     const box = admin.getByTestId('role-check-/identify-user');
     await box.waitFor();
     await box.uncheck();
-    await admin.getByTestId('role-save').click();
+    await button(admin, t.save).click();
     await admin.locator('.ant-message-notice').first().waitFor();
 
     const user = await app.signIn(`crew3_${lang}`, 'pass-1234');
@@ -135,7 +173,7 @@ describe.skipIf(!chromiumAvailable).each(['zh', 'en'] as const)('administration 
     await expectPath(user, '/403');
     // And back.
     await box.check();
-    await admin.getByTestId('role-save').click();
+    await button(admin, t.save).click();
     await user.goto('/identify');
     await expectPath(user, '/identify');
   });

@@ -1,7 +1,7 @@
 import { type ClassItem, type TreeNode } from '@ipp/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { choose, toast } from './support/antd.ts';
+import { button, choose, toast } from './support/antd.ts';
 import { call, login, registerStation, uploadRoi } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { chooseCategory, storage } from './support/console.ts';
@@ -49,8 +49,9 @@ describe.skipIf(!chromiumAvailable)('class visibility in Chromium', () => {
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
     await chooseCategory(page, 'Site images');
-    await page.getByTestId('identify-class-visibility').click();
-    const search = page.getByTestId('class-visibility-search').locator('input');
+    await button(page, 'Class visibility').click();
+    const dialog = page.getByRole('dialog', { name: "Classes shown to your team's users" });
+    const search = dialog.getByPlaceholder('Find a class');
     await search.waitFor();
     await search.fill('Copepod');
     const toggle = page.getByTestId(`class-visibility-switch-${copepod.id}`);
@@ -73,12 +74,12 @@ describe.skipIf(!chromiumAvailable)('class visibility in Chromium', () => {
     expect(asAdmin?.visible).toBe(false);
     // …and in its tree, with the hidden mark.
     await page.keyboard.press('Escape');
-    await page.getByTestId('class-visibility-search').waitFor({ state: 'hidden' });
+    await dialog.waitFor({ state: 'hidden' });
     await choose(page, 'identify-station', SITE);
     await page.locator('[data-testid^="identify-node-hidden-"]').first().waitFor();
     expect(await page.locator('[data-testid^="identify-node-hidden-"]').count()).toBe(1);
-    await page.getByTestId('identify-class-visibility').click();
-    await page.getByTestId('class-visibility-search').locator('input').fill('Copepod');
+    await button(page, 'Class visibility').click();
+    await search.fill('Copepod');
 
     // Shown again.
     await toggle.click();
@@ -93,7 +94,7 @@ describe.skipIf(!chromiumAvailable)('class visibility in Chromium', () => {
     await page.goto('/identify');
     await page.getByTestId('identify-page').waitFor();
     await chooseCategory(page, 'Site images');
-    await page.getByTestId('identify-class-visibility').click();
+    await button(page, 'Class visibility').click();
     await page.getByTestId('class-visibility-pick-team').waitFor();
     expect(await page.getByTestId('class-visibility-pick-team').textContent()).toContain('Pick a team first');
   });

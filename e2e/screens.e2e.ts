@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { toast } from './support/antd.ts';
+import { button, toast } from './support/antd.ts';
 import { call, login, registerStation } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { storage } from './support/console.ts';
@@ -32,9 +32,10 @@ describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', ()
   it('lets a plain user choose followed stations from /home, and keeps their language on the account', async () => {
     const page = await app.signIn('demo_user', DEMO_PASSWORD, { lang: 'zh' });
     await page.goto('/home');
-    await page.getByTestId('home-select-ipp').click();
-    await page.getByTestId('group-view-item-43102').click();
-    await page.getByTestId('group-view-save').click();
+    await button(page, '选择 IPP').click();
+    const dialog = page.getByRole('dialog', { name: '选择 IPP' });
+    await dialog.getByTestId('group-view-item-43102').click();
+    await button(dialog, '保存').click();
     await toast(page, '保存成功');
     // The overview lists the followed station first, starred.
     const first = page.locator('[data-testid^="home-station-"]').first();
@@ -48,7 +49,7 @@ describe.skipIf(!chromiumAvailable)('console screens in Chromium (issue 20)', ()
     await page.getByText('System Overview').first().waitFor();
     const other = await app.signIn('demo_user', DEMO_PASSWORD);
     await other.goto('/home');
-    await other.getByTestId('home-select-ipp').getByText('Select IPP').waitFor();
+    await button(other, 'Select IPP').waitFor();
   });
 
   for (const lang of ['zh', 'en'] as const) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { button } from './support/antd.ts';
 import { login } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { expectPath, signOut, storage } from './support/console.ts';
@@ -13,9 +14,9 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.goto('/manage/user');
     await expectPath(page, '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/manage/user');
-    await page.getByTestId('login-username').fill('admin');
-    await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
-    await page.getByTestId('login-submit').click();
+    await page.getByLabel('账号', { exact: true }).fill('admin');
+    await page.getByLabel('密码', { exact: true }).fill(ADMIN_PASSWORD);
+    await button(page, '登录').click();
     await expectPath(page, '/manage/user');
     await expect.poll(() => storage(page, 'role')).toBe('superadmin');
   });
@@ -23,12 +24,12 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
   it('checks the form at the field and shows a refused sign-in inline, not as a toast', async () => {
     const page = await app.newPage();
     await page.goto('/login');
-    await page.getByTestId('login-username').fill('admin');
-    await page.getByTestId('login-password').fill('123');
-    await page.getByTestId('login-submit').click();
+    await page.getByLabel('账号', { exact: true }).fill('admin');
+    await page.getByLabel('密码', { exact: true }).fill('123');
+    await button(page, '登录').click();
     await page.getByText('密码至少 6 位').waitFor();
-    await page.getByTestId('login-password').fill('wrong-password');
-    await page.getByTestId('login-submit').click();
+    await page.getByLabel('密码', { exact: true }).fill('wrong-password');
+    await button(page, '登录').click();
     await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('账号或密码错误');
     expect(await page.locator('.ant-message-notice').count()).toBe(0);
   });
@@ -41,7 +42,7 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.goto('/no/such/page');
     await expectPath(page, '/404');
     await page.getByText('抱歉，您访问的页面不存在').waitFor();
-    await page.getByTestId('back-home').click();
+    await button(page, '返回首页').click();
     await expectPath(page, '/home');
   });
 
@@ -58,12 +59,12 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     await page.getByText('抱歉，您无权访问此页面').waitFor();
     // The user's menu has no entry for pages it cannot open.
     expect(await page.getByTestId('sidebar-menu').getByText('用户管理').count()).toBe(0);
-    await page.getByTestId('back').click();
+    await button(page, '返回').click();
     await expectPath(page, '/about');
     // With nowhere to go back to inside the console, Back leads home.
     await page.goto('/manage/group');
     await expectPath(page, '/403');
-    await page.getByTestId('back').click();
+    await button(page, '返回').click();
     await expectPath(page, '/home');
   });
 

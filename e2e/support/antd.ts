@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Opens an antd Select by its test id and picks the option with this visible text. */
 export async function choose(page: Page, testId: string, optionText: string) {
@@ -24,4 +24,14 @@ export async function confirm(page: Page) {
 /** Waits for an antd message or notification containing the text. */
 export async function toast(page: Page, text: string | RegExp) {
   await page.locator('.ant-message-notice, .ant-notification-notice', { hasText: text }).first().waitFor();
+}
+
+/**
+ * A button by its whole visible name, as the translation file writes it. What a screen reader is told differs in two
+ * ways antd has: an icon in the button names itself first ("plus Add team"), and a name of two Chinese characters is
+ * spaced ("保存" shows as "保 存"). Both are allowed for here.
+ */
+export function button(scope: Page | Locator, name: string) {
+  const shown = /^\p{Script=Han}{2}$/u.test(name) ? [...name].join(' ') : name;
+  return scope.getByRole('button', { name: new RegExp(`(^|\\s)${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
 }
