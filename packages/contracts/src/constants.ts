@@ -96,5 +96,8 @@ export type LabelKind = keyof typeof LABEL_KINDS;
 /** The kind of an ROI from its columns: hi = 1 is a human label; label index 0 is none; anything else a model's. */
 export const labelKindOf = (hi: number, labelIndex: number): LabelKind => (hi === 1 ? 'hi' : labelIndex === 0 ? 'ui' : 'ai');
 
+/** The same kind as the rollups and the tree store it: its LABEL_KINDS code (0 ui, 1 ai, 2 hi). */
+export const labelKindCodeOf = (hi: number, labelIndex: number): number => LABEL_KINDS[labelKindOf(hi, labelIndex)];
+
 /** A stored image's name: its SHA-256 and its kind (GET /roi/file/:name). */
 export const BLOB_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|thumb\.webp|enh\.png)$/;

@@ -6,7 +6,7 @@ import { MeasuredSchema } from './measured.ts';
 /** Image type derived from the ROI fields (spec §3): hi=1 → hi; roi_labelindex=0 → ui; else ai. */
 export const RoiTypeSchema = z.enum(['ai', 'hi', 'ui']) satisfies z.ZodType<LabelKind>;
 
-export { LABEL_KINDS, labelKindOf, type LabelKind } from './constants.ts';
+export { LABEL_KINDS, labelKindCodeOf, labelKindOf, type LabelKind } from './constants.ts';
 export type RoiType = z.infer<typeof RoiTypeSchema>;
 
 /** An ROI as lists, walls and galleries show it. Image URLs are relative to the API base (spec §7). */

@@ -1,4 +1,12 @@
-import { ACTION, CATEGORY, CLASS_NAME_PATTERN, ResultCode, type BulkActionBody, type BulkResult } from '@ipp/contracts';
+import {
+  ACTION,
+  CATEGORY,
+  CLASS_NAME_PATTERN,
+  labelKindOf,
+  ResultCode,
+  type BulkActionBody,
+  type BulkResult,
+} from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -8,7 +16,6 @@ import type { RoiCore } from '../rois/rois.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { LabelSource } from '../label-history/label-source.ts';
-import { kindOf } from '../stats/rollups.repository.ts';
 import type { UndoService } from '../undo/undo.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { allowedCodes, isSingle, needsNoAi } from './actions.ts';
@@ -105,7 +112,7 @@ export class BulkService {
     }
     const binned = category === CATEGORY.RECYCLE;
     if (rows.some((r) => (r.deleted_at !== null) !== binned)) throw noRoi();
-    if (needsNoAi(body.type) && rows.some((r) => kindOf(r.hi, r.roi_labelindex) === 1)) throw notSupported('aiSelected');
+    if (needsNoAi(body.type) && rows.some((r) => labelKindOf(r.hi, r.roi_labelindex) === 'ai')) throw notSupported('aiSelected');
     if (category === CATEGORY.TEAM && rows.some((r) => r.is_demo_image === 1)) throw notSupported('demoImages');
     if (category === CATEGORY.REVIEW) await assertInReview(trx, ids, REVIEW_FROM[body.type] ?? []);
     return rows;

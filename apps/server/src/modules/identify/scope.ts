@@ -21,14 +21,10 @@ export interface NodeFilter {
   classKey?: number;
 }
 
-/** The tree's groups by label kind, as the rollups store them (the contract's LABEL_KINDS). */
-export const KINDS = LABEL_KINDS;
-export type KindName = LabelKind;
-
 /** Node codes (opaque to the web): t:<group>[:c:<class>], s:<station>[:c:<class>], c:<class>, f:<folder>. */
 export const codes = {
-  group: (kind: KindName) => `t:${kind}`,
-  groupClass: (kind: KindName, classKey: number) => `t:${kind}:c:${classKey}`,
+  group: (kind: LabelKind) => `t:${kind}`,
+  groupClass: (kind: LabelKind, classKey: number) => `t:${kind}:c:${classKey}`,
   station: (ippId: number) => `s:${ippId}`,
   stationClass: (ippId: number, classKey: number) => `s:${ippId}:c:${classKey}`,
   cls: (classKey: number) => `c:${classKey}`,
@@ -53,7 +49,7 @@ export function parseCode(code: string | undefined): ParsedCode {
     if (value === undefined) throw badCode();
     // Ids are 32-bit: a larger number names nothing, and PostgreSQL would fail the query on it (SQLite would not).
     const id = /^\d{1,10}$/.test(value) && Number(value) <= MAX_ID ? Number(value) : undefined;
-    if (tag === 't' && Object.hasOwn(KINDS, value)) out.kind = KINDS[value as KindName];
+    if (tag === 't' && Object.hasOwn(LABEL_KINDS, value)) out.kind = LABEL_KINDS[value as LabelKind];
     else if (id !== undefined && tag === 's') out.ippId = id;
     else if (id !== undefined && tag === 'c') out.classKey = id;
     else if (id !== undefined && tag === 'f') out.folderId = id;

@@ -1,7 +1,7 @@
-import type { TreeNode } from '@ipp/contracts';
+import { LABEL_KINDS, type LabelKind, type TreeNode } from '@ipp/contracts';
 import type { ClassCountRow } from './counts.repository.ts';
 import type { FolderRow } from './folders.repository.ts';
-import { codes, KINDS, type KindName } from './scope.ts';
+import { codes } from './scope.ts';
 
 interface ClassRow {
   id: number;
@@ -93,10 +93,10 @@ export function buildTree(input: TreeInput): TreeNode[] {
     );
   }
   if (input.groupCounts) {
-    return (['ai', 'hi', 'ui'] as KindName[]).map((kind) => {
+    return (['ai', 'hi', 'ui'] as LabelKind[]).map((kind) => {
       const perClass = new Map<number, number>();
       for (const r of input.groupCounts!)
-        if (r.kind === KINDS[kind]) perClass.set(r.class_key, (perClass.get(r.class_key) ?? 0) + r.n);
+        if (r.kind === LABEL_KINDS[kind]) perClass.set(r.class_key, (perClass.get(r.class_key) ?? 0) + r.n);
       // Unidentified images have no class: "show empty classes" lists no class under UI, only what is there.
       const children = classNodes(kind === 'ui' ? { ...input, showEmpty: false } : input, perClass, (key) =>
         codes.groupClass(kind, key),

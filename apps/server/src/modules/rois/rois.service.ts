@@ -1,16 +1,9 @@
-import { labelKindOf, roiFlagsOf, type RoiSummary, type RoiType } from '@ipp/contracts';
+import { labelKindCodeOf, labelKindOf, roiFlagsOf, type RoiSummary } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { blobUrl, originalName, sha256Of, thumbName, type BlobStore } from '../../storage/blobs.ts';
-import {
-  applyRoiDeltas,
-  bumpRoiRollups,
-  classKeyOf,
-  dayOffsetOfRollups,
-  kindOf,
-  type RoiDelta,
-} from '../stats/rollups.repository.ts';
+import { applyRoiDeltas, bumpRoiRollups, classKeyOf, dayOffsetOfRollups, type RoiDelta } from '../stats/rollups.repository.ts';
 import { inspectImage } from './images.ts';
 import * as repo from './rois.repository.ts';
 import { flagBitsOf } from './roi-flags.ts';
@@ -48,8 +41,6 @@ export interface RoiIngest {
   reviewedAt?: number | null;
 }
 
-export const roiTypeOf = (hi: number, labelIndex: number): RoiType => labelKindOf(hi, labelIndex);
-
 export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
   return {
     id: row.id,
@@ -63,7 +54,7 @@ export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
     roi_labelindex: row.roi_labelindex,
     confidence: row.confidence,
     hi: row.hi,
-    type: roiTypeOf(row.hi, row.roi_labelindex),
+    type: labelKindOf(row.hi, row.roi_labelindex),
     size_px: row.size_px,
     pixel_size_um: row.pixel_size_um,
     bytes: row.bytes,
@@ -157,7 +148,7 @@ export class RoisService {
         classKeyOf(classId),
         input.capturedAt,
         1,
-        kindOf(hi, labelIndex),
+        labelKindCodeOf(hi, labelIndex),
         analysis?.features.measures.biovolume_px3 ?? null,
       );
       await bumpReceived(trx, input.ippId, input.capturedAt);
@@ -317,7 +308,7 @@ const delta = (
 ): RoiDelta => ({
   ippId: roi.ipp_id,
   classKey: classKeyOf(roi.class_id),
-  kind: kindOf(roi.hi, roi.roi_labelindex),
+  kind: labelKindCodeOf(roi.hi, roi.roi_labelindex),
   roiTime: roi.roi_time,
   delta: n,
   bvPx3: roi.biovolume_px3,

@@ -1,4 +1,4 @@
-import { LABEL_KINDS, labelKindOf, sizeClassOf } from '@ipp/contracts';
+import { sizeClassOf } from '@ipp/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { DAY_MS, HOUR_MS, dayOf, hourOf } from './rollup-keys.ts';
@@ -8,9 +8,6 @@ import { rebuildTrendDays } from './trend-rollups.repository.ts';
 export { DAY_MS, HOUR_MS, dayOf, hourOf };
 /** Rollup key of a class: its id, 0 = not classified. */
 export const classKeyOf = (classId: number | null) => classId ?? 0;
-
-/** Recognition group of an ROI as the class counts store it: 0 ui, 1 ai, 2 hi (spec §3; LABEL_KINDS). */
-export const kindOf = (hi: number, labelIndex: number): number => LABEL_KINDS[labelKindOf(hi, labelIndex)];
 
 /** One ROI entering (+1) or leaving (-1) the live counts at its station, class, group and capture time. */
 export interface RoiDelta {

@@ -1,5 +1,5 @@
 import { Readable, Transform } from 'node:stream';
-import { EXPORT_MAX, ResultCode, type RoiListQueryParsed, type Taxon } from '@ipp/contracts';
+import { EXPORT_MAX, labelKindOf, ResultCode, type RoiListQueryParsed, type Taxon } from '@ipp/contracts';
 import { CSV_BOM, csvRow } from '@ipp/contracts/csv';
 import yazl from 'yazl';
 import type { Db } from '../../db/database.ts';
@@ -13,7 +13,6 @@ import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import * as browse from '../identify/browse.repository.ts';
 import type { IdentifyService } from '../identify/identify.service.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
-import { roiTypeOf } from '../rois/rois.service.ts';
 import * as usersRepo from '../users/users.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { Measures } from '../recognition/features.ts';
@@ -238,7 +237,7 @@ function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
     r.site_name,
     new Date(Number(r.roi_time)).toISOString(),
     r.class_name,
-    roiTypeOf(r.hi, r.roi_labelindex),
+    labelKindOf(r.hi, r.roi_labelindex),
     r.confidence,
     r.size_px,
     r.width,
