@@ -5,7 +5,7 @@ import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
-import { csvCell } from '../src/http/csv-cell.ts';
+import { csvCell } from '@ipp/contracts/csv';
 import { redactUrl } from '../src/http/transport.ts';
 import { hashingStats } from '../src/security/password.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
