@@ -22,5 +22,6 @@ export * from './alarms.ts';
 export * from './trends.ts';
 export * from './completeness.ts';
 export * from './label-history.ts';
-export * from './endpoints-entry.ts';
+export * as EP from './endpoints.ts';
+export * from './endpoint-paths.ts';
 export * from './api.ts';

@@ -1,5 +1,5 @@
 import { ResultCode, TOKEN_MESSAGES } from '@ipp/contracts';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n, setLanguage } from '@/i18n';
 import { STORAGE_KEYS } from '@/lib/storage-keys';

@@ -1,5 +1,6 @@
 import type { ApiBody, ApiData, Envelope } from '@ipp/contracts';
-import { EP, urlPathOf, type Endpoint } from '@ipp/contracts/endpoints';
+import { urlPathOf, type Endpoint } from '@ipp/contracts/endpoint-paths';
+import * as EP from '@ipp/contracts/endpoints';
 import { getLanguage, i18n } from '@/i18n';
 import { getApiHost } from '@/lib/api-host';
 import { HEADER_LANG, HEADER_TOKEN, ResultCode, TOKEN_MESSAGES } from '@/lib/contract-constants';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 import { setLanguage } from '@/i18n';
 import { STORAGE_KEYS } from '@/lib/storage-keys';
 import { jsonResponse } from '@/test/render';

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import type { Endpoint } from '@ipp/contracts/endpoints';
+import type { Endpoint } from '@ipp/contracts/endpoint-paths';
 import { apiUrl, buildHeaders, failAnswer, failTransport, TRANSFER_TIMEOUT_MS, type RequestOptions } from './client';
 
 export interface DownloadProgress {

@@ -2,7 +2,7 @@ import { ClassItemSchema, type ClassItem } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, parseData } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const ClassListSchema = ClassItemSchema.array();
 

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { pollWhile } from '@/lib/live-poll';
 import { getPage, type Page } from './get-page';
 import { ippsQueryKey } from './query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 // The instrument list pages through these; "Select IPP" lists a team's stations from them.
 const IppListSchema = IppSchema.array();

@@ -2,7 +2,7 @@ import type { Lang, LangEntry } from '@ipp/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { requestEnvelope } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export const langOverridesQueryKey = ['i18n-overrides'] as const;
 

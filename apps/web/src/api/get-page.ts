@@ -1,4 +1,4 @@
-import type { Endpoint } from '@ipp/contracts/endpoints';
+import type { Endpoint } from '@ipp/contracts/endpoint-paths';
 import { parseData, requestEnvelope, type RequestOptions } from './client';
 
 /** One page of a list and the total the envelope's `count` carries. */

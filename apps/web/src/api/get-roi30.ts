@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { viewerTz } from '@/lib/timezone';
 import { api, parseData } from './client';
 import { viewsQueryKey } from './query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /views/roi30: the last 30 days by local day for every visible station, or for one (`ippId`). */
 export async function getRoi30(ippId: number | undefined, options: { signal?: AbortSignal } = {}): Promise<Roi30> {

@@ -2,7 +2,7 @@ import type { RoleTable } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 // The guard, the menu and the role page read the same table, so it lives with the shared calls.
 export const roleTableQueryKey = ['settings', 'roles'] as const;

@@ -2,7 +2,7 @@ import type { SettingsInit } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export const settingsInitQueryKey = ['settings', 'init'] as const;
 

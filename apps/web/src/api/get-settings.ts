@@ -1,7 +1,7 @@
 import { SettingsSchema, type Settings } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from './client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 // The configuration page edits these; the user form reads the team limits from them.
 export const settingsQueryKey = ['settings', 'index'] as const;

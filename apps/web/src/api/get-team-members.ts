@@ -2,7 +2,7 @@ import { UserSchema, type User } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { getPage } from './get-page';
 import { usersQueryKey } from './query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const UserListSchema = UserSchema.array();
 

@@ -1,7 +1,7 @@
 import { TeamSchema, type Team, type TeamIndexQuery } from '@ipp/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getPage, type Page } from './get-page';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 // The team page lists these and the user form picks a team (with its head counts) from them.
 export const teamsQueryKey = ['teams'] as const;

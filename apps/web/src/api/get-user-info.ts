@@ -2,7 +2,7 @@ import type { UserInfo } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { loadShellSchemas, parseShellData } from './parse-shell-data';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 // Shared by the header, the home page and the guard, so it lives here rather than in one feature.
 export const userInfoQueryKey = ['auth', 'user-info'] as const;

@@ -1,5 +1,5 @@
 import type { LiveEvent } from '@ipp/contracts';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 import { apiUrl, buildHeaders } from './client';
 
 /**

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getSession } from '@/lib/session';
 import { api } from './client';
 import { userInfoQueryKey } from './get-user-info';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /**
  * POST /setting/save-user: the signed-in user's own language and component size follow the account (user-info

@@ -1,7 +1,7 @@
 import type { ChangePasswordBody } from '@ipp/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Ends every other session of the user; this one stays signed in. The form reports failures. */
 export async function changePassword(body: ChangePasswordBody): Promise<void> {

@@ -2,7 +2,7 @@ import type { AlarmAcknowledgeBody } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export function useAcknowledgeAlarm() {
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { AlarmRuleSchema, type AlarmRuleSaveBody } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const RulesSchema = AlarmRuleSchema.array();
 

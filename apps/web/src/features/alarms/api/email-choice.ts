@@ -2,7 +2,7 @@ import { AlarmEmailSettingSchema, type AlarmEmailChoice } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const key = [...alarmsQueryKey, 'my-email'] as const;
 

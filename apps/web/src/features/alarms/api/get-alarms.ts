@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { parseData, requestEnvelope } from '@/api/client';
 import { getPage, type Page } from '@/api/get-page';
 import { alarmsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const AlarmsSchema = AlarmSchema.array();
 /** Live events refresh them; this is the fallback while the stream is cut. */

@@ -2,7 +2,7 @@ import { AlarmWebhookSaveResultSchema, AlarmWebhookSchema, type AlarmWebhookSave
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, requestEnvelope } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const webhookKey = (groupId?: number) => [...alarmsQueryKey, 'webhook', groupId ?? null] as const;
 const teamQuery = (groupId?: number) => (groupId === undefined ? {} : { group_id: groupId });

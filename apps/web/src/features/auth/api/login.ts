@@ -2,7 +2,7 @@ import type { LoginBody, LoginResult } from '@ipp/contracts';
 import { useCallback, useState } from 'react';
 import { api } from '@/api/client';
 import { loadShellSchemas, parseShellData } from '@/api/parse-shell-data';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export async function login(body: LoginBody): Promise<LoginResult> {
   void loadShellSchemas();

@@ -1,5 +1,5 @@
 import { api } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 // Signing out must not hang on a dead server; the local session is cleared either way.
 const LOGOUT_TIMEOUT_MS = 5_000;

@@ -1,7 +1,7 @@
 import { GroupViewSchema, type GroupView } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export const groupViewQueryKey = ['group-view'] as const;
 

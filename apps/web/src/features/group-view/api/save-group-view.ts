@@ -2,7 +2,7 @@ import { GroupViewSchema, type GroupView, type GroupViewSaveBody } from '@ipp/co
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { groupViewQueryKey } from './get-group-view';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Not silent: the read-only demo account is refused (1011) and the toast says so. */
 export async function saveGroupView(body: GroupViewSaveBody): Promise<GroupView> {

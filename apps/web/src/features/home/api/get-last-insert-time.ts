@@ -1,7 +1,7 @@
 import { LastInsertSchema, type LastInsert } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** How often the overview asks whether new data has arrived. */
 export const NEW_DATA_POLL_MS = 30_000;

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
 import { viewerTz } from '@/lib/timezone';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /views/roi24: ROIs per hour per station over the last 24 hours, followed stations first. */
 export async function getRoi24(options: { signal?: AbortSignal } = {}): Promise<Roi24> {

@@ -2,7 +2,7 @@ import { WallSchema, type Wall } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /views/wall: the latest favourite ROIs, at most the wall maximum, and how many there are in all. */
 export async function getWall(options: { signal?: AbortSignal } = {}): Promise<Wall> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import { aiKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /ai/models/activate: the version that labels new ROIs from now on (labels already given stay). */
 export async function activateModel(modelId: number): Promise<void> {

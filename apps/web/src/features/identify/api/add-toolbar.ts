@@ -1,7 +1,7 @@
 import { ToolbarItemSchema, type ToolbarItem } from '@ipp/contracts';
 import { api, parseData } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/add-tool-bar: a shortcut to a tree node (adding one twice keeps one). */
 export async function addToolbar(body: { category_id: number; code: string; title: string }): Promise<ToolbarItem> {

@@ -2,7 +2,7 @@ import { JobSchema, type Job } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /ai/jobs/cancel: stops a queued or running job; what it already changed stays. */
 export async function cancelJob(jobId: number): Promise<Job> {

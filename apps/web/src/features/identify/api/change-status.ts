@@ -1,7 +1,7 @@
 import { api } from '@/api/client';
 import type { NodeRef } from './rename-node';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/change-status: attention (highlight) of a folder or a class. */
 export async function changeStatus(body: NodeRef & { attention?: boolean; status?: 0 | 1 }): Promise<void> {

@@ -2,7 +2,7 @@ import { UploadAnswerSchema } from '@ipp/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Server limit of POST /uploads (UPLOAD_MAX), checked here too so a refusal does not need the upload. */
 export const CLASSIFY_MAX = 10 * 1024 * 1024;

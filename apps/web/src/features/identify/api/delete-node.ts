@@ -1,7 +1,7 @@
 import { api } from '@/api/client';
 import type { NodeRef } from './rename-node';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/delete-folder: a folder (its ROIs stay elsewhere) or an unused HI class. */
 export async function deleteNode(body: NodeRef): Promise<void> {

@@ -1,6 +1,6 @@
 import { api } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/delete-tool-bar: one of the caller's shortcuts. */
 export async function deleteToolbar(id: number): Promise<void> {

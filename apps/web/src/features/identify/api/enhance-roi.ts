@@ -2,7 +2,7 @@ import { EnhanceResultSchema } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, imageUrl, parseData } from '@/api/client';
 import { aiKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /enhance (outside the api prefix): the address of a contrast-enhanced rendering of an ROI, made on demand. */
 export async function enhanceRoi(roiId: number, options: { signal?: AbortSignal } = {}): Promise<string> {

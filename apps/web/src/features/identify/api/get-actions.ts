@@ -2,7 +2,7 @@ import { ActionsSchema, type Actions } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /roi/actions: the action codes the caller may use in a category (docs/actions.md). */
 export async function getActions(

@@ -2,7 +2,7 @@ import { AdjacentSchema, type AdjacentQuery } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /roi/get-adjacent-roi: the neighbours of one ROI under the current filters. Silent (spec §8). */
 export async function getAdjacent(query: AdjacentQuery, options: { signal?: AbortSignal } = {}) {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { isJobActive, JOB_POLL_MS } from '../utils/jobs';
 import { aiKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ai/job: one recognition job (re-identification or training) with its progress. */
 export async function getJob(jobId: number, options: { signal?: AbortSignal } = {}): Promise<Job> {

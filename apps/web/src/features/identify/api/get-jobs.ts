@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { isJobActive, JOB_POLL_MS } from '../utils/jobs';
 import { aiKeys, cleanQuery } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export interface JobsQuery {
   group_id?: number;

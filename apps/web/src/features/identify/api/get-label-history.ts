@@ -2,7 +2,7 @@ import { LabelHistorySchema, type LabelHistory } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /roi/label-history: how an ROI arrived and every change of its label (issue 25). */
 export async function getLabelHistory(roiId: number, options: { signal?: AbortSignal } = {}): Promise<LabelHistory> {

@@ -1,7 +1,7 @@
 import { MatchingIdsSchema, type MatchingIds, type RoiListQuery } from '@ipp/contracts';
 import { api, parseData } from '@/api/client';
 import { cleanQuery } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /roi/matching-ids: every ROI the list query matches, in its order (at most 10,000). */
 export async function getMatchingIds(query: RoiListQuery): Promise<MatchingIds> {

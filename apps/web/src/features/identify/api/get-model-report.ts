@@ -2,7 +2,7 @@ import { ModelReportSchema, type ModelReport } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ai/model/report: a model version's cross-validation report (administrators). */
 export async function getModelReport(modelId: number, options: { signal?: AbortSignal } = {}): Promise<ModelReport> {

@@ -2,7 +2,7 @@ import { ModelListSchema, type ModelList } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys, cleanQuery } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ai/models: the team's classifier versions and which one labels new ROIs (administrators). */
 export async function getModels(groupId?: number, options: { signal?: AbortSignal } = {}): Promise<ModelList> {

@@ -2,7 +2,7 @@ import { RoiDetailsSchema } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /roi/get-roi-details: an ROI the loaded pages do not hold (reached with previous/next). */
 export async function getRoiSummary(roiId: number, options: { signal?: AbortSignal } = {}) {

@@ -2,7 +2,7 @@ import { RoiInsightSchema, type RoiInsight } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ai/roi: the AI label (class, confidence, top three, model) and the measured morphology of one ROI. */
 export async function getRoiInsight(roiId: number, options: { signal?: AbortSignal } = {}): Promise<RoiInsight> {

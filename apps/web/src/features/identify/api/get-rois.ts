@@ -2,7 +2,7 @@ import { RoiPageSchema, type RoiListQuery, type RoiPage } from '@ipp/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { parseData, requestEnvelope } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Spec §9: 200 images a page. */
 export const ROI_PAGE_SIZE = 200;

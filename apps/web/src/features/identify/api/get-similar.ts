@@ -2,7 +2,7 @@ import { SimilarSchema, type Similar } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export const SIMILAR_LIMIT = 24;
 

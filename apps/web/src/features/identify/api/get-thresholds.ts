@@ -2,7 +2,7 @@ import { ThresholdsSchema, type Thresholds } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys, cleanQuery } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ai/thresholds: the team's default confidence threshold and its per-class overrides. */
 export async function getThresholds(groupId?: number, options: { signal?: AbortSignal } = {}): Promise<Thresholds> {

@@ -2,7 +2,7 @@ import { TreeNodeSchema, type TreeNode } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { cleanQuery, identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const TreeSchema = TreeNodeSchema.array();
 

@@ -2,7 +2,7 @@ import { ImportProgressSchema, ImportReportSchema, type ImportProgress, type Imp
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Server limit of POST /roi/import, checked here too so nobody uploads half a gigabyte for a refusal. */
 export const IMPORT_ZIP_MAX = 512 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { OperateResultSchema, type OperateFolderBody, type OperateResult } from '@ipp/contracts';
 import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /folder/operate-folder: a whole class copied or moved to another category, removed, or its images to HI. */
 export async function operateFolder(body: OperateFolderBody): Promise<OperateResult> {

@@ -2,7 +2,7 @@ import { ReferenceAnswerSchema, type ReferenceAnswer } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { identifyKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /folders/query (outside the api prefix): the reference classes an ROI is like, by its nearest reference ROIs. */
 export async function queryReference(

@@ -1,6 +1,6 @@
 import { api } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-group/re-bin: restore (re) or purge (delete) ROIs of the recycle bin; administrators. */
 export async function reBin(body: { action: 're' | 'delete'; roi_ids: number[] }): Promise<void> {

@@ -1,7 +1,7 @@
 import { ReidentifyResultSchema, type ReidentifyBody } from '@ipp/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi/re-identify: a re-identification request for a station over a time range (administrators). */
 export async function reidentify(body: ReidentifyBody) {

@@ -1,6 +1,6 @@
 import { api } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** A folder (roi_index_id) or an HI class (class_id). */
 export type NodeRef = { roi_index_id: number } | { class_id: number };

@@ -5,7 +5,7 @@ import { patchItem, PATCHED_CODES } from '../utils/patch-items';
 import type { RoiPageWithTotal } from './get-rois';
 import { identifyKey, identifyKeys } from './keys';
 import { refreshAfterLabelChange } from './label-change-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi/save-move: one bulk action on a selection, in one transaction (docs/actions.md). Refusals are toasted. */
 export async function runAction(body: BulkActionBody): Promise<BulkResult> {

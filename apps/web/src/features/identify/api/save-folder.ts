@@ -1,7 +1,7 @@
 import { CreatedSchema, type Created, type NewFolderBody } from '@ipp/contracts';
 import { api, parseData } from '@/api/client';
 import { useIdentifyMutation } from './use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/save: a folder, or an HI class under site images (-100). Silent: the form shows the refusal. */
 export async function saveFolder(body: NewFolderBody): Promise<Created> {

@@ -2,7 +2,7 @@ import { TrainResultSchema } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { aiKeys } from './keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /ai/models/train: queues the training of a new version from the team's HI classes and reference library. */
 export async function trainModel(groupId?: number) {

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData, TRANSFER_TIMEOUT_MS } from '@/api/client';
 import { identifyKey, identifyKeys } from './keys';
 import { refreshAfterLabelChange } from './label-change-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /roi/last-action: the caller's last bulk action while it can be undone, or null. */
 export async function getLastAction(options: { signal?: AbortSignal } = {}): Promise<LastAction | null> {

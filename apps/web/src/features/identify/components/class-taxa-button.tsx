@@ -15,7 +15,7 @@ import { api, parseData } from '@/api/client';
 import { useTeamClasses } from '@/api/get-classes';
 import { wormsUrl } from '@/lib/taxon';
 import { useIdentifyMutation } from '../api/use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /taxa/save-class-taxon. */
 async function saveClassTaxon(body: SaveClassTaxonBody) {

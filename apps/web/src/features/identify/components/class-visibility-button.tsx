@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '@/api/client';
 import { useTeamClasses } from '@/api/get-classes';
 import { useIdentifyMutation } from '../api/use-identify-mutation';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** POST /roi-index/change-status with a class: shown to (1) or hidden from (0) one team's plain users. */
 function setClassVisible(body: { class_id: number; status: 0 | 1; group_id?: number }): Promise<unknown> {

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
 import { roiDetailsKey } from './get-roi-details';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const FavoriteResultSchema = FavoriteBodySchema.pick({ favorite: true });
 

@@ -2,7 +2,7 @@ import { IppApplyConfigResultSchema, type IppApplyConfigBody } from '@ipp/contra
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Sets some settings on several instruments at once (POST /ipp/apply-config). */
 export async function applyConfig(body: IppApplyConfigBody) {

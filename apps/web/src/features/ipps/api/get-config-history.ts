@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getPage, type Page } from '@/api/get-page';
 import { ippsQueryKey } from '@/api/query-keys';
 import { pollWhile } from '@/lib/live-poll';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const HistorySchema = IppConfigChangeSchema.array();
 

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
 import { pollWhile } from '@/lib/live-poll';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export async function getIpp(id: number, options: { signal?: AbortSignal } = {}): Promise<Ipp> {
   return parseData(IppSchema, await api.post(EP.siteIppOne, { id }, { signal: options.signal }));

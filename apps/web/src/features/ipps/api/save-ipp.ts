@@ -2,7 +2,7 @@ import { IppSaveResultSchema, type IppSaveBody } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Create (no id) or edit (with id); the form reports failures itself, a 1002 at the field it names. */
 export async function saveIpp(body: IppSaveBody) {

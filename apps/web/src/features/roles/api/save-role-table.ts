@@ -2,7 +2,7 @@ import { RoleTableSchema, type RoleSaveBody, type RoleTable } from '@ipp/contrac
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { roleTableQueryKey } from '@/api/get-role-table';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export async function saveRoleTable(body: RoleSaveBody): Promise<RoleTable> {
   return parseData(RoleTableSchema, await api.post(EP.settingSaveRole, body));

@@ -1,7 +1,7 @@
 import { SystemInfoSchema, type SystemInfo } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export async function getSystemInfo(options: { signal?: AbortSignal } = {}): Promise<SystemInfo> {
   return parseData(SystemInfoSchema, await api.get(EP.spiInfoIndex, options));

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { settingsQueryKey } from '@/api/get-settings';
 import { settingsInitQueryKey } from '@/api/get-settings-init';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Any subset of the settings (superadmin only); the form reports failures. */
 export async function saveSettings(body: SettingsSaveBody): Promise<Settings> {

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { settingsQueryKey } from '@/api/get-settings';
 import { settingsInitQueryKey } from '@/api/get-settings-init';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Server limits (POST /setting/logo); checked here too so nobody waits for a refusal. */
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;

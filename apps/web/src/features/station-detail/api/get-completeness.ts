@@ -4,7 +4,7 @@ import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
 import { viewerTz } from '@/lib/timezone';
 import { TREND_POINTS } from './get-telemetry-trend';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ipp/completeness: a station's images expected against received over a period, bucketed like the trends. */
 export async function getCompleteness(devId: string, period: Period, options: { signal?: AbortSignal } = {}) {

@@ -2,7 +2,7 @@ import { CorrectedCountsSchema, type CorrectedCounts } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** GET /ai/corrected-counts: counts per class over [start, end), the model-labelled part corrected. */
 export async function getCorrectedCounts(

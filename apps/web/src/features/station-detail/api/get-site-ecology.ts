@@ -4,7 +4,7 @@ import { api, parseData } from '@/api/client';
 import { downloadFile, type DownloadedFile } from '@/api/download-file';
 import { viewsQueryKey } from '@/api/query-keys';
 import { siteQuery } from './get-site-roi';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** The period's query plus the selected classes (class ids, 0 = not classified; none = every class). */
 export function ecologyQuery(devId: string, period: Period, classes: readonly number[]) {

@@ -4,7 +4,7 @@ import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
 import { viewerTz } from '@/lib/timezone';
 import { PERIOD_POINTS } from '../utils/periods';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export function siteQuery(devId: string, period: Period) {
   return { dev_id: devId, period, points: PERIOD_POINTS[period], tz: viewerTz() };

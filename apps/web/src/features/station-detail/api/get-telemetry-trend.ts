@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { ippsQueryKey } from '@/api/query-keys';
 import { viewerTz } from '@/lib/timezone';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /**
  * Buckets per period: hourly up to a week, then 3-hourly, then daily (the server rounds to whole hours and, from

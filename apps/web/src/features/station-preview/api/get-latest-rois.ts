@@ -2,7 +2,7 @@ import { RoiSummarySchema, type RoiSummary } from '@ipp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { viewsQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const RoiListSchema = RoiSummarySchema.array();
 

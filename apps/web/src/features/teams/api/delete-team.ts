@@ -2,7 +2,7 @@ import type { IdBody } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import { teamsQueryKey } from '@/api/get-teams';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** The server refuses (1001) while users are attached and says what is; the client shows that message. */
 export async function deleteTeam(body: IdBody): Promise<void> {

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { teamsQueryKey } from '@/api/get-teams';
 import { usersQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Create (no id) or rename (with id); the form reports failures itself. */
 export async function saveTeam(body: TeamSaveBody): Promise<Team> {

@@ -2,7 +2,7 @@ import type { TranslationSaveBody } from '@ipp/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import { langOverridesQueryKey } from '@/api/get-lang-overrides';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** A text sets that language's override; null removes it. */
 export async function saveTranslations(body: TranslationSaveBody): Promise<void> {

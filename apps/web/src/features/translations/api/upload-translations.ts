@@ -2,7 +2,7 @@ import { TranslationUploadResultSchema, type TranslationUploadResult } from '@ip
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { langOverridesQueryKey } from '@/api/get-lang-overrides';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** JSON ({"key": {"zh", "en"}} or {"zh": {...}, "en": {...}}) or CSV (key,zh,en). */
 export const TRANSLATION_FILE_ACCEPT = '.json,.csv,application/json,text/csv';

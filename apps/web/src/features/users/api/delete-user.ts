@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api/client';
 import { teamsQueryKey } from '@/api/get-teams';
 import { usersQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Nobody deletes themselves or the last superadmin: the server refuses (1001) and the client shows why. */
 export async function deleteUser(body: IdBody): Promise<void> {

@@ -2,7 +2,7 @@ import { UserSchema, type User } from '@ipp/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { usersQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 export async function getUser(id: number, options: { signal?: AbortSignal } = {}): Promise<User> {
   return parseData(UserSchema, await api.get(EP.userView, { query: { id }, signal: options.signal }));

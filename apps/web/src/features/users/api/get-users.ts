@@ -2,7 +2,7 @@ import { UserSchema, type User, type UserIndexQuery } from '@ipp/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getPage, type Page } from '@/api/get-page';
 import { usersQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 const UserListSchema = UserSchema.array();
 

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { teamsQueryKey } from '@/api/get-teams';
 import { usersQueryKey } from '@/api/query-keys';
-import { EP } from '@ipp/contracts/endpoints';
+import * as EP from '@ipp/contracts/endpoints';
 
 /** Create (no id; password required) or edit (with id; no password keeps it). The form reports failures. */
 export async function saveUser(body: UserSaveBody): Promise<User> {

@@ -1,0 +1,13 @@
+/** Calls answered by apps/server/src/modules/alarms/alarms.routes.ts. */
+import { get, post } from './define.ts';
+
+export const alarmRules = /* @__PURE__ */ get('/alarm/rules');
+export const alarmSaveRule = /* @__PURE__ */ post('/alarm/save-rule');
+export const alarmRemoveRule = /* @__PURE__ */ post('/alarm/remove-rule');
+export const alarmList = /* @__PURE__ */ get('/alarm/list');
+export const alarmSummary = /* @__PURE__ */ get('/alarm/summary');
+export const alarmAcknowledge = /* @__PURE__ */ post('/alarm/acknowledge');
+export const alarmWebhook = /* @__PURE__ */ get('/alarm/webhook');
+export const alarmSaveWebhook = /* @__PURE__ */ post('/alarm/save-webhook');
+export const alarmMyEmail = /* @__PURE__ */ get('/alarm/my-email');
+export const alarmSaveMyEmail = /* @__PURE__ */ post('/alarm/save-my-email');
