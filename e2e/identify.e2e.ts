@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import fs from 'node:fs';
 import yazl from 'yazl';
 import { describe, expect, it } from 'vitest';
-import { choose, confirm, toast } from './support/antd.ts';
+import { button, choose, confirm, toast } from './support/antd.ts';
 import { pngOf, registerStation, uploadRoi } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { chooseCategory, storage } from './support/console.ts';
@@ -22,6 +22,16 @@ const T = {
     done: 'Operation successful',
     selected: (n: number) => `${n} selected`,
     total: (n: number) => `${n} images`,
+    copyToFolder: 'Copy to folder',
+    newFolder: 'New folder',
+    newClass: 'New class under Folders',
+    className: 'Class name',
+    save: 'Save',
+    ok: 'OK',
+    exportSelected: (n: number) => `Export ${n} selected`,
+    importImages: 'Import images',
+    importTitle: 'Import a labelled image set',
+    import: 'Import',
   },
   zh: {
     site: '站点图像',
@@ -35,6 +45,16 @@ const T = {
     done: '操作成功',
     selected: (n: number) => `已选 ${n} 张`,
     total: (n: number) => `共 ${n} 张`,
+    copyToFolder: '复制到文件夹',
+    newFolder: '新建文件夹',
+    newClass: '在 文件夹 下新建类别',
+    className: '类别名称',
+    save: '保存',
+    ok: '确定',
+    exportSelected: (n: number) => `导出选中的 ${n} 张`,
+    importImages: '导入图像',
+    importTitle: '导入已标注的图像集',
+    import: '导入',
   },
 } as const;
 
@@ -155,18 +175,21 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
 
     // Copy to a folder: a new folder made in the picker, its name checked against the rule first.
     await page.getByTestId('action-51').click();
+    const picker = page.getByRole('dialog', { name: t.copyToFolder });
     await page.getByTestId('identify-target-category-0').waitFor();
-    await page.getByTestId('identify-target-new').click();
-    await page.getByTestId('identify-new-class-ok').click();
+    await button(picker, t.newFolder).click();
+    const newClass = page.getByRole('dialog', { name: t.newClass });
+    const className = newClass.getByLabel(t.className, { exact: true });
+    await button(newClass, t.save).click();
     await page.getByText(t.nameEmpty).waitFor();
-    await page.getByTestId('identify-new-class-input').fill('bad name');
-    await page.getByTestId('identify-new-class-ok').click();
+    await className.fill('bad name');
+    await button(newClass, t.save).click();
     await page.getByText(t.nameBad).waitFor();
-    await page.getByTestId('identify-new-class-input').fill(folder);
-    await page.getByTestId('identify-new-class-ok').click();
+    await className.fill(folder);
+    await button(newClass, t.save).click();
     await toast(page, t.created(folder));
     await expect.poll(() => page.getByTestId('identify-target-folder').textContent()).toContain(`${folder} (0)`);
-    await page.getByTestId('identify-target-ok').click();
+    await button(picker, t.ok).click();
     await confirm(page);
     await toast(page, t.done);
     await expect.poll(() => attr(page, 'identify-selection-count', 'data-count')).toBe('0');
@@ -267,8 +290,8 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await cells(page)
       .nth(1)
       .click({ modifiers: ['Shift'] });
-    await page.getByTestId('identify-export').click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('identify-export-csv').click()]);
+    await button(page, t.exportSelected(2)).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV' }).click()]);
     const csv = fs
       .readFileSync((await download.path())!, 'utf8')
       .replace(/^\uFEFF/, '')
@@ -282,9 +305,10 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     const zipPath = `${await download.path()}.zip`;
     const twin = lang === 'en' ? '144E2E_twin_en' : '145E2E_twin_zh';
     fs.writeFileSync(zipPath, await classZip(className, lang === 'en' ? [9001, 9002] : [9101, 9102], twin));
-    await page.getByTestId('identify-import').click();
-    await page.locator('.ant-modal input[type=file]').setInputFiles(zipPath);
-    await page.getByTestId('identify-import-ok').click();
+    await button(page, t.importImages).click();
+    const importing = page.getByRole('dialog', { name: t.importTitle });
+    await importing.locator('input[type=file]').setInputFiles(zipPath);
+    await button(importing, t.import).click();
     await expect.poll(() => attr(page, 'identify-import-report', 'data-imported'), { timeout: 30_000 }).toBe('2');
     // The twin is listed, not dropped: same image, another class; the stored ROI keeps the first.
     expect(await attr(page, 'identify-import-conflicts', 'data-count')).toBe('1');
