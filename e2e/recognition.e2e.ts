@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { choose, confirm } from './support/antd.ts';
+import { button, choose, confirm } from './support/antd.ts';
 import { chromiumAvailable } from './support/browser.ts';
-import { storage } from './support/console.ts';
+import { chooseCategory, storage } from './support/console.ts';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
 import { FOLDER, MISLABELLED, seed } from './support/recognition-seed.ts';
 import { ADMIN_PASSWORD } from './support/server.ts';
@@ -15,6 +15,13 @@ const T = {
     finished: 'Re-identification finished: 0 labels changed',
     calibrated: 'Confidences are calibrated probabilities',
     corrected: 'Corrected abundance',
+    save: 'Save',
+    aiModels: 'AI models',
+    train: 'Train new model',
+    reidentify: 'Re-identify',
+    reidentification: 'Re-identification',
+    submit: 'Submit',
+    similar: 'More like this',
   },
   zh: {
     site: '站点图像',
@@ -22,6 +29,13 @@ const T = {
     finished: '重新识别已完成：0 个标签被更改',
     calibrated: '置信度是经过校准的概率',
     corrected: '校正后的丰度',
+    save: '保存',
+    aiModels: 'AI 模型',
+    train: '训练新模型',
+    reidentify: '重新识别',
+    reidentification: '重新识别',
+    submit: '提交',
+    similar: '相似图像',
   },
 } as const;
 
@@ -58,7 +72,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     // The station's pixel size, on its instrument form: sizes are then shown in µm and mm³ as well.
     await page.goto(`/manage/ipp_edit?id=${cls.ippId}`);
     await page.getByTestId('ipp-pixel_size_um').fill('2.5');
-    await page.getByTestId('ipp-submit').click();
+    await button(page, t.save).click();
     await page.locator('.ant-message-success').waitFor();
 
     await page.goto('/identify');
@@ -66,9 +80,9 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     await choose(page, 'identify-team', 'Demo Team');
 
     // Train: the drawer shows the job's progress, then version 1 ready and active.
-    await page.getByTestId('identify-ai-models').click();
+    await button(page, t.aiModels).click();
     await page.getByTestId('ai-models-drawer').waitFor();
-    await page.getByTestId('model-train').click();
+    await button(page, t.train).click();
     await confirm(page);
     await expect
       .poll(() => page.getByTestId('model-row-1').getByTestId('model-status').getAttribute('data-status'), { timeout: 90_000 })
@@ -103,20 +117,16 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     await page.keyboard.press('Escape');
 
     // The station's site images before: six AI copepods.
-    await page.getByTestId('identify-category').click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: t.site })
-      .first()
-      .click();
+    await chooseCategory(page, t.site);
     await choose(page, 'identify-station', siteName);
     const count = (code: string) => page.getByTestId(`identify-node-count-${code}`).textContent();
     await expect.poll(() => count(`t:ai:c:${cls.copepod}`), { timeout: 15_000 }).toBe(String(MISLABELLED));
 
     // Re-identify the last day: progress, then the outcome.
-    await page.getByTestId('identify-reidentify').click();
+    await button(page, t.reidentify).click();
     await choose(page, 'identify-reidentify-station', siteName);
     await typeRange(page, local(Date.now() - 24 * 3_600_000), local(Date.now() + 3_600_000));
-    await page.getByTestId('identify-reidentify-ok').click();
+    await button(page.getByRole('dialog', { name: t.reidentification }), t.submit).click();
     const job = page.getByTestId('identify-reidentify-job');
     await job.waitFor();
     await expect.poll(() => job.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
@@ -129,10 +139,10 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     expect(await page.getByTestId(`identify-node-count-t:ai:c:${cls.copepod}`).count()).toBe(0);
 
     // Again, closing the dialog at once: the page follows the job and says when it has ended (nothing left to move).
-    await page.getByTestId('identify-reidentify').click();
+    await button(page, t.reidentify).click();
     await choose(page, 'identify-reidentify-station', siteName);
     await typeRange(page, local(Date.now() - 24 * 3_600_000), local(Date.now() + 3_600_000));
-    await page.getByTestId('identify-reidentify-ok').click();
+    await button(page.getByRole('dialog', { name: t.reidentification }), t.submit).click();
     await page.getByTestId('identify-reidentify-close').click();
     // (The first job's notice may still be up: it ended while its dialog was open, with 6 changed.)
     const notice = page.getByTestId('job-ended-notice').filter({ hasText: t.finished });
@@ -155,7 +165,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     expect(esdUm).toMatch(/^\d+\.\d µm$/);
     expect(Number.parseFloat(esdUm)).toBeCloseTo(esdPx * 2.5, 0);
     expect(await page.getByTestId('ai-measure-biovolume_px3-physical').textContent()).toMatch(/ mm³$/);
-    await page.getByTestId('identify-similar').click();
+    await button(page, t.similar).click();
     await page.getByTestId('similar-grid').waitFor();
     const items = page.locator('[data-testid^="similar-"][data-distance]');
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
@@ -164,7 +174,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('AI recognition 
     await page.keyboard.press('Escape');
 
     // The models list counts the version's labels: accepted by the machine and sent to review, one per ROI.
-    await page.getByTestId('identify-ai-models').click();
+    await button(page, t.aiModels).click();
     await page.getByTestId('ai-tab-models').click();
     const tally = page.getByTestId('model-row-1').locator('[data-testid^="model-labels-"]');
     await tally.waitFor();

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import { choose } from './antd.ts';
 
 /** Signs in through the login form and waits for the shell. */
 export async function signIn(page: Page, account: string, password: string, path = '/login') {
@@ -26,22 +27,10 @@ export async function expectPath(page: Page, path: string) {
 export const storage = (page: Page, key: string) => page.evaluate((k) => window.localStorage.getItem(k), key);
 
 /**
- * Picks a category and waits until the select shows it: right after an action the category list refetches its
- * counts and may re-render under the open dropdown, so a pick that did not take is made again.
+ * Picks a category on the identify page and waits until the select shows it. One click each: the pages run with
+ * reduced motion, and a list re-rendered under the open dropdown is found again by the locator.
  */
 export async function chooseCategory(page: Page, name: string) {
-  const option = page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: name })
-    .first();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await page.getByTestId('identify-category').click({ timeout: 5000 });
-      await option.click({ timeout: 5000 });
-      await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 3000 }).toContain(name);
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
+  await choose(page, 'identify-category', name);
+  await expect.poll(() => page.getByTestId('identify-category').textContent(), { timeout: 5000 }).toContain(name);
 }
