@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
-import { choose } from './support/antd.ts';
+import { button, choose } from './support/antd.ts';
 import { call, registerStation, uploadRoi } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { chooseCategory, storage } from './support/console.ts';
@@ -19,6 +19,11 @@ const T = {
     ecotaxa: 'An EcoTaxa export',
     esdUnit: 'ESD, µm',
     objects: 'EcoTaxa objects: 10 rows; 0 validated, 10 predicted, 0 dubious, 0 without a class.',
+    exportAll: 'Export all listed',
+    exportEcotaxa: 'EcoTaxa (TSV + images, zip)',
+    importImages: 'Import images',
+    importTitle: 'Import a labelled image set',
+    import: 'Import',
   },
   zh: {
     title: '浓度、生物体积与粒径谱',
@@ -28,6 +33,11 @@ const T = {
     ecotaxa: 'EcoTaxa 导出包',
     esdUnit: '等效直径 µm',
     objects: 'EcoTaxa 对象：共 10 行；已验证 0，预测 10，存疑 0，无类别 0。',
+    exportAll: '导出全部列表',
+    exportEcotaxa: 'EcoTaxa（TSV + 图像，zip）',
+    importImages: '导入图像',
+    importTitle: '导入已标注的图像集',
+    import: '导入',
   },
 } as const;
 
@@ -137,15 +147,16 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
     await choose(page, 'identify-station', `E2E ecology ${base + 1}`);
     await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('10');
     const zipPath = path.join(server.dataDir, `ecotaxa-${lang}.zip`);
-    await page.getByTestId('identify-export').click();
+    await button(page, t.exportAll).click();
     const downloading = page.waitForEvent('download');
-    await page.getByTestId('identify-export-ecotaxa').click();
+    await page.getByRole('menuitem', { name: t.exportEcotaxa }).click();
     await (await downloading).saveAs(zipPath);
-    await page.getByTestId('identify-import').click();
-    await page.getByTestId('identify-import-format').getByText(t.ecotaxa).click();
+    await button(page, t.importImages).click();
+    const importing = page.getByRole('dialog', { name: t.importTitle });
+    await importing.getByRole('radio', { name: t.ecotaxa }).check();
     await choose(page, 'identify-import-station', `E2E ecology ${base + 2}`);
-    await page.locator('.ant-modal input[type=file]').setInputFiles(zipPath);
-    await page.getByTestId('identify-import-ok').click();
+    await importing.locator('input[type=file]').setInputFiles(zipPath);
+    await button(importing, t.import).click();
     await expect
       .poll(() => page.getByTestId('identify-import-report').getAttribute('data-imported'), { timeout: 60_000 })
       .toBe('10');

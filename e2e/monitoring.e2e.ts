@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { confirm, toast } from './support/antd.ts';
+import { button, confirm, toast } from './support/antd.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { expectPath } from './support/console.ts';
 import { DEMO_PASSWORD, repoRoot } from './support/server.ts';
@@ -25,6 +25,20 @@ const T = {
     alarmsTab: '告警',
     rulesTab: '规则',
     acknowledged: '已确认',
+    devId: '站点 ID',
+    siteName: '站点名称',
+    longitude: '经度',
+    latitude: '纬度',
+    save: '保存',
+    keySaved: '我已保存密钥',
+    applyOpen: '批量应用设置（1）',
+    applyOk: '应用到 1 台',
+    download: '下载数据',
+    addRule: '新增规则',
+    ruleName: '名称',
+    ruleMinutes: '持续至少（分钟）',
+    note: '备注',
+    acknowledge: '确认',
   },
   en: {
     saved: 'Save successful',
@@ -39,6 +53,20 @@ const T = {
     alarmsTab: 'Alarms',
     rulesTab: 'Rules',
     acknowledged: 'Acknowledged',
+    devId: 'Site ID',
+    siteName: 'Site name',
+    longitude: 'Longitude',
+    latitude: 'Latitude',
+    save: 'Save',
+    keySaved: 'I have saved the key',
+    applyOpen: 'Apply settings (1)',
+    applyOk: 'Apply to 1',
+    download: 'Download data',
+    addRule: 'Add rule',
+    ruleName: 'Name',
+    ruleMinutes: 'For at least (minutes)',
+    note: 'Note',
+    acknowledge: 'Acknowledge',
   },
 } as const;
 
@@ -92,21 +120,22 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
 
     // Register; the key is shown once.
     await page.goto('/manage/ipp_edit');
-    await page.getByTestId('ipp-dev_id').fill(devId);
-    await page.getByTestId('ipp-site_name').fill('E2E buoy');
-    await page.getByTestId('ipp-longitude').fill('120.3');
-    await page.getByTestId('ipp-latitude').fill('36.1');
+    const field = (label: string) => page.getByLabel(label, { exact: true });
+    await field(t.devId).fill(devId);
+    await field(t.siteName).fill('E2E buoy');
+    await field(t.longitude).fill('120.3');
+    await field(t.latitude).fill('36.1');
     await page.getByTestId('ipp-config-frame_rate').fill('40');
-    await page.getByTestId('ipp-submit').click();
+    await button(page, t.save).click();
     await page
       .getByText(lang === 'zh' ? /29/ : /at most 29/)
       .first()
       .waitFor();
     await page.getByTestId('ipp-config-frame_rate').fill('3');
-    await page.getByTestId('ipp-submit').click();
+    await button(page, t.save).click();
     const key = ((await page.getByTestId('ipp-device-key').textContent()) ?? '').match(/ippk_[\w-]{43}/)?.[0];
     expect(key).toBeTruthy();
-    await page.getByTestId('ipp-key-close').click();
+    await button(page.getByRole('dialog'), t.keySaved).click();
     await expectPath(page, '/manage/ipp');
 
     // The simulator speaks for it over MQTT (telemetry, applied configuration) and HTTP (images).
@@ -146,7 +175,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     await eventually(page, 'ipp-config-state-frame_rate', 'applied', 60_000, 'data-state');
     expect(await page.getByTestId('ipp-config-state-frame_rate').textContent()).toBe(t.applied);
     await page.getByTestId('ipp-config-frame_rate').fill('5');
-    await page.getByTestId('ipp-submit').click();
+    await button(page, t.save).click();
     await toast(page, t.saved);
     const state = page.getByTestId('ipp-config-state-frame_rate');
     // The device applies a change after a second or two: right after saving the setting is normally pending.
@@ -195,13 +224,14 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     expect(saved).toBe(1000);
     await page.goto('/manage/ipp');
     await page.getByTestId(`ipp-row-${devId}`).getByRole('checkbox').click();
-    await page.getByTestId('ipp-apply-open').click();
+    await button(page, t.applyOpen).click();
     await page.getByTestId('ipp-apply-source').click();
     await page.locator('.ant-select-item-option').filter({ hasText: donor }).click();
     await page.locator('.ant-modal').getByText(t.all, { exact: true }).click();
     await page.getByTestId('ipp-apply-keys').getByText(t.exposure).click();
-    await page.getByTestId('ipp-apply-ok').click();
+    await button(page.getByRole('dialog'), t.applyOk).click();
     expect(await page.getByTestId(`ipp-apply-outcome-${devId}`).getAttribute('data-changed')).toBe('true');
+    // By test id: the dialog's corner cross is a "Close" button too.
     await page.getByTestId('ipp-apply-close').click();
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
     await page.locator(`[data-testid="ipp-sync-${devId}"][data-state="applied"]`).waitFor({ timeout: 30_000 });
@@ -259,7 +289,7 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
 
     // CSV download with progress.
     const downloading = page.waitForEvent('download');
-    await page.getByTestId('detail-download').click();
+    await button(page, t.download).click();
     const download = await downloading;
     const file = path.join(server.dataDir, `download-${lang}.csv`);
     await download.saveAs(file);
@@ -277,10 +307,11 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     // without a reload; someone acknowledges it with a note.
     await page.goto('/alarms');
     await page.getByRole('tab', { name: t.rulesTab }).click();
-    await page.getByTestId('alarm-rule-add').click();
-    await page.getByTestId('alarm-rule-name').fill('Offline');
-    await page.getByTestId('alarm-rule-minutes').fill('0');
-    await page.getByTestId('alarm-rule-submit').click();
+    await button(page, t.addRule).click();
+    const ruleForm = page.getByRole('dialog', { name: t.addRule });
+    await ruleForm.getByLabel(t.ruleName, { exact: true }).fill('Offline');
+    await ruleForm.getByLabel(t.ruleMinutes, { exact: true }).fill('0');
+    await button(ruleForm, t.save).click();
     await page.getByTestId('alarm-rule-table').getByText('Offline', { exact: true }).waitFor();
     await page.getByRole('tab', { name: t.alarmsTab }).click();
     await page.getByTestId('alarm-table').waitFor();
@@ -296,8 +327,9 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
     const alarmId = ((await alarmState.getAttribute('data-testid')) ?? '').replace('alarm-state-', '');
     await page.getByTestId(`alarm-ack-${alarmId}`).click();
-    await page.getByTestId('alarm-ack-note').fill('checking the cable');
-    await page.getByTestId('alarm-ack-submit').click();
+    const ackForm = page.getByRole('dialog');
+    await ackForm.getByLabel(t.note, { exact: true }).fill('checking the cable');
+    await button(ackForm, t.acknowledge).click();
     await expect.poll(() => page.getByTestId(`alarm-state-${alarmId}`).textContent()).toBe(t.acknowledged);
     expect(await page.getByTestId('alarm-table').textContent()).toContain('checking the cable');
     await expect.poll(() => page.getByTestId('alarm-bell').getAttribute('data-active')).toBe('0');
