@@ -31,7 +31,7 @@ export function spelledPaths(text: string, paths: readonly string[]): string[] {
     // Quoted, maybe after a template's host part or /api, and ending the string (or its query) unless it takes a
     // parameter; a one-word path ('/events') only with its slash, so the word alone ('events') is not taken for it.
     return new RegExp(
-      `['"\`](?:\\$\\{[^}]*\\})?(?:/api)?${bare.includes('/') ? '/?' : '/'}${escaped}${param ? '' : "['\"`?]"}`,
+      `['"\`](?:\\$\\{[^}]*\\})?(?:/api)?${bare.includes('/') ? '/?' : '/'}${escaped}${param ? '' : '[\'"`?]'}`,
     ).test(text);
   });
 }

@@ -64,7 +64,8 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, d
   app.addHook('onRoute', (route) => {
     const declared = (route.config as { access?: Access } | undefined)?.access;
     if (declared !== undefined) {
-      for (const method of [route.method].flat()) table.push({ method: String(method), url: route.url, access: declared, schema: route.schema });
+      for (const method of [route.method].flat())
+        table.push({ method: String(method), url: route.url, access: declared, schema: route.schema });
     }
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     if (route.config?.access === undefined) {

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import {
   IPP_CONFIG_KEYS,
-  MEASURED_KEYS,
   ResultCode,
   type DeviceConfig,
   type Measured,
