@@ -77,8 +77,9 @@ export function csvText(rows: readonly (readonly unknown[])[], options: CsvTextO
 export class CsvParseError extends Error {}
 
 /**
- * The records of a table, one at a time (a large table is never held twice). A line break is CRLF, LF or CR; one at
- * the end of the text ends the last record; an empty line is a record of one empty cell (callers skip those). With
+ * The records of a table, one at a time (a large table is never held twice). A line break is CRLF, LF or, with
+ * quotes (RFC 4180 tables), a lone CR; without quotes (EcoTaxa's TSV) a lone CR is part of the cell, as the import
+ * always read it. One at the end of the text ends the last record; an empty line is a record of one empty cell (callers skip those). With
  * quotes, a field that starts with `"` runs to the next lone `"` and may hold the delimiter, line breaks and `""`
  * (a quote).
  */
@@ -109,6 +110,9 @@ export function* csvRecords(text: string, dialect: CsvDialect = {}): Generator<s
     } else if (c === delimiter) {
       record.push(field);
       field = '';
+      i++;
+    } else if (c === '\r' && !quotes && text[i + 1] !== '\n') {
+      field += c;
       i++;
     } else if (c === '\n' || c === '\r') {
       i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
