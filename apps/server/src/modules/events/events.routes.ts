@@ -12,6 +12,7 @@ export const eventsRoutes = (streams: LiveStreams): FastifyPluginAsyncZod =>
         summary:
           "Live events of the caller's team as Server-Sent Events (event: ipp | roi, data: LiveEvent JSON); a comment line every 20 s",
       }),
+      // Streams for as long as the page is open (bounded by EVENT_STREAM_MAX_MS), so no request deadline.
       config: { access: 'signed-in', deadline: 'none', demoAllowed: true },
       handler: async (request, reply) => {
         const auth = requireAuth(request);

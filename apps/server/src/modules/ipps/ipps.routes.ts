@@ -23,6 +23,7 @@ export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
 
     app.route({
       ...endpoint(API.siteIppOne, { tags: ['instruments'], summary: 'One instrument' }),
+      // A read sent as POST (spec §7), so the read-only demo account may call it.
       config: { access: 'signed-in', demoAllowed: true },
       handler: async (request) => ok(await service.one(requireAuth(request).user, request.body.id)),
     });

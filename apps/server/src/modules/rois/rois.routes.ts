@@ -65,6 +65,7 @@ export const roisRoutes = (views: RoiViewsService, blobs: BlobStore): FastifyPlu
 
     app.route({
       ...endpoint(API.roiFile, { tags: ['rois'], summary: 'An ROI image (original) or its WebP thumbnail, by content address' }),
+      // Names are SHA-256 content addresses: unguessable, immutable, and loadable by <img> (which sends no token).
       config: { access: 'public' },
       handler: async (request, reply) => {
         const etag = `"${request.params.name}"`;
