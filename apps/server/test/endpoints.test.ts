@@ -72,6 +72,10 @@ describe('contracts per endpoint', () => {
       if (schema.params !== def.params) wrong.push(`${n}: params`);
       if (schema.body !== def.body) wrong.push(`${n}: body`);
       if (def.data !== undefined && schema.response?.[200]?.shape?.data !== def.data) wrong.push(`${n}: data`);
+      // A raw answer (a file, CSV, the event stream) declares no envelope for its 200.
+      const raw = (def as { stream?: unknown }).stream;
+      if (def.data === undefined && raw === undefined && schema.response !== undefined) wrong.push(`${n}: response`);
+      if (raw !== undefined && schema.response?.[200] !== raw) wrong.push(`${n}: stream`);
     }
     expect(wrong).toEqual([]);
   });
