@@ -150,7 +150,7 @@ import {
 import { BLOB_NAME } from './constants.ts';
 import * as EP from './endpoints.ts';
 
-/** An endpoint's name in EP: its path in camelCase. */
+/** An endpoint's name in EP: its path in camelCase (the POST twin of a GET path ends in Save). */
 export type EndpointName = keyof typeof EP;
 
 // The small answers several calls share, named once (they were written inline in the route files).

@@ -5,7 +5,8 @@
  * One file per server route file (endpoints/*.ts), so a bundle chunk carries only the calls its code makes: import them as a namespace,
  * `import * as EP from '@ipp/contracts/endpoints'` (EP.groupIndex); the server gets the same namespace as
  * `EP` from '@ipp/contracts'. The Endpoint type and pathOf/urlPathOf are in endpoint-paths.ts.
- * Paths are under /api unless `root` (spec §7: uploads, folders/*, enhance). Names are the path in camelCase.
+ * Paths are under /api unless `root` (spec §7: uploads, folders/*, enhance). Names are the path in camelCase; the POST
+ * twin of a GET path ends in Save (settingLogoSave, aiThresholdsSave).
  * Zod-free, so the console's shell can import it.
  */
 export * from './endpoints/bulk.ts';
