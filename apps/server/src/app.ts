@@ -182,6 +182,9 @@ export async function buildApp({
   const similarity = new SimilarityIndex(db);
   const featurePool = new FeaturePool(config.FEATURE_WORKERS);
   app.addHook('onClose', () => featurePool.close());
+  // The workers and their network are ready before the server listens, so the images instruments send right after a
+  // (re)start are not held about a second each while a worker starts cold (FEATURE_WORKERS=0 in tests: nothing).
+  app.addHook('onReady', () => featurePool.warm());
   const rois = new RoisService(
     db,
     clock,

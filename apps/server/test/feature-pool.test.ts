@@ -77,6 +77,21 @@ describe('feature worker pool', () => {
     expect(Array.from(again.sim)).toEqual(Array.from((await measureImage(img, undefined)).sim));
   });
 
+  it('warm starts every worker with its network before any image, and the images after it measure as before', async () => {
+    const pool = new FeaturePool(2);
+    pools.push(pool);
+    const slots = () => (pool as unknown as { slots: (object | null)[] }).slots;
+    expect(slots().every((s) => s === null)).toBe(true);
+    await Promise.all([pool.warm(), pool.warm()]); // two callers at once: the same two workers
+    expect(slots().every((s) => s !== null)).toBe(true);
+    const started = [...slots()];
+    const img = await decodeImage(await shapePng('disc', 7));
+    const got = await pool.measure(img, undefined);
+    expect(Array.from(got.sim)).toEqual(Array.from((await measureImage(img, undefined)).sim));
+    expect(slots().every((s, i) => s === started[i])).toBe(true);
+    await expect(new FeaturePool(0).warm()).resolves.toBeUndefined();
+  });
+
   it('after close, a task is refused instead of hanging', async () => {
     const pool = new FeaturePool(1);
     const img = await decodeImage(await shapePng('ring', 5));

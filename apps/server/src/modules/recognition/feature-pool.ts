@@ -25,7 +25,7 @@ export async function measureImage(image: RawImage, threshold: number | undefine
 const CLOSE_GRACE_MS = 5_000;
 
 interface Pending {
-  resolve: (m: Measurement) => void;
+  resolve: (m: Measurement | null) => void;
   reject: (e: Error) => void;
 }
 
@@ -38,7 +38,7 @@ interface Slot {
  * Feature extraction in worker threads (FEATURE_WORKERS, docs/decisions.md): about 9 ms of JavaScript per image that
  * would otherwise block the event loop while other requests' PostgreSQL transactions wait on it. Workers start on
  * first use; each task goes to the worker with the fewest in flight; a worker that dies fails only its own tasks and
- * is replaced on the next task. Size 0 measures on the calling thread.
+ * is replaced on the next task. Size 0 measures on the calling thread. `warm()` starts them all ahead of the first image.
  */
 export class FeaturePool {
   private readonly slots: (Slot | null)[];
@@ -53,13 +53,29 @@ export class FeaturePool {
     if (this.size === 0) return measureImage(image, threshold);
     if (this.closed) return Promise.reject(new Error('feature pool closed'));
     const slot = this.pick();
+    // A copy of the pixels, moved rather than cloned: the caller's buffer may be a view into a larger one.
+    const data = image.data.slice();
+    return this.send(slot, (id) => ({ id, image: { ...image, data }, threshold }), [data.buffer]) as Promise<Measurement>;
+  }
+
+  /**
+   * Starts every worker and has it load the network, answering when all are ready (or one failed, which the next
+   * image retries as it would anyway). A worker starting cold takes about a second (the network's session), which
+   * otherwise falls on the first images after every server start.
+   */
+  async warm(): Promise<void> {
+    if (this.size === 0 || this.closed) return;
+    for (let i = 0; i < this.slots.length; i++) this.slots[i] ??= this.spawn(i);
+    await Promise.all(
+      this.slots.map((slot) => (slot ? this.send(slot, (id) => ({ id, warm: true }), []).catch(() => null) : null)),
+    );
+  }
+
+  private send(slot: Slot, task: (id: number) => object, transfer: ArrayBuffer[]): Promise<Measurement | null> {
     const id = this.nextId++;
-    return new Promise<Measurement>((resolve, reject) => {
+    return new Promise<Measurement | null>((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
-      // A copy of the pixels, moved rather than cloned: the caller's buffer may be a view into a larger one.
-      const data = image.data.slice();
-      const task: MeasureTask & { id: number } = { id, image: { ...image, data }, threshold };
-      slot.worker.postMessage(task, [data.buffer]);
+      slot.worker.postMessage(task(id), transfer);
     });
   }
 
@@ -101,11 +117,12 @@ export class FeaturePool {
       for (const p of slot.pending.values()) p.reject(err);
       slot.pending.clear();
     };
-    worker.on('message', (m: { id: number; result?: Measurement; error?: string }) => {
+    worker.on('message', (m: { id: number; result?: Measurement; warmed?: true; error?: string }) => {
       const p = slot.pending.get(m.id);
       if (!p) return;
       slot.pending.delete(m.id);
       if (m.result) p.resolve(m.result);
+      else if (m.warmed) p.resolve(null);
       else p.reject(new Error(m.error ?? 'feature worker failed'));
     });
     worker.on('error', fail);
