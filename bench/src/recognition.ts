@@ -41,7 +41,8 @@ import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from '../../apps/server/s
 import { SIM_DIMS, descriptorOf } from '../../apps/server/src/modules/recognition/descriptor.ts';
 import type { Measures } from '../../apps/server/src/modules/recognition/features.ts';
 import { REID_BATCH } from '../../apps/server/src/modules/recognition/reidentify-job.ts';
-import { LATE_WINDOW, descriptorsAfter } from '../../apps/server/src/modules/recognition/similarity.ts';
+import { descriptorsAfter } from '../../apps/server/src/modules/recognition/features.repository.ts';
+import { LATE_WINDOW } from '../../apps/server/src/modules/recognition/similarity.ts';
 import { buildRoiRollups, seedFleet } from './fleet.ts';
 
 const HOUR = 3_600_000;

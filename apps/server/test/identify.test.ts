@@ -13,6 +13,7 @@ import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, uploadRoi } from './helpers/device.ts';
+import { mulberry32 } from '../src/lib/random.ts';
 
 const MIN = 60_000;
 type Token = string | undefined;
@@ -189,11 +190,8 @@ describe.each(dialects)('identify workspace on %s', (dialect) => {
   it('counts a time range exactly: whole hours from the rollups, the ends from the rows, recycled ROIs left out', async () => {
     // ROIs over six hours before now (08:00 UTC), several exactly on an hour, some recycled.
     const HOUR = 60 * MIN;
-    let state = 7;
-    const rand = (n: number) => {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      return state % n;
-    };
+    const r = mulberry32(7);
+    const rand = (n: number) => Math.floor(r() * n);
     const base = now() - 6 * HOUR;
     const extra: number[] = [];
     for (let i = 0; i < 30; i++) {

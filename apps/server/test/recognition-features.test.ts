@@ -9,6 +9,7 @@ import {
   featuresOfPixels,
   type RawImage,
 } from '../src/modules/recognition/features.ts';
+import { mulberry32 } from '../src/lib/random.ts';
 
 function canvas(width: number, height: number, channels = 1): RawImage {
   return { data: new Uint8Array(width * height * channels), width, height, channels };
@@ -179,11 +180,8 @@ describe('segmentation threshold', () => {
   it("falls back to Otsu's threshold when the configured one sits in the noise", () => {
     // Background noise 0-9 everywhere, a disc of 120: threshold 1 would mark most of the frame.
     const img = canvas(80, 80);
-    let seed = 7;
-    for (let i = 0; i < img.data.length; i++) {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      img.data[i] = seed % 10;
-    }
+    const r = mulberry32(7);
+    for (let i = 0; i < img.data.length; i++) img.data[i] = Math.floor(r() * 10);
     paint(img, disc(40, 40, 15), 120);
     const { measures, values } = featuresOfPixels(img, { threshold: 1 });
     expect(feature(values, 'segmentation_fallback')).toBe(1);

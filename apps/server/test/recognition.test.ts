@@ -11,6 +11,7 @@ import { FeaturePool } from '../src/modules/recognition/feature-pool.ts';
 import { ModelStore } from '../src/modules/recognition/model-store.ts';
 import { SimilarityIndex } from '../src/modules/recognition/similarity.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
+import { mulberry32 } from '../src/lib/random.ts';
 
 const MIN = 60_000;
 type Token = string | undefined;
@@ -506,11 +507,10 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     for (let i = 0; i < 30; i++) ids.push(await ingest(a1.id, SHAPES[i % 3]!));
     for (let i = 0; i < 5; i++) await ingest(b1.id, 'disc');
     // Random descriptors, so nearest can be checked against a brute-force answer.
-    let state = 7;
-    const rand = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state);
+    const r = mulberry32(7);
     const sims = new Map<number, Int8Array>();
     for (const id of ids) {
-      const sim = Int8Array.from({ length: 32 }, () => (rand() % 61) - 30);
+      const sim = Int8Array.from({ length: 32 }, () => Math.floor(r() * 61) - 30);
       sims.set(id, sim);
       await env.db.kysely
         .updateTable('roi_features')

@@ -3,9 +3,6 @@ import { decodeInt8, descriptorsAfter, DESCRIPTORS_PER_READ } from './features.r
 import { SIM_DIMS } from './descriptor.ts';
 import { teamIds, teamStationIds } from './stations.repository.ts';
 
-// The benchmark (bench/src/recognition.ts) reads the index's query from here.
-export { descriptorsAfter };
-
 /**
  * Ids below the highest one read that are read again on each catch-up: on PostgreSQL a transaction of another process
  * can commit an ROI after a higher id was already read (ids are taken at insert, rows appear at commit).
