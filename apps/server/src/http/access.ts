@@ -9,6 +9,9 @@ import { AppError } from './app-error.ts';
  */
 export type Access = 'public' | 'signed-in' | 'device' | readonly Role[];
 
+/** The routes only a team's administrators (and the superadmin) may call. */
+export const ADMINS = ['superadmin', 'administrator'] as const satisfies readonly Role[];
+
 /** The instrument behind a device-key request (docs/device-protocol.md). */
 export interface DeviceContext {
   id: number;

@@ -1,13 +1,11 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { AlarmsService } from './alarms.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 import type { EmailNotifier } from './alarm-email.ts';
-
-const ADMINS = ['superadmin', 'administrator'] as const;
 
 export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService, mailer: EmailNotifier): FastifyPluginAsyncZod =>
   async function (app) {

@@ -1,13 +1,12 @@
 import { API, ACTION, CATEGORY, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import type { BulkService } from './bulk.service.ts';
 import type { ReidentifyService } from './reidentify.service.ts';
 
-const ADMINS = ['superadmin', 'administrator'] as const;
 const tags = ['identify'];
 
 /** The identify workspace's actions on selected ROIs (docs/actions.md) and re-identification requests. */

@@ -1,14 +1,13 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { FoldersService } from './folders.service.ts';
 import type { RecycleBinService } from './recycle-bin.service.ts';
 import type { RoiEditsService } from './roi-edits.service.ts';
 import type { ToolbarService } from './toolbar.service.ts';
 
-const ADMINS = ['superadmin', 'administrator'] as const;
 const tags = ['identify'];
 
 /** Folders, HI classes, the toolbar, the recycle bin and single-ROI edits of the identify workspace. */

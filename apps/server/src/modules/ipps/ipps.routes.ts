@@ -1,11 +1,9 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { IppsService } from './ipps.service.ts';
-
-const ADMINS = ['superadmin', 'administrator'] as const;
 
 export const ippsRoutes = (service: IppsService): FastifyPluginAsyncZod =>
   async function (app) {

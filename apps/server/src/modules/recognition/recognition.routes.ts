@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { API, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
 import { assertBodyArriving, multipartFailure } from '../../http/upload.ts';
 import { ok } from '../../http/envelope.ts';
@@ -13,7 +13,6 @@ import type { ModelsService } from './models.service.ts';
 import type { RecognitionService } from './recognition.service.ts';
 import type { SimilarityService } from './similarity.service.ts';
 
-const ADMINS = ['superadmin', 'administrator'] as const;
 const signedIn = { access: 'signed-in' as const };
 const tags = ['recognition'];
 /** An image sent to POST /uploads: at most this large. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { API, EP, pathOf, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ADMINS } from '../../http/access.ts';
 import { endpoint } from '../../http/endpoint.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
@@ -24,7 +25,7 @@ export const settingsRoutes = (
 
     app.route({
       ...endpoint(API.settingIndex, { tags: ['settings'], summary: 'System settings' }),
-      config: { access: ['superadmin', 'administrator'] },
+      config: { access: ADMINS },
       handler: async () => ok(await settings.get()),
     });
 

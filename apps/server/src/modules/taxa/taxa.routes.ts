@@ -1,7 +1,7 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import type { TaxaService } from './taxa.service.ts';
 
@@ -14,7 +14,7 @@ export const taxaRoutes = (service: TaxaService): FastifyPluginAsyncZod =>
         summary:
           "Map a class to a taxon for a team (Latin name, WoRMS AphiaID, Chinese name), or reset it to the console's starter list",
       }),
-      config: { access: ['superadmin', 'administrator'] },
+      config: { access: ADMINS },
       handler: async (request) => ok(await service.save(requireAuth(request).user, request.body)),
     });
   };

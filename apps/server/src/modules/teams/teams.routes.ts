@@ -1,6 +1,6 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { endpoint } from '../../http/endpoint.ts';
 import { ok } from '../../http/envelope.ts';
 import type { TeamsService } from './teams.service.ts';
@@ -9,7 +9,7 @@ export const teamsRoutes = (service: TeamsService): FastifyPluginAsyncZod =>
   async function (app) {
     app.route({
       ...endpoint(API.groupIndex, { tags: ['teams'], summary: 'Team list (an administrator sees their own team)' }),
-      config: { access: ['superadmin', 'administrator'] },
+      config: { access: ADMINS },
       handler: async (request) => {
         const { rows, total } = await service.list(requireAuth(request).user, request.query);
         return ok(rows, { count: total });

@@ -2,7 +2,7 @@ import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
 import type { Clock } from '../../clock.ts';
-import { requireAuth } from '../../http/access.ts';
+import { ADMINS, requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import { parseLang } from '../../http/messages.ts';
 import type { ExportService } from './export.service.ts';
@@ -19,7 +19,7 @@ export const transferRoutes = (exports: ExportService, imports: ImportUploadServ
         consumes: ['multipart/form-data'],
       }),
       config: {
-        access: ['superadmin', 'administrator'],
+        access: ADMINS,
         multipart: {
           file: 'A zip: one folder of images per class, the folder naming the class (format=folders), or an EcoTaxa export: its *.tsv and the images it names (format=ecotaxa)',
         },
@@ -32,7 +32,7 @@ export const transferRoutes = (exports: ExportService, imports: ImportUploadServ
         tags: ['identify'],
         summary: "How far the caller's named import is: its phase, items done of the total, its report or error at the end",
       }),
-      config: { access: ['superadmin', 'administrator'] },
+      config: { access: ADMINS },
       handler: async (request) =>
         ok(await imports.progress(requireAuth(request).user, request.query.progress_id, parseLang(request.headers['x-lang']))),
     });
