@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { BLOB_NAME, originalName } from './blobs.ts';
+import { BLOB_NAME } from '@ipp/contracts/constants';
+import { originalName } from './blobs.ts';
 
 /**
  * Backup and restore of the embedded default (docs/reliability.md "Backup and restore"): the SQLite database by SQLite's

@@ -17,7 +17,6 @@ export const TYPE_OF: Record<string, string> = {
  * A blob name: the content's SHA-256 and a variant (`png`/`jpg`/`webp` originals, `thumb.webp` thumbnails,
  * `enh.png` contrast-enhanced renderings).
  */
-export { BLOB_NAME };
 
 export const sha256Of = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 

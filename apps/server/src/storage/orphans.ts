@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { BLOB_NAME } from './blobs.ts';
+import { BLOB_NAME } from '@ipp/contracts/constants';
 
 /** A writer's temporary file (writeFileDurably and backup copies: name.pid.random.tmp). */
 const TEMP = /\.tmp$/;

@@ -9,7 +9,8 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { BLOB_NAME, FileBlobStore, TYPE_OF, type BlobStore } from './blobs.ts';
+import { BLOB_NAME } from '@ipp/contracts/constants';
+import { FileBlobStore, TYPE_OF, type BlobStore } from './blobs.ts';
 import type { BucketObjects } from './s3-orphans.ts';
 
 export interface S3Location {

@@ -1,4 +1,4 @@
-import { BLOB_NAME } from './blobs.ts';
+import { BLOB_NAME } from '@ipp/contracts/constants';
 import type { SweepResult } from './orphans.ts';
 
 /** What the sweep needs of a bucket (S3BlobStore.objects()), by full object key. */

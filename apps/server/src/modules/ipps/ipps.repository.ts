@@ -77,9 +77,6 @@ export function findIpp(db: Kysely<Database>, id: number) {
   return filtered(db, {}).select(COLUMNS).select(newestCapture).where('i.id', '=', id).executeTakeFirst();
 }
 
-/** A station's id and team by its site ID: the station lookup of modules/access, kept in one place. */
-export { stationTeamByDevId as findIppIdByDevId } from '../access/access.repository.ts';
-
 /** The instrument's configuration and version, locked for the rest of the transaction on PostgreSQL. */
 export function lockIppConfig(db: Kysely<Database>, id: number, forUpdate: boolean) {
   const query = db

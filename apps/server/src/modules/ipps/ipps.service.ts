@@ -20,6 +20,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
+import { stationTeamByDevId } from '../access/access.repository.ts';
 import { requireOwned, requireOwnTeam, visibleGroup } from '../access/access.ts';
 import { hashToken } from '../../security/password.ts';
 import { findDeviceConfig } from '../device/device.repository.ts';
@@ -92,7 +93,7 @@ export class IppsService {
     const configText = JSON.stringify(body.config);
     const { id, configChanged } = await this.db.kysely.transaction().execute(async (trx) => {
       if (!(await findTeamById(trx, body.group_id))) throw badParam('group_id', 'reason.unknownTeam');
-      const clash = await repo.findIppIdByDevId(trx, body.dev_id);
+      const clash = await stationTeamByDevId(trx, body.dev_id);
       // Site IDs are global (the devices' identity on the wire): the answer names nothing of the station or team
       // that holds it (issue 20), whichever team that is.
       if (clash && clash.id !== body.id) throw new AppError(ResultCode.BAD_PARAM, 'devIdTaken', {}, 'dev_id');

@@ -36,9 +36,10 @@ interface Slot {
 
 /**
  * Feature extraction in worker threads (FEATURE_WORKERS, docs/decisions.md): about 9 ms of JavaScript per image that
- * would otherwise block the event loop while other requests' PostgreSQL transactions wait on it. Workers start on
- * first use; each task goes to the worker with the fewest in flight; a worker that dies fails only its own tasks and
- * is replaced on the next task. Size 0 measures on the calling thread. `warm()` starts them all ahead of the first image.
+ * would otherwise block the event loop while other requests' PostgreSQL transactions wait on it. The server starts
+ * them all with `warm()` before it listens (a task starts a missing one); each task goes to the worker with the
+ * fewest in flight; a worker that dies fails only its own tasks and is replaced on the next task. Size 0 measures on
+ * the calling thread.
  */
 export class FeaturePool {
   private readonly slots: (Slot | null)[];

@@ -73,10 +73,6 @@ export async function finish(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export function findJob(db: Kysely<Database>, jobId: number) {
-  return db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-}
-
 const VIEW = [
   'j.id',
   'j.kind',
