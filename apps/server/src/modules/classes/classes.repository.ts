@@ -139,8 +139,17 @@ export async function allClassNames(db: Kysely<Database>): Promise<Map<number, s
   return new Map((await db.selectFrom('classes').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
 }
 
+/** Every class, with what imports and training match on: name, label index, whether a system class, its team. */
+export function allClasses(db: Kysely<Database>) {
+  return db.selectFrom('classes').select(['id', 'name', 'label_index', 'system', 'group_id']).execute();
+}
+
+/** Every class that has a label index (the AI labels, spec §3): its id and label index. */
+export function labelledClasses(db: Kysely<Database>) {
+  return db.selectFrom('classes').select(['id', 'label_index']).where('label_index', 'is not', null).execute();
+}
+
 /** Every class that has a label index: its id, by label index. */
 export async function classIdsByLabel(db: Kysely<Database>): Promise<Map<number, number>> {
-  const rows = await db.selectFrom('classes').select(['id', 'label_index']).where('label_index', 'is not', null).execute();
-  return new Map(rows.map((c) => [c.label_index!, c.id]));
+  return new Map((await labelledClasses(db)).map((c) => [c.label_index!, c.id]));
 }

@@ -36,11 +36,6 @@ export function referenceMembers(db: Kysely<Database>, groupId: number) {
     .execute();
 }
 
-/** Every class's id, name and label index (what a reference folder's title is matched against). */
-export function allClasses(db: Kysely<Database>) {
-  return db.selectFrom('classes').select(['id', 'name', 'label_index']).execute();
-}
-
 /** The ROIs' original images with their station's configuration (its binarization threshold measures them). */
 export function imagesWithStationConfig(db: Kysely<Database>, ids: readonly number[]) {
   return db

@@ -95,12 +95,6 @@ export async function labelTallies(db: Kysely<Database>, modelIds: readonly numb
   return out;
 }
 
-/** Class id → label index, for every class that has one (the AI label an ROI carries, spec §3). */
-export async function labelIndexes(db: Kysely<Database>): Promise<Map<number, number>> {
-  const classes = await db.selectFrom('classes').select(['id', 'label_index']).where('label_index', 'is not', null).execute();
-  return new Map(classes.map((c) => [c.id, c.label_index!]));
-}
-
 /** Of these ROIs, those nobody has reviewed (a reviewed ROI keeps its verdict). */
 export async function unreviewedAmong(db: Kysely<Database>, ids: readonly number[]): Promise<number[]> {
   const pending = await db.selectFrom('rois').select('id').where('id', 'in', ids).where('review_status', '=', 0).execute();

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { loadPredictor, type Predictor } from './team-model.ts';
 import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
-import { labelIndexes } from './labels.repository.ts';
+import { labelledClasses } from '../classes/classes.repository.ts';
 import * as models from './models.repository.ts';
 import type { ModelReportData } from './training.ts';
 
@@ -63,7 +63,7 @@ export class ModelStore {
       classifier,
       thresholds,
       autoAccept,
-      labelIndex: await labelIndexes(this.db.kysely),
+      labelIndex: new Map((await labelledClasses(this.db.kysely)).map((c) => [c.id, c.label_index!])),
     };
   }
 

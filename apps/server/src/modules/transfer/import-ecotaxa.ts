@@ -9,6 +9,8 @@ import { taxaOf } from '../taxa/taxa.service.ts';
 import { CSV_BOM, csvRecords } from '@ipp/contracts/csv';
 import { ECOTAXA_DIALECT, REVIEW_NAMES } from './ecotaxa.ts';
 import * as transferRepo from './transfer.repository.ts';
+import { stationTeamByDevId } from '../access/access.repository.ts';
+import { allClasses } from '../classes/classes.repository.ts';
 import { ImportError, captureTimeOf, classForFolder, classOfRoi, fileInTeamLibrary, type ImportAs } from './import-folder.ts';
 import type { ImportReport } from './import-folder.ts';
 
@@ -214,12 +216,12 @@ export async function importEcotaxa(
   opts: EcotaxaImportOptions,
 ): Promise<EcotaxaImportReport> {
   const k = db.kysely;
-  const station = await transferRepo.findImportStation(k, opts.devId);
+  const station = await stationTeamByDevId(k, opts.devId);
   if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
   const tables = await tsvFilesOf(opts.dir);
   if (tables.length === 0) throw new ImportError('no EcoTaxa table (*.tsv) in the export', 'noTable');
   const report: EcotaxaImportReport = {
-    station: station.dev_id,
+    station: opts.devId,
     classes: [],
     imported: 0,
     duplicates: 0,
@@ -247,7 +249,7 @@ export async function importEcotaxa(
   }
   if (work.length === 0 && report.failed.length === 0) throw new ImportError('the EcoTaxa table has no objects', 'noTable');
   const classes = new Map<string, { id: number; name: string; created: boolean; label: number | null; images: number }>();
-  const known = await transferRepo.allClasses(k);
+  const known = await allClasses(k);
   const taxa = await taxaOf(db, station.group_id, known);
   /**
    * The class of a category: the console's own class where its export names one this console has; else the class

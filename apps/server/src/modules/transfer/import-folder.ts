@@ -10,6 +10,8 @@ import * as folders from '../identify/folders.repository.ts';
 import { idChunks } from '../../db/query-helpers.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import * as transferRepo from './transfer.repository.ts';
+import { stationTeamByDevId } from '../access/access.repository.ts';
+import { allClasses, insertClass } from '../classes/classes.repository.ts';
 
 export type ImportAs = 'hi' | 'reference';
 
@@ -72,13 +74,13 @@ export function captureTimeOf(name: string, mtimeMs: number): number {
  */
 export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts: ImportOptions): Promise<ImportReport> {
   const k = db.kysely;
-  const station = await transferRepo.findImportStation(k, opts.devId);
+  const station = await stationTeamByDevId(k, opts.devId);
   if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
   const plan = await planOf(opts.dir);
   const total = plan.reduce((a, c) => a + c.files.length, 0);
   if (total === 0) throw new ImportError(`no images under ${opts.dir} (expected one sub-folder of images per class)`, 'noImages');
   const report: ImportReport = {
-    station: station.dev_id,
+    station: opts.devId,
     classes: [],
     imported: 0,
     duplicates: 0,
@@ -165,7 +167,7 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   // Class names and label indexes are unique system-wide: two imports creating classes at once take turns, and the
   // second then finds the first one's class (PostgreSQL; SQLite writes one transaction at a time).
   if (postgres) await transferRepo.lockForTransaction(trx, CLASS_CREATION_LOCK);
-  const classes = await transferRepo.classesForImport(trx);
+  const classes = await allClasses(trx);
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {
     if (classes.filter((c) => c.group_id === team).length >= CLASS_LIMIT_PER_TEAM)
@@ -173,7 +175,7 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
         `folder ${folder}: the team already owns ${CLASS_LIMIT_PER_TEAM} classes, the most a team may own`,
         'classLimit',
       );
-    const id = await transferRepo.insertImportedClass(trx, team, name, labelIndex, now);
+    const id = await insertClass(trx, { name, label_index: labelIndex, group_id: team, created_at: now });
     return { id, name, created: true };
   };
   if (CLASS_NAME_PATTERN.test(folder)) {

@@ -10,19 +10,9 @@ export function findExportStation(k: Kysely<Database>, id: number) {
     .executeTakeFirst();
 }
 
-/** The station an import fills, by its dev_id. */
-export function findImportStation(k: Kysely<Database>, devId: string) {
-  return k.selectFrom('ipps').select(['id', 'group_id', 'dev_id']).where('dev_id', '=', devId).executeTakeFirst();
-}
-
 /** The users of a team, to find an annotator by e-mail, name or account. */
 export function teamUsers(k: Kysely<Database>, team: number) {
   return k.selectFrom('users').select(['id', 'account', 'name', 'email']).where('group_id', '=', team).execute();
-}
-
-/** Every class, with what an EcoTaxa category is matched on. */
-export function allClasses(k: Kysely<Database>) {
-  return k.selectFrom('classes').select(['id', 'name', 'label_index', 'system']).execute();
 }
 
 /** The class an ROI carries now (id and name; both null when it has none). */
@@ -41,21 +31,6 @@ export function findRoiClass(k: Kysely<Database>, roiId: number) {
  */
 export async function lockForTransaction(trx: Kysely<Database>, key: number) {
   await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
-}
-
-/** Every class, with what an import folder is matched on and its team (for the team's class limit). */
-export function classesForImport(trx: Kysely<Database>) {
-  return trx.selectFrom('classes').select(['id', 'name', 'label_index', 'group_id']).execute();
-}
-
-/** A class an import creates for its team; its id. */
-export async function insertImportedClass(trx: Kysely<Database>, team: number, name: string, labelIndex: number, now: number) {
-  const row = await trx
-    .insertInto('classes')
-    .values({ name, label_index: labelIndex, system: 0, group_id: team, created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 /** Which of the ROIs (at most one chunk of ids) are not in the recycle bin. */
