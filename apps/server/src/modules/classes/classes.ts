@@ -74,3 +74,16 @@ export async function assertTeamClassRoom(db: Kysely<Database>, team: number) {
   if ((await repo.countTeamClasses(db, team)) >= CLASS_LIMIT_PER_TEAM)
     throw new AppError(ResultCode.BAD_PARAM, 'classLimit', { max: CLASS_LIMIT_PER_TEAM }, 'title');
 }
+
+/**
+ * The class a reference folder stands for: the class of the same name, else the class with the label index of the
+ * title's three digits ("001Discs" → 001Copepod's class); undefined when neither exists.
+ */
+export async function titleResolver(db: Kysely<Database>) {
+  const classes = await repo.allClasses(db);
+  return (title: string) =>
+    classes.find((c) => c.name === title) ??
+    (/^\d{3}/.test(title)
+      ? classes.find((c) => c.label_index !== null && c.label_index === Number(title.slice(0, 3)))
+      : undefined);
+}

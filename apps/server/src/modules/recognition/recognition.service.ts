@@ -4,15 +4,13 @@ import { blobUrl, originalName, type BlobStore } from '../../storage/blobs.ts';
 import { classNames } from '../classes/classes.repository.ts';
 import { pixelSizeOfRoi, roiImages } from '../rois/rois.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { descriptorOf } from './descriptor.ts';
 import { enhanceImage } from './features.ts';
 import { loadMeasures, type StoredFeatures } from './features.repository.ts';
 import { findLabel } from './labels.repository.ts';
 import { labelWith, type ModelStore } from './model-store.ts';
-import { storeRecomputedFeatures } from './recomputed-features.ts';
+import { measureStoredRoi, storeRecomputedFeatures } from './recomputed-features.ts';
 import { roiNotFound, teamOf, visibleRois } from './scope.ts';
 import type { SimilarityIndex } from './similarity.ts';
-import { stationOf } from './stations.repository.ts';
 import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
 
 /**
@@ -34,12 +32,11 @@ export class RecognitionService {
     const seen = await visibleRois(this.db.kysely, actor, ids);
     const rows = await roiImages(this.db.kysely, ids);
     const computed: StoredFeatures[] = [];
+    const stations = new Map();
     for (const r of rows) {
-      const blob = await this.blobs.get(originalName(r.sha256, r.mime));
-      if (!blob) throw roiNotFound();
-      const { threshold } = await stationOf(this.db.kysely, r.ipp_id);
-      const f = await vectorOfImage(blob.data, { threshold });
-      computed.push({ roi_id: r.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures });
+      const measured = await measureStoredRoi(this.db.kysely, this.blobs, r, stations);
+      if (!measured) throw roiNotFound();
+      computed.push(measured.item);
     }
     if (actor.is_demo !== 1) {
       await this.db.kysely.transaction().execute((trx) => storeRecomputedFeatures(trx, computed, this.db.dialect === 'postgres'));

@@ -1,8 +1,37 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import { findRoisCore } from '../rois/rois.repository.ts';
 import { remeasured } from '../rois/rois.service.ts';
+import { descriptorOf } from './descriptor.ts';
 import { saveFeatures, type StoredFeatures } from './features.repository.ts';
+import { stationOf } from './stations.repository.ts';
+import { vectorOfImage } from './vector.ts';
+
+type Station = Awaited<ReturnType<typeof stationOf>>;
+
+/**
+ * A stored ROI measured again from its original image, with its station's binarization threshold: its features and
+ * descriptor, and its station's team (for the similarity index); null when the image is gone. `stations` caches the
+ * station of each ipp_id across calls of one request.
+ */
+export async function measureStoredRoi(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  roi: { id: number; sha256: string; mime: string; ipp_id: number },
+  stations = new Map<number, Promise<Station>>(),
+): Promise<{ item: StoredFeatures; groupId: Station['groupId'] } | null> {
+  const blob = await blobs.get(originalName(roi.sha256, roi.mime));
+  if (!blob) return null;
+  let station = stations.get(roi.ipp_id);
+  if (!station) stations.set(roi.ipp_id, (station = stationOf(db, roi.ipp_id)));
+  const { threshold, groupId } = await station;
+  const f = await vectorOfImage(blob.data, { threshold });
+  return {
+    item: { roi_id: roi.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures },
+    groupId,
+  };
+}
 
 /**
  * Features of stored ROIs computed again (training, re-identification, a new feature version): written, and each ROI

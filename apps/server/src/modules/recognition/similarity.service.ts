@@ -2,22 +2,20 @@ import { CATEGORY, ResultCode, type ReferenceAnswer, type Similar } from '@ipp/c
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
-import { originalName, type BlobStore } from '../../storage/blobs.ts';
+import type { BlobStore } from '../../storage/blobs.ts';
 import { canWriteFolder } from '../access/folder-access.ts';
 import { classNames } from '../classes/classes.repository.ts';
+import { titleResolver } from '../classes/classes.ts';
 import * as foldersRepo from '../identify/folders.repository.ts';
 import { visibleFolder } from '../identify/scope.ts';
 import { findRoisCore, roiImages, summaries } from '../rois/rois.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { descriptorOf } from './descriptor.ts';
 import { decodeInt8, loadFeatures, referenceDescriptors, type StoredFeatures } from './features.repository.ts';
-import { storeRecomputedFeatures } from './recomputed-features.ts';
+import { measureStoredRoi, storeRecomputedFeatures } from './recomputed-features.ts';
 import { roiNotFound, teamOf, visibleRois } from './scope.ts';
 import type { SimilarityIndex } from './similarity.ts';
-import { stationOf } from './stations.repository.ts';
-import { titleResolver } from './train-job.ts';
-import { VECTOR_VERSION, vectorOfImage } from './vector.ts';
+import { VECTOR_VERSION } from './vector.ts';
 
 /**
  * Likeness (docs/recognition.md "Similarity"): the team's nearest ROIs, the reference classes (POST /folders/add and
@@ -56,12 +54,9 @@ export class SimilarityService {
     const stored = (await loadFeatures(this.db.kysely, [roiId], VECTOR_VERSION)).get(roiId);
     if (stored) return stored;
     const [r] = await roiImages(this.db.kysely, [roiId]);
-    if (!r) throw roiNotFound();
-    const blob = await this.blobs.get(originalName(r.sha256, r.mime));
-    if (!blob) throw roiNotFound();
-    const { threshold, groupId } = await stationOf(this.db.kysely, r.ipp_id);
-    const f = await vectorOfImage(blob.data, { threshold });
-    const item = { roi_id: roiId, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
+    const measured = r && (await measureStoredRoi(this.db.kysely, this.blobs, r));
+    if (!measured) throw roiNotFound();
+    const { item, groupId } = measured;
     await this.db.kysely.transaction().execute((trx) => storeRecomputedFeatures(trx, [item], this.db.dialect === 'postgres'));
     this.similarity.update(groupId, roiId, item.sim);
     return item;

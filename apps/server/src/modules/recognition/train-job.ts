@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import { descriptorOf } from './descriptor.ts';
 import { VECTOR_VERSION, vectorOfImage } from './vector.ts';
-import { allClasses } from '../classes/classes.repository.ts';
+import { titleResolver } from '../classes/classes.ts';
 import { humanLabelled, imagesWithStationConfig, referenceMembers } from './examples.repository.ts';
 import { loadFeatures, type StoredFeatures } from './features.repository.ts';
 import { storeRecomputedFeatures } from './recomputed-features.ts';
@@ -181,17 +181,4 @@ export async function gatherExamples(db: Kysely<Database>, groupId: number): Pro
     perClass.set(e.class_id, n);
     return n <= MAX_PER_CLASS;
   });
-}
-
-/**
- * The class a reference folder stands for: the class of the same name, else the class with the label index of the
- * title's three digits ("001Discs" → 001Copepod's class); undefined when neither exists.
- */
-export async function titleResolver(db: Kysely<Database>) {
-  const classes = await allClasses(db);
-  return (title: string) =>
-    classes.find((c) => c.name === title) ??
-    (/^\d{3}/.test(title)
-      ? classes.find((c) => c.label_index !== null && c.label_index === Number(title.slice(0, 3)))
-      : undefined);
 }
