@@ -1,5 +1,6 @@
 import { API } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { endpoint } from '../../http/endpoint.ts';
 import { requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
@@ -32,14 +33,8 @@ export const ecologyRoutes = (service: EcologyService): FastifyPluginAsyncZod =>
       handler: async (request, reply) => {
         const { table, ...query } = request.query;
         const site = await service.site(requireAuth(request).user, query);
-        const csv = Buffer.from(table === 'nbss' ? ecologyNbssCsv(site, query.tz) : ecologySeriesCsv(site, query.tz), 'utf8');
-        const file = `${site.dev_id}-${query.period}-${table}.csv`;
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${file}"`)
-          .header('content-length', csv.length)
-          .header('cache-control', 'no-store')
-          .send(csv);
+        const csv = table === 'nbss' ? ecologyNbssCsv(site, query.tz) : ecologySeriesCsv(site, query.tz);
+        return sendCsv(reply, `${site.dev_id}-${query.period}-${table}.csv`, csv);
       },
     });
   };

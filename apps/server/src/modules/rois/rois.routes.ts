@@ -1,5 +1,6 @@
 import { API, ResultCode } from '@ipp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendCsv } from '../../http/csv-reply.ts';
 import { endpoint } from '../../http/endpoint.ts';
 import { requireAuth } from '../../http/access.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -36,14 +37,7 @@ export const roisRoutes = (views: RoiViewsService, blobs: BlobStore): FastifyPlu
       config: { access: 'signed-in', expensive: true },
       handler: async (request, reply) => {
         const site = await views.siteRoi(requireAuth(request).user, request.query, true);
-        const csv = Buffer.from(siteCsv(site, request.query.tz), 'utf8');
-        const file = `${site.dev_id}-${request.query.period}.csv`;
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${file}"`)
-          .header('content-length', csv.length)
-          .header('cache-control', 'no-store')
-          .send(csv);
+        return sendCsv(reply, `${site.dev_id}-${request.query.period}.csv`, siteCsv(site, request.query.tz));
       },
     });
 
