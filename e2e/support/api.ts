@@ -1,5 +1,4 @@
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
-import sharp from 'sharp';
 
 /**
  * The console's API as the suites use it to prepare data (stations, images) and to read what the pages did, without
@@ -31,7 +30,7 @@ export async function login(baseUrl: string, account: string, password: string):
 }
 
 /** The demo team that --seed-demo creates. */
-export async function demoTeam(baseUrl: string, token: string): Promise<{ id: number; name: string }> {
+async function demoTeam(baseUrl: string, token: string): Promise<{ id: number; name: string }> {
   const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
   const team = teams.find((each) => each.name.startsWith('Demo Team'));
   if (!team) throw new Error('no demo team');
@@ -80,12 +79,5 @@ export async function uploadRoi(
   if (answer.code !== 1000) throw new Error(`upload: ${JSON.stringify(answer)}`);
 }
 
-/** A small PNG whose pixels encode `seed`: every seed is another image (the server stores each content once). */
-export function pngOf(seed: number): Promise<Buffer> {
-  const raw = Buffer.alloc(24 * 24 * 3);
-  for (let i = 0; i < raw.length; i++) raw[i] = (seed * 7919 + i * 31) & 0xff;
-  raw.writeUInt32BE(seed, 0);
-  return sharp(raw, { raw: { width: 24, height: 24, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+/** A small PNG whose pixels encode `seed` (every seed another image): the server tests' own. */
+export { pngOf } from '../../apps/server/test/helpers/device.ts';

@@ -16,7 +16,7 @@ export interface DownloadedFile {
 
 export interface DownloadOptions {
   query?: RequestOptions['query'];
-  /** Sent as JSON with POST (exports of a selection); without it the download is a GET. */
+  /** Sent as JSON when the endpoint is a POST (exports of a selection). */
   body?: unknown;
   onProgress?: (progress: DownloadProgress) => void;
   signal?: AbortSignal;

@@ -1,6 +1,6 @@
 import { AlarmRuleSchema, type AlarmRuleSaveBody } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, parseData, requestEnvelope } from '@/api/client';
+import { api, parseData } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
 import * as EP from '@ipp/contracts/endpoints';
 
@@ -11,10 +11,7 @@ export function useAlarmRules(groupId?: number) {
   return useQuery({
     queryKey: [...alarmsQueryKey, 'rules', groupId ?? null],
     queryFn: async ({ signal }) =>
-      parseData(
-        RulesSchema,
-        (await requestEnvelope(EP.alarmRules, { signal, query: groupId === undefined ? {} : { group_id: groupId } })).data,
-      ),
+      parseData(RulesSchema, await api.get(EP.alarmRules, { signal, query: groupId === undefined ? {} : { group_id: groupId } })),
   });
 }
 

@@ -1,6 +1,6 @@
 import { AlarmEmailSettingSchema, type AlarmEmailChoice } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, parseData, requestEnvelope } from '@/api/client';
+import { api, parseData } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
 import * as EP from '@ipp/contracts/endpoints';
 
@@ -10,7 +10,7 @@ const key = [...alarmsQueryKey, 'my-email'] as const;
 export function useAlarmEmailSetting() {
   return useQuery({
     queryKey: key,
-    queryFn: async ({ signal }) => parseData(AlarmEmailSettingSchema, (await requestEnvelope(EP.alarmMyEmail, { signal })).data),
+    queryFn: async ({ signal }) => parseData(AlarmEmailSettingSchema, await api.get(EP.alarmMyEmail, { signal })),
   });
 }
 

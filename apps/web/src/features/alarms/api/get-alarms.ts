@@ -1,6 +1,6 @@
 import { AlarmSchema, AlarmSummarySchema, type Alarm, type AlarmListQuery } from '@ipp/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { parseData, requestEnvelope } from '@/api/client';
+import { api, parseData } from '@/api/client';
 import { getPage, type Page } from '@/api/get-page';
 import { alarmsQueryKey } from '@/api/query-keys';
 import * as EP from '@ipp/contracts/endpoints';
@@ -24,7 +24,7 @@ export function useAlarms(filter: AlarmFilter) {
 export function useAlarmSummary() {
   return useQuery({
     queryKey: [...alarmsQueryKey, 'summary'],
-    queryFn: async ({ signal }) => parseData(AlarmSummarySchema, (await requestEnvelope(EP.alarmSummary, { signal })).data),
+    queryFn: async ({ signal }) => parseData(AlarmSummarySchema, await api.get(EP.alarmSummary, { signal })),
     refetchInterval: POLL_MS,
   });
 }

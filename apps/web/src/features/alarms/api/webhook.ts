@@ -1,6 +1,6 @@
 import { AlarmWebhookSaveResultSchema, AlarmWebhookSchema, type AlarmWebhookSaveBody } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, parseData, requestEnvelope } from '@/api/client';
+import { api, parseData } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
 import * as EP from '@ipp/contracts/endpoints';
 
@@ -12,7 +12,7 @@ export function useAlarmWebhook(enabled: boolean, groupId?: number) {
   return useQuery({
     queryKey: webhookKey(groupId),
     queryFn: async ({ signal }) =>
-      parseData(AlarmWebhookSchema, (await requestEnvelope(EP.alarmWebhook, { signal, query: teamQuery(groupId) })).data),
+      parseData(AlarmWebhookSchema, await api.get(EP.alarmWebhook, { signal, query: teamQuery(groupId) })),
     enabled,
     refetchInterval: 30_000,
   });
