@@ -26,8 +26,9 @@ import * as folders from './folders.repository.ts';
 import { effectiveCategory } from './identify.service.ts';
 import { ownedOnly } from '../access/access.ts';
 import { canWriteFolder, isExampleFor } from '../access/folder-access.ts';
-import { categoryFolders, folderNotFound, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
+import { categoryFolders, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
 import { UNCLASSIFIED } from './tree.ts';
+import { folderNotFound, roiNotFound } from '../access/not-found.ts';
 
 type Trx = Kysely<Database>;
 
@@ -45,7 +46,6 @@ interface Ctx {
 
 const notSupported = (key: 'notSupported' | 'exampleReadOnly' | 'aiSelected' | 'demoImages' = 'notSupported') =>
   new AppError(ResultCode.FORBIDDEN, key);
-const noRoi = () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
 const notInReview = () => new AppError(ResultCode.BAD_PARAM, 'notInReviewQueue', {}, 'roi_ids');
 
 /**
@@ -102,16 +102,16 @@ export class BulkService {
   private async selection(trx: Trx, actor: UserRow, category: number, body: BulkActionBody): Promise<RoiCore[]> {
     const ids = [...new Set(body.roi_ids)];
     const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
-    if (rows.length !== ids.length) throw noRoi();
+    if (rows.length !== ids.length) throw roiNotFound('roi_ids');
     const xcube = category === CATEGORY.XCUBE || category === CATEGORY.EXAMPLE;
     if (xcube) {
       const inLibrary = await folders.foldersHolding(trx, CATEGORY.XCUBE, ids);
-      if (inLibrary.roiIds.size !== ids.length) throw noRoi();
+      if (inLibrary.roiIds.size !== ids.length) throw roiNotFound('roi_ids');
     } else if (ownedOnly(actor, rows).length !== rows.length) {
-      throw noRoi();
+      throw roiNotFound('roi_ids');
     }
     const binned = category === CATEGORY.RECYCLE;
-    if (rows.some((r) => (r.deleted_at !== null) !== binned)) throw noRoi();
+    if (rows.some((r) => (r.deleted_at !== null) !== binned)) throw roiNotFound('roi_ids');
     if (needsNoAi(body.type) && rows.some((r) => labelKindOf(r.hi, r.roi_labelindex) === 'ai')) throw notSupported('aiSelected');
     if (category === CATEGORY.TEAM && rows.some((r) => r.is_demo_image === 1)) throw notSupported('demoImages');
     if (category === CATEGORY.REVIEW) await assertInReview(trx, ids, REVIEW_FROM[body.type] ?? []);

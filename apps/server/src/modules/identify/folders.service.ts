@@ -23,7 +23,8 @@ import type { UserRow } from '../users/users.repository.ts';
 import { checkTitle } from './bulk.service.ts';
 import * as folders from './folders.repository.ts';
 import type { HiClassesService } from './hi-classes.service.ts';
-import { codes, folderNotFound, visibleFolder } from './scope.ts';
+import { codes, visibleFolder } from './scope.ts';
+import { folderNotFound } from '../access/not-found.ts';
 
 type Trx = Kysely<Database>;
 

@@ -29,6 +29,7 @@ import * as folders from './folders.repository.ts';
 import { categoryFolders, isFolderCategory, parseCode, visibleFolder, type Source } from './scope.ts';
 import { parseTimeRange } from './time-range.ts';
 import { buildTree, type TreeInput } from './tree.ts';
+import { folderNotFound, roiNotFound } from '../access/not-found.ts';
 
 /** A total is counted exactly up to this many ROIs; beyond it the answer says "at least". */
 const COUNT_CAP = 100_000;
@@ -297,7 +298,7 @@ export class IdentifyService {
     const k = this.db.kysely;
     const found = q.roi_index_code !== undefined ? await folders.findFolderByAnyCode(k, q.roi_index_code) : undefined;
     const id = q.roi_index_id ?? found?.id;
-    if (id === undefined) throw new AppError(ResultCode.BAD_PARAM, 'folderNotFound', {}, 'roi_index_code');
+    if (id === undefined) throw folderNotFound('roi_index_code');
     const folder = await visibleFolder(k, actor, id, q.roi_index_id === undefined ? 'roi_index_code' : 'roi_index_id');
     return this.list(actor, { ...q, category_id: folder.category_id, code: `f:${folder.id}`, tz: 0 });
   }
@@ -307,8 +308,7 @@ export class IdentifyService {
     const filter = await this.filterOf(actor, { ...q, limit: 1, page: 1 });
     const row = await browse.findItem(this.db.kysely, q.roi_id);
     // An ROI the caller may not see answers exactly like a missing one (no existence oracle across teams).
-    if (!row || !(await this.canSeeRoi(actor, row, filter)))
-      throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
+    if (!row || !(await this.canSeeRoi(actor, row, filter))) throw roiNotFound();
     return browse.adjacent(this.db.kysely, filter, { field: q.diysort, dir: q.sorttype }, [
       browse.sortValueOf(row, q.diysort),
       row.id,

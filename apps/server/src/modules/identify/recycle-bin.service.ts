@@ -7,6 +7,7 @@ import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { FoldersService } from './folders.service.ts';
+import { roiNotFound } from '../access/not-found.ts';
 
 /** The recycle bin by hand (administrators): ROIs restored or purged, the bin emptied. The hourly sweep is recycle-sweeper.ts. */
 export class RecycleBinService {
@@ -24,7 +25,7 @@ export class RecycleBinService {
       const ids = [...new Set(roiIds)];
       const rows = await roisRepo.findRoisCore(trx, ids, this.db.dialect === 'postgres');
       const mine = ownedOnly(actor, rows).filter((r) => r.deleted_at !== null);
-      if (mine.length !== ids.length) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids');
+      if (mine.length !== ids.length) throw roiNotFound('roi_ids');
       return action === 're' ? this.rois.restore(trx, mine) : this.rois.purge(trx, mine);
     });
   }

@@ -8,7 +8,8 @@ import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { BulkService } from './bulk.service.ts';
 import * as folders from './folders.repository.ts';
-import { codes, folderNotFound, visibleFolder } from './scope.ts';
+import { codes, visibleFolder } from './scope.ts';
+import { folderNotFound, roiNotFound } from '../access/not-found.ts';
 
 /**
  * The older per-ROI calls: ROIs into, out of or across a folder and to the recycle bin (said again as bulk actions,
@@ -60,7 +61,7 @@ export class RoiEditsService {
     return this.db.kysely.transaction().execute(async (trx) => {
       const rows = await roisRepo.findRoisCore(trx, [roiId], this.db.dialect === 'postgres');
       const live = rows[0]?.deleted_at === null ? rows[0] : undefined;
-      const roi = requireOwned(actor, live, () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id'));
+      const roi = requireOwned(actor, live, () => roiNotFound());
       if (labelIndex === 0) {
         const ai = await roisRepo.classIdForLabel(trx, roi.roi_labelindex);
         await this.rois.relabel(

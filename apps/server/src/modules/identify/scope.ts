@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { canSeeFolder } from '../access/folder-access.ts';
 import { visibleGroup } from '../access/access.ts';
+import { folderNotFound } from '../access/not-found.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as folders from './folders.repository.ts';
 
@@ -66,8 +67,6 @@ export const isFolderCategory = (categoryId: number) =>
   (
     [CATEGORY.XCUBE, CATEGORY.TEAM, CATEGORY.SITE_GALLERY, CATEGORY.TEMPORARY, CATEGORY.FOLDERS, CATEGORY.EXAMPLE] as number[]
   ).includes(categoryId);
-
-export const folderNotFound = (field = 'roi_index_id') => new AppError(ResultCode.BAD_PARAM, 'folderNotFound', {}, field);
 
 /** A folder the caller may see, or 1002 (a folder of another team answers exactly like a missing one). */
 export async function visibleFolder(db: Kysely<Database>, actor: UserRow, id: number, field?: string) {

@@ -35,8 +35,8 @@ import type { EventBus } from '../events/event-bus.ts';
 import * as history from '../device/config-history.repository.ts';
 import * as repo from './ipps.repository.ts';
 import { measuredFromRow } from '../../db/measured-row.ts';
+import { stationNotFound } from '../access/not-found.ts';
 
-const notFound = () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'id');
 const newDeviceKey = () => `ippk_${crypto.randomBytes(32).toString('base64url')}`;
 
 /** Where a configuration change goes besides the database (the MQTT bridge publishes it retained). */
@@ -115,7 +115,9 @@ export class IppsService {
       if (before !== null && body.id !== undefined) {
         // The version is read under the row's lock: two saves at once make two versions, never the same one twice.
         // Checked again under the lock: a station moved to another team meanwhile is not this caller's to change.
-        const current = requireOwned(actor, await repo.lockIppConfig(trx, body.id, this.db.dialect === 'postgres'), notFound);
+        const current = requireOwned(actor, await repo.lockIppConfig(trx, body.id, this.db.dialect === 'postgres'), () =>
+          stationNotFound('id'),
+        );
         const changed = !sameConfig(parseStoredConfig(current.config), body.config);
         const version = current.config_version + (changed ? 1 : 0);
         await repo.updateIpp(trx, body.id, { ...fields, config_version: version });
@@ -147,7 +149,7 @@ export class IppsService {
       const out: { row: repo.LockedIppConfig; changed: boolean; version: number; config: IppConfig }[] = [];
       for (const id of ids) {
         const locked = await repo.lockIppConfig(trx, id, this.db.dialect === 'postgres');
-        const current = requireOwned(actor, locked, () => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, 'ids'));
+        const current = requireOwned(actor, locked, () => stationNotFound('ids'));
         const config: IppConfig = { ...parseStoredConfig(current.config), ...body.config };
         const configText = JSON.stringify(config);
         const changed = !sameConfig(parseStoredConfig(current.config), config);
@@ -252,7 +254,7 @@ export class IppsService {
   }
 
   private async visible(actor: UserRow, id: number) {
-    return requireOwned(actor, await repo.findIpp(this.db.kysely, id), notFound);
+    return requireOwned(actor, await repo.findIpp(this.db.kysely, id), () => stationNotFound('id'));
   }
 
   private async present(rows: repo.IppSelection[]): Promise<Ipp[]> {

@@ -1,9 +1,9 @@
-import { ResultCode, type LabelHistory } from '@ipp/contracts';
+import { type LabelHistory } from '@ipp/contracts';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../http/app-error.ts';
 import { ownsTeamObject } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './label-events.repository.ts';
+import { roiNotFound } from '../access/not-found.ts';
 
 /** An ROI's label history (issue 25), for the people of its team (the superadmin: every team). */
 export class LabelHistoryService {
@@ -11,7 +11,7 @@ export class LabelHistoryService {
 
   async history(actor: UserRow, roiId: number): Promise<LabelHistory> {
     const roi = await repo.roiOrigin(this.db.kysely, roiId);
-    if (!roi || !ownsTeamObject(actor, roi.group_id)) throw new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
+    if (!roi || !ownsTeamObject(actor, roi.group_id)) throw roiNotFound();
     return {
       roi_id: roi.id,
       received_at: Number(roi.received_at),

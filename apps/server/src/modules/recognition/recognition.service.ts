@@ -9,7 +9,8 @@ import { loadMeasures, type StoredFeatures } from './features.repository.ts';
 import { findLabel } from './labels.repository.ts';
 import { labelWith, type ModelStore } from './model-store.ts';
 import { measureStoredRoi, storeRecomputedFeatures } from './recomputed-features.ts';
-import { roiNotFound, teamOf, visibleRois } from './scope.ts';
+import { roiNotFound } from '../access/not-found.ts';
+import { teamOf, visibleRois } from './scope.ts';
 import type { SimilarityIndex } from './similarity.ts';
 import { VECTOR_NAMES, VECTOR_VERSION, vectorOfImage } from './vector.ts';
 

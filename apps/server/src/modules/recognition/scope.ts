@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { requireAllOwned, visibleGroup } from '../access/access.ts';
+import { roiNotFound } from '../access/not-found.ts';
 import { findRoisCore } from '../rois/rois.repository.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -10,7 +11,6 @@ import type { UserRow } from '../users/users.repository.ts';
 /** Whose data a recognition call is about: the team, the ROIs the caller may see. */
 
 export const isAdmin = (actor: UserRow) => actor.role !== 'user';
-export const roiNotFound = (field = 'roi_id') => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, field);
 
 /** The team a call is about: the caller's own; a superadmin names one (or gets the first team). */
 export async function teamOf(db: Kysely<Database>, actor: UserRow, requested?: number): Promise<number> {

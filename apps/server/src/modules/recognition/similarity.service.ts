@@ -13,7 +13,8 @@ import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { decodeInt8, loadFeatures, referenceDescriptors, type StoredFeatures } from './features.repository.ts';
 import { measureStoredRoi, storeRecomputedFeatures } from './recomputed-features.ts';
-import { roiNotFound, teamOf, visibleRois } from './scope.ts';
+import { roiNotFound } from '../access/not-found.ts';
+import { teamOf, visibleRois } from './scope.ts';
 import type { SimilarityIndex } from './similarity.ts';
 import { VECTOR_VERSION } from './vector.ts';
 

@@ -1,8 +1,7 @@
-import { PIE_TOP_CLASSES, ResultCode, type ClassCount, type RoiDetails, type SiteRoi, type SiteRoiQuery } from '@ipp/contracts';
+import { PIE_TOP_CLASSES, type ClassCount, type RoiDetails, type SiteRoi, type SiteRoiQuery } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { measuredFromRow } from '../../db/measured-row.ts';
-import { AppError } from '../../http/app-error.ts';
 import { requireOwned } from '../access/access.ts';
 import { visibleStationByDevId } from '../access/stations.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -11,6 +10,7 @@ import * as stats from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './rois.repository.ts';
 import { presentRoi } from './rois.service.ts';
+import { roiNotFound } from '../access/not-found.ts';
 
 /** The site statistics plus what the CSV export needs beyond the chart answer. */
 export interface SiteRoiFull extends SiteRoi {
@@ -18,8 +18,6 @@ export interface SiteRoiFull extends SiteRoi {
   byClass: { bucket: number; class_key: number; n: number }[];
   allClasses: ClassCount[];
 }
-
-const noImage = () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_id');
 
 /**
  * What the console reads of one station's images and of one image (spec §7 /roi/get-site-roi, /roi/export-site-data,
@@ -104,7 +102,9 @@ export class RoiViewsService {
   }
 
   private async visibleRoi(actor: UserRow, roiId: number) {
-    return requireOwned(actor, await repo.summaries(this.db.kysely).where('r.id', '=', roiId).executeTakeFirst(), noImage);
+    return requireOwned(actor, await repo.summaries(this.db.kysely).where('r.id', '=', roiId).executeTakeFirst(), () =>
+      roiNotFound(),
+    );
   }
 
   private station(actor: UserRow, devId: string) {

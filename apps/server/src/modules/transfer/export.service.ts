@@ -32,6 +32,7 @@ import {
   type EcotaxaStation,
 } from './ecotaxa.ts';
 import * as transferRepo from './transfer.repository.ts';
+import { roiNotFound } from '../access/not-found.ts';
 
 const PAGE = 1000;
 const WINDOW = 16 * 1024 * 1024;
@@ -174,7 +175,7 @@ export class ExportService {
     if (req.roi_ids) {
       const ids = [...new Set(req.roi_ids)];
       const core = await roisRepo.findRoisCore(k, ids);
-      requireAllOwned(actor, ids, core, () => new AppError(ResultCode.BAD_PARAM, 'roiNotFound', {}, 'roi_ids'));
+      requireAllOwned(actor, ids, core, () => roiNotFound('roi_ids'));
       const sorted = [...ids].sort((a, b) => a - b);
       return {
         total: sorted.length,

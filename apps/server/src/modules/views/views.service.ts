@@ -1,5 +1,4 @@
 import {
-  ResultCode,
   type LastInsert,
   type Roi24,
   type Roi30,
@@ -10,7 +9,6 @@ import {
 } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../http/app-error.ts';
 import { isOnline } from '../ipps/ipps.service.ts';
 import { visibleGroup } from '../access/access.ts';
 import { readUserView } from '../group-view/group-view.repository.ts';
@@ -20,6 +18,7 @@ import { fill, last24Hours, last30Days, round } from '../stats/buckets.ts';
 import * as stats from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './views.repository.ts';
+import { stationNotFound } from '../access/not-found.ts';
 
 export interface Station {
   id: number;
@@ -28,8 +27,6 @@ export interface Station {
   followed: boolean;
   online: boolean;
 }
-
-const unknownStation = (field: string) => new AppError(ResultCode.BAD_PARAM, 'ippNotFound', {}, field);
 
 /** The monitoring views of spec §7 (views, dashboard), scoped to the caller's team, read from rollups. */
 export class ViewsService {
@@ -87,7 +84,7 @@ export class ViewsService {
     let stations = await this.stations(actor, query.group_id);
     if (query.ipp_id !== undefined) {
       stations = stations.filter((s) => s.id === query.ipp_id);
-      if (stations.length === 0) throw unknownStation('ipp_id');
+      if (stations.length === 0) throw stationNotFound();
     }
     const range = last30Days(this.clock(), query.tz, this.dayOffsetHours);
     const ids = stations.map((s) => s.id);
@@ -134,7 +131,7 @@ export class ViewsService {
     const stations = await this.stations(actor, query.group_id);
     const ids =
       query.ipp_id === undefined ? stations.map((s) => s.id) : stations.filter((s) => s.id === query.ipp_id).map((s) => s.id);
-    if (query.ipp_id !== undefined && ids.length === 0) throw unknownStation('ipp_id');
+    if (query.ipp_id !== undefined && ids.length === 0) throw stationNotFound();
     return (await repo.latestRois(this.db.kysely, ids, query.limit)).map(presentRoi);
   }
 
