@@ -58,6 +58,19 @@ export function visibleGroup(actor: Actor, requested?: number): number | undefin
   return actor.group_id ?? -1;
 }
 
+/** A call that acts on one team and named none: 1002 "teamRequired" on group_id. */
+export const teamRequired = () => new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+
+/**
+ * The one team a call acts on (a rule, a webhook, a class's visibility): the caller's own; a superadmin must name one.
+ * Whether a named team exists is the caller's to check, inside its transaction where it has one.
+ */
+export function teamActedOn(actor: Actor, requested?: number): number {
+  const team = visibleGroup(actor, requested);
+  if (team === undefined || team < 0) throw teamRequired();
+  return team;
+}
+
 /** A body naming the team an object goes to: anyone but the superadmin may name only their own (`null`: none named). */
 export function requireOwnTeam(actor: Actor, groupId: number | null, refusal: () => AppError): void {
   if (actor.role !== 'superadmin' && groupId !== null && groupId !== actor.group_id) throw refusal();

@@ -19,12 +19,13 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
-import { ownsTeamObject, visibleGroup } from '../access/access.ts';
+import { ownsTeamObject, teamActedOn, visibleGroup } from '../access/access.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { evaluate } from './alarm-conditions.ts';
 import { concentrationsOf, stationNow } from './alarm-station.ts';
 import * as repo from './alarms.repository.ts';
+import { teamNotFound } from '../access/not-found.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
 /** Whether the actor sees a team's rules and alarms: its own team, or any for a superadmin. */
@@ -82,10 +83,8 @@ export class AlarmsService {
     const id = await this.db.kysely.transaction().execute(async (trx) => {
       const existing = body.id === undefined ? undefined : await repo.findRule(trx, body.id);
       if (body.id !== undefined && !existing) throw ruleNotFound();
-      const group = existing ? existing.group_id : visibleGroup(actor, body.group_id);
-      if (group === undefined || group < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
-      if (!existing && !(await findTeamById(trx, group)))
-        throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+      const group = existing ? existing.group_id : teamActedOn(actor, body.group_id);
+      if (!existing && !(await findTeamById(trx, group))) throw teamNotFound();
       if (existing && !inTeamOf(actor, existing.group_id)) throw ruleNotFound();
       if (body.kind === 'class_concentration' && body.class_id !== null) {
         // A shared or system class, or one of this team's own: another team's class is not theirs to watch.

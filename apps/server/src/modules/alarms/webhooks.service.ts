@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import {
-  ResultCode,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
   type Alarm,
@@ -12,12 +11,12 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/app-error.ts';
-import { visibleGroup } from '../access/access.ts';
+import { teamActedOn } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
+import { teamNotFound } from '../access/not-found.ts';
 
 /** A receiver that answers nothing within this is a failed try. */
 const SEND_TIMEOUT_MS = 10_000;
@@ -40,19 +39,18 @@ export class WebhooksService implements AlarmNotifier {
   ) {}
 
   async get(actor: UserRow, groupId?: number): Promise<AlarmWebhook> {
-    return this.present(teamOf(actor, groupId));
+    return this.present(teamActedOn(actor, groupId));
   }
 
   async save(
     actor: UserRow,
     body: { group_id?: number; url: string | null; new_secret: boolean },
   ): Promise<AlarmWebhookSaveResult> {
-    const group = teamOf(actor, body.group_id);
+    const group = teamActedOn(actor, body.group_id);
     const now = this.clock();
     const secret = await this.db.kysely.transaction().execute(async (trx) => {
       // Two administrators saving the first URL at once: the second finds the first's secret and keeps it.
-      if (!(await repo.lockTeam(trx, group, this.db.dialect === 'postgres')))
-        throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+      if (!(await repo.lockTeam(trx, group, this.db.dialect === 'postgres'))) throw teamNotFound();
       if (body.url === null) {
         await repo.removeWebhook(trx, group);
         return null;
@@ -123,10 +121,4 @@ export class WebhooksService implements AlarmNotifier {
         : null,
     };
   }
-}
-
-function teamOf(actor: UserRow, groupId?: number) {
-  const group = visibleGroup(actor, groupId);
-  if (group === undefined || group < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
-  return group;
 }

@@ -7,6 +7,7 @@ import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './classes.repository.ts';
 import type { ClassRow } from './classes.repository.ts';
+import { teamNotFound } from '../access/not-found.ts';
 
 /**
  * The class model (docs/decisions.md "Class ownership"). The label indexes 001–999 (the three leading digits of a
@@ -33,7 +34,7 @@ export async function viewerTeam(db: Kysely<Database>, actor: UserRow, requested
   }
   if (requested === undefined) return undefined;
   const team = await findTeamById(db, requested);
-  if (!team) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+  if (!team) throw teamNotFound();
   return team.id;
 }
 

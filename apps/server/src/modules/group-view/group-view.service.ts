@@ -14,10 +14,11 @@ import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import { ippsOfTeamAmong } from '../ipps/ipps.repository.ts';
-import { requireOwnTeam, visibleGroup } from '../access/access.ts';
+import { requireOwnTeam, teamRequired, visibleGroup } from '../access/access.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import { findUserById, lockUser, updateUser, type UserRow } from '../users/users.repository.ts';
 import { readUserView, writeUserView } from './group-view.repository.ts';
+import { teamNotFound } from '../access/not-found.ts';
 
 /** The user config of spec §3: the team a user looks at and the stations they follow, in their order. */
 export class GroupViewService {
@@ -43,10 +44,10 @@ export class GroupViewService {
     const groupId = actor.role === 'superadmin' ? body.group_id : actor.group_id;
     requireOwnTeam(actor, body.group_id, () => new AppError(ResultCode.FORBIDDEN, 'forbidden'));
     const ids = [...new Set(body.ids)];
-    if (groupId === null && ids.length > 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+    if (groupId === null && ids.length > 0) throw teamRequired();
     if (groupId !== null) {
       // A superadmin names any team: one that does not exist is the caller's mistake, not a foreign-key failure (fuzzer).
-      if (!(await findTeamById(k, groupId))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+      if (!(await findTeamById(k, groupId))) throw teamNotFound();
       const found = await ippsOfTeamAmong(k, groupId, ids);
       if (found.length !== ids.length) throw badParam('ids', 'reason.invalid');
     }

@@ -12,7 +12,7 @@ import type { Db } from '../../db/database.ts';
 import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
-import { ownedOnly, visibleGroup } from '../access/access.ts';
+import { ownedOnly, teamRequired, visibleGroup } from '../access/access.ts';
 import { canWriteFolder, isExampleCategory, isExampleFor } from '../access/folder-access.ts';
 import { visibleStationTeamById } from '../access/stations.ts';
 import { isPlainUser } from '../classes/classes.ts';
@@ -239,7 +239,7 @@ export class FoldersService {
   ): Promise<folders.FolderScope> {
     const team = visibleGroup(actor, body.group_id);
     const needTeam = () => {
-      if (team === undefined) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+      if (team === undefined) throw teamRequired();
       return team;
     };
     switch (body.category_id) {

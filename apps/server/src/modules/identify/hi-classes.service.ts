@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
-import { visibleGroup } from '../access/access.ts';
+import { teamActedOn } from '../access/access.ts';
 import { assertMayManageClass, assertTeamClassRoom, isPlainUser } from '../classes/classes.ts';
 import * as classesRepo from '../classes/classes.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
@@ -12,6 +12,7 @@ import { findTeamById, lockTeam } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { codes } from './scope.ts';
 import { UNCLASSIFIED } from './tree.ts';
+import { teamNotFound } from '../access/not-found.ts';
 
 type Trx = Kysely<Database>;
 
@@ -93,10 +94,8 @@ export class HiClassesService {
 
   /** The team whose plain users a class is shown to or hidden from: one's own; the superadmin names one. */
   private async visibilityTeam(actor: UserRow, requested?: number): Promise<number> {
-    const team = visibleGroup(actor, requested);
-    if (team === undefined || team < 0) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
-    if (actor.role === 'superadmin' && !(await findTeamById(this.db.kysely, team)))
-      throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'group_id');
+    const team = teamActedOn(actor, requested);
+    if (actor.role === 'superadmin' && !(await findTeamById(this.db.kysely, team))) throw teamNotFound();
     return team;
   }
 

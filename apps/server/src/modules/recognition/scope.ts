@@ -2,7 +2,7 @@ import { ResultCode } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
-import { requireAllOwned, visibleGroup } from '../access/access.ts';
+import { requireAllOwned, teamRequired, visibleGroup } from '../access/access.ts';
 import { roiNotFound } from '../access/not-found.ts';
 import { findRoisCore } from '../rois/rois.repository.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
@@ -22,7 +22,7 @@ export async function teamOf(db: Kysely<Database>, actor: UserRow, requested?: n
     return team;
   }
   if (actor.group_id !== null) return actor.group_id;
-  throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+  throw teamRequired();
 }
 
 /** ROIs the caller may see (their team's, any for a superadmin), or 1002 naming the first missing one. */

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, badParam } from '../../http/app-error.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as teams from './teams.repository.ts';
+import { teamNotFound } from '../access/not-found.ts';
 
 export class TeamsService {
   constructor(
@@ -28,19 +29,19 @@ export class TeamsService {
       const clash = await teams.findTeamByName(trx, body.name);
       if (clash && clash.id !== body.id) throw badParam('name', 'reason.taken');
       if (body.id === undefined) return teams.insertTeam(trx, body.name, this.clock());
-      if (!(await teams.findTeamById(trx, body.id))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
+      if (!(await teams.findTeamById(trx, body.id))) throw teamNotFound('id');
       await teams.renameTeam(trx, body.id, body.name);
       return body.id;
     });
     const [row] = await teams.listTeams(this.db.kysely, { onlyId: id }, 0, 1);
-    if (!row) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
+    if (!row) throw teamNotFound('id');
     return row;
   }
 
   /** Refused while anything is attached, so no user is left pointing at a missing team. */
   async remove(id: number) {
     await this.db.kysely.transaction().execute(async (trx) => {
-      if (!(await teams.findTeamById(trx, id))) throw new AppError(ResultCode.BAD_PARAM, 'teamNotFound', {}, 'id');
+      if (!(await teams.findTeamById(trx, id))) throw teamNotFound('id');
       await teams.lockTeam(trx, id, this.db.dialect);
       const members = await teams.countMembers(trx, id);
       const ipps = await teams.countStations(trx, id);

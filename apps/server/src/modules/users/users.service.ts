@@ -7,7 +7,7 @@ import { AppError, badParam } from '../../http/app-error.ts';
 import { endOpenSessionsOfUser } from './sessions.repository.ts';
 import { hashPassword } from '../../security/password.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { visibleGroup } from '../access/access.ts';
+import { teamRequired, visibleGroup } from '../access/access.ts';
 import * as teams from '../teams/teams.repository.ts';
 import * as users from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
@@ -43,7 +43,7 @@ export class UsersService {
 
   async save(actor: UserRow, body: UserSaveBody): Promise<User> {
     const groupId = body.group_id;
-    if (body.role !== 'superadmin' && groupId === null) throw new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
+    if (body.role !== 'superadmin' && groupId === null) throw teamRequired();
     if (body.id === undefined && !body.password) throw badParam('password', 'reason.required');
     if (actor.role !== 'superadmin') this.checkAdministratorGrant(actor, body);
     const passwordHash = body.password ? await hashPassword(body.password, this.scryptLogN) : null;
