@@ -3,7 +3,7 @@ import { body, buildTestApp, get, type TestEnv } from './helpers/build.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { dialects } from './helpers/dialects.ts';
 import { upload } from './helpers/upload.ts';
-import { parseCsv } from '../src/modules/translations/translation-file.ts';
+import { parseTranslationCsv } from '../src/modules/translations/translation-file.ts';
 
 describe.each(dialects)('translation overrides on %s', (dialect) => {
   let env: TestEnv;
@@ -110,10 +110,10 @@ describe.each(dialects)('translation overrides on %s', (dialect) => {
   });
 
   it('parses CSV edge cases', () => {
-    expect(parseCsv('a,b\n1,2')).toEqual([
+    expect(parseTranslationCsv('a,b\n1,2')).toEqual([
       ['a', 'b'],
       ['1', '2'],
     ]);
-    expect(parseCsv('a,"b,c"\r\n')).toEqual([['a', 'b,c']]);
+    expect(parseTranslationCsv('a,"b,c"\r\n')).toEqual([['a', 'b,c']]);
   });
 });

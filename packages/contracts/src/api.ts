@@ -104,7 +104,6 @@ import {
   ReferenceAnswerSchema,
   ReferenceBodySchema,
   ReferenceQueryBodySchema,
-  ReferenceResultSchema,
   RoiInsightQuerySchema,
   RoiInsightSchema,
   SimilarQuerySchema,
@@ -116,7 +115,7 @@ import {
   TrainResultSchema,
   UploadAnswerSchema,
 } from './recognition.ts';
-import { LoginBodySchema, LoginResultSchema, LogoutResultSchema, UserInfoSchema } from './session.ts';
+import { LoginBodySchema, LoginResultSchema, UserInfoSchema } from './session.ts';
 import {
   RoleSaveBodySchema,
   RoleTableSchema,
@@ -239,7 +238,7 @@ export const API = {
   // auth/auth.routes.ts
   wyrbacLoginLogin: { ...EP.wyrbacLoginLogin, body: LoginBodySchema, data: LoginResultSchema },
   wyrbacLoginUserInfo: { ...EP.wyrbacLoginUserInfo, data: UserInfoSchema },
-  wyrbacLoginLogout: { ...EP.wyrbacLoginLogout, data: LogoutResultSchema },
+  wyrbacLoginLogout: { ...EP.wyrbacLoginLogout, data: OkSchema },
   // views/views.routes.ts
   viewsRoi24: { ...EP.viewsRoi24, query: ViewsScopeQuerySchema, data: Roi24Schema },
   viewsRoi30: { ...EP.viewsRoi30, query: Roi30QuerySchema, data: Roi30Schema },
@@ -308,8 +307,8 @@ export const API = {
   aiJob: { ...EP.aiJob, query: JobQuerySchema, data: JobSchema },
   aiJobsCancel: { ...EP.aiJobsCancel, body: JobIdBodySchema, data: JobSchema },
   uploads: { ...EP.uploads, query: TeamQuerySchema, data: UploadAnswerSchema },
-  foldersAdd: { ...EP.foldersAdd, body: ReferenceBodySchema, data: ReferenceResultSchema },
-  foldersDelete: { ...EP.foldersDelete, body: ReferenceBodySchema, data: ReferenceResultSchema },
+  foldersAdd: { ...EP.foldersAdd, body: ReferenceBodySchema, data: AffectedSchema },
+  foldersDelete: { ...EP.foldersDelete, body: ReferenceBodySchema, data: AffectedSchema },
   foldersQuery: { ...EP.foldersQuery, body: ReferenceQueryBodySchema, data: ReferenceAnswerSchema },
   enhance: { ...EP.enhance, body: EnhanceBodySchema, data: EnhanceResultSchema },
   // ecology/ecology.routes.ts

@@ -277,7 +277,6 @@ export const ReferenceBodySchema = z.object({
   roi_index_id: z.number().int().positive().max(MAX_ID),
   roi_ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(10_000),
 });
-export const ReferenceResultSchema = z.object({ affected: z.number().int() });
 /** POST /folders/query: which reference class is this ROI like (k nearest reference ROIs, weighted vote). */
 export const ReferenceQueryBodySchema = z.object({
   roi_id: z.number().int().positive().max(MAX_ID),

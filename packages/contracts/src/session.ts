@@ -47,5 +47,3 @@ export const UserInfoSchema = z.object({
   size: ComponentSizeSchema.nullable(),
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
-
-export const LogoutResultSchema = z.object({ ok: z.literal(true) });

@@ -3,7 +3,7 @@ import {
   urlPathOf,
   DEFAULT_IPP_CONFIG,
   LoginResultSchema,
-  LogoutResultSchema,
+  OkSchema,
   ResultCode,
   UserInfoSchema,
   type IppConfig,
@@ -130,6 +130,6 @@ export async function provisionInstruments(options: ProvisionOptions): Promise<S
     log.info(`${devId} registered at ${station.site}, ${station.country}`);
   }
   // The session is not needed any more; devices use their keys.
-  await callApi(`${server}${urlPathOf(EP.wyrbacLoginLogout)}`, auth, LogoutResultSchema).catch(() => undefined);
+  await callApi(`${server}${urlPathOf(EP.wyrbacLoginLogout)}`, auth, OkSchema).catch(() => undefined);
   return instruments;
 }

@@ -84,7 +84,7 @@ function fromJson(text: string): FileRow[] {
 }
 
 /** RFC 4180 CSV (the shared reader): quoted fields may hold commas, quotes ("") and line breaks; empty lines are skipped. */
-export function parseCsv(text: string): string[][] {
+export function parseTranslationCsv(text: string): string[][] {
   try {
     return parseTable(text).filter((r) => !(r.length === 1 && r[0] === ''));
   } catch (error) {
@@ -94,7 +94,7 @@ export function parseCsv(text: string): string[][] {
 }
 
 function fromCsv(text: string): FileRow[] {
-  const [header, ...records] = parseCsv(text);
+  const [header, ...records] = parseTranslationCsv(text);
   const columns = header?.map((h) => h.trim().toLowerCase()) ?? [];
   const [k, z, e] = ['key', 'zh', 'en'].map((name) => columns.indexOf(name));
   if (k === undefined || k < 0 || z === undefined || z < 0 || e === undefined || e < 0) {
