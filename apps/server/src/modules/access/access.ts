@@ -58,6 +58,9 @@ export function visibleGroup(actor: Actor, requested?: number): number | undefin
   return actor.group_id ?? -1;
 }
 
+/** A plain user, not an administrator of their team nor the superadmin: they read and label, and manage nothing. */
+export const isPlainUser = (actor: Actor) => actor.role === 'user';
+
 /** A call that acts on one team and named none: 1002 "teamRequired" on group_id. */
 export const teamRequired = () => new AppError(ResultCode.BAD_PARAM, 'teamRequired', {}, 'group_id');
 

@@ -1,7 +1,7 @@
 import { CATEGORY } from '@ipp/contracts';
 import type { FolderRow } from '../identify/folders.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { ownsTeamObject } from './access.ts';
+import { isPlainUser, ownsTeamObject } from './access.ts';
 
 /**
  * Folder permissions (docs/actions.md): who reads and who writes each category's folders. The team part is
@@ -38,7 +38,7 @@ export function canWriteFolder(actor: UserRow, folder: Pick<FolderRow, 'category
       return actor.role === 'superadmin';
     case CATEGORY.TEAM:
     case CATEGORY.SITE_GALLERY:
-      return own && actor.role !== 'user';
+      return own && !isPlainUser(actor);
     case CATEGORY.TEMPORARY:
       return folder.user_id === actor.id;
     case CATEGORY.FOLDERS:

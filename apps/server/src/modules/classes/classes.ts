@@ -2,7 +2,7 @@ import { ResultCode, type ClassItem } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
-import { requireOwnTeam } from '../access/access.ts';
+import { isPlainUser, requireOwnTeam } from '../access/access.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as repo from './classes.repository.ts';
@@ -20,8 +20,6 @@ import { teamNotFound } from '../access/not-found.ts';
 
 /** How many classes one team may own, so no team can exhaust the shared 999 numbers (8 are system classes). */
 export const CLASS_LIMIT_PER_TEAM = 100;
-
-export const isPlainUser = (actor: UserRow) => actor.role === 'user';
 
 /**
  * The team whose visibility applies to the caller: one's own (naming another is refused, 1011); the superadmin's is
@@ -63,7 +61,7 @@ export function mayManageClass(actor: UserRow, cls: Pick<ClassRow, 'group_id'>):
 /** Refuses a caller that does not own the class, saying who may change it (no other team is named). */
 export function assertMayManageClass(actor: UserRow, cls: Pick<ClassRow, 'group_id' | 'system'>) {
   if (mayManageClass(actor, cls)) return;
-  if (actor.role === 'user' || actor.is_demo === 1) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+  if (isPlainUser(actor) || actor.is_demo === 1) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
   throw new AppError(ResultCode.FORBIDDEN, cls.group_id === null ? 'classShared' : 'classNotOwned', {}, 'class_id');
 }
 

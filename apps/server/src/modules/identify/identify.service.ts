@@ -15,7 +15,7 @@ import { AdjacentQuerySchema, MAX_ID, MAX_MATCHING, type MatchingIds } from '@ip
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
-import { ownsTeamObject, visibleGroup } from '../access/access.ts';
+import { isPlainUser, ownsTeamObject, visibleGroup } from '../access/access.ts';
 import { visibleStationTeamById } from '../access/stations.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -108,7 +108,7 @@ export class IdentifyService {
     const ids = await this.teamStations(actor, groupId);
     const total = (rows: { n: number }[]) => rows.reduce((a, r) => a + r.n, 0);
     const folderTotal = async (category: number) => total(await categoryFolders(k, actor, category, { groupId }));
-    const admin = actor.role !== 'user';
+    const admin = !isPlainUser(actor);
     const stationTotal = total(await counts.stationClassCounts(k, ids));
     const list: Category[] = [
       {
@@ -330,7 +330,7 @@ export class IdentifyService {
     const category = effectiveCategory(actor, categoryId);
     const codes = allowedCodes(actor.role, category, reviewedType);
     if (codes.length > 0) return { actions: codes.map(describe), reason: null };
-    return { actions: [], reason: category === CATEGORY.EXAMPLE ? 'example' : actor.role === 'user' ? 'role' : 'none' };
+    return { actions: [], reason: category === CATEGORY.EXAMPLE ? 'example' : isPlainUser(actor) ? 'role' : 'none' };
   }
 
   /** GET /tool/sys-init: the classes the caller may see (plain users lose those their team hides; classes.ts). */

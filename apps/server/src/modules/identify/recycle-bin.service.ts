@@ -1,8 +1,7 @@
 import { CATEGORY, ResultCode } from '@ipp/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
-import { ownedOnly, visibleGroup } from '../access/access.ts';
-import { isPlainUser } from '../classes/classes.ts';
+import { isPlainUser, ownedOnly, visibleGroup } from '../access/access.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';

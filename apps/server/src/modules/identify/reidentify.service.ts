@@ -2,6 +2,7 @@ import { ResultCode, type ReidentifyBody } from '@ipp/contracts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
+import { isPlainUser } from '../access/access.ts';
 import { visibleStationTeamByDevId } from '../access/stations.ts';
 import { findClassById } from '../classes/classes.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -21,7 +22,7 @@ export class ReidentifyService {
   ) {}
 
   async submit(actor: UserRow, body: ReidentifyBody): Promise<{ job_id: number; rois: number }> {
-    if (actor.role === 'user' || actor.is_demo === 1) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
+    if (isPlainUser(actor) || actor.is_demo === 1) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
     // No date fields at all: the form's "Please select date" (spec §5 Forms). Fields sent but empty are a time range
     // with neither start nor end: "日期格式错误" from parseTimeRange (spec §5 Time range).
     if (body.Roi_time_s === undefined && body.Roi_time_e === undefined)

@@ -6,7 +6,8 @@ import { requireOwned } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import * as jobs from './jobs.repository.ts';
 import * as models from './models.repository.ts';
-import { isAdmin, teamOf } from './scope.ts';
+import { isPlainUser } from '../access/access.ts';
+import { teamOf } from './scope.ts';
 
 const jobNotFound = () => new AppError(ResultCode.BAD_PARAM, 'jobNotFound', {}, 'job_id');
 
@@ -30,7 +31,7 @@ export class JobsService {
   /** Cancels a queued or running job: the running step rolls back, the steps already committed stay. */
   async cancel(actor: UserRow, jobId: number): Promise<Job> {
     const current = await this.job(actor, jobId);
-    if (actor.is_demo === 1 || !isAdmin(actor)) throw forbidden();
+    if (actor.is_demo === 1 || isPlainUser(actor)) throw forbidden();
     const now = this.clock();
     if (!(await jobs.cancelJob(this.db.kysely, jobId, now)))
       throw new AppError(ResultCode.BAD_PARAM, 'jobFinished', {}, 'job_id');

@@ -11,7 +11,8 @@ import * as jobs from './jobs.repository.ts';
 import { labelTallies } from './labels.repository.ts';
 import { DEFAULT_THRESHOLD, type ModelStore } from './model-store.ts';
 import * as models from './models.repository.ts';
-import { isAdmin, teamOf } from './scope.ts';
+import { isPlainUser } from '../access/access.ts';
+import { teamOf } from './scope.ts';
 import type { ModelReportData } from './training.ts';
 import { VECTOR_VERSION } from './vector.ts';
 
@@ -27,7 +28,7 @@ export class ModelsService {
   ) {}
 
   async listModels(actor: UserRow, groupId?: number): Promise<ModelList> {
-    if (!isAdmin(actor)) throw forbidden();
+    if (isPlainUser(actor)) throw forbidden();
     const team = await teamOf(this.db.kysely, actor, groupId);
     const rows = await models.listModels(this.db.kysely, team);
     const tallies = await labelTallies(
@@ -43,7 +44,7 @@ export class ModelsService {
 
   /** POST /ai/models/train: a new model version and its training job. */
   async train(actor: UserRow, groupId?: number) {
-    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    if (isPlainUser(actor) || actor.is_demo === 1) throw forbidden();
     const team = await teamOf(this.db.kysely, actor, groupId);
     const now = this.clock();
     const out = await this.db.kysely.transaction().execute(async (trx) => {
@@ -58,7 +59,7 @@ export class ModelsService {
   }
 
   async activate(actor: UserRow, modelId: number): Promise<ModelList> {
-    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    if (isPlainUser(actor) || actor.is_demo === 1) throw forbidden();
     const model = requireOwned(actor, await models.findModel(this.db.kysely, modelId), modelNotFound);
     if (model.status !== 'ready') throw new AppError(ResultCode.BAD_PARAM, 'modelNotReady', {}, 'model_id');
     await this.db.kysely.transaction().execute((trx) => models.activate(trx, model.group_id, modelId, this.clock()));
@@ -68,7 +69,7 @@ export class ModelsService {
 
   /** GET /ai/model/report: the version's cross-validation report, with class names. */
   async modelReport(actor: UserRow, modelId: number): Promise<ModelReport> {
-    if (!isAdmin(actor)) throw forbidden();
+    if (isPlainUser(actor)) throw forbidden();
     const model = requireOwned(actor, await models.findModel(this.db.kysely, modelId), modelNotFound);
     if (model.report === null) throw new AppError(ResultCode.BAD_PARAM, 'noReport', {}, 'model_id');
     const data = JSON.parse(model.report) as ModelReportData;
@@ -94,7 +95,7 @@ export class ModelsService {
   }
 
   async thresholds(actor: UserRow, groupId?: number): Promise<Thresholds> {
-    if (!isAdmin(actor)) throw forbidden();
+    if (isPlainUser(actor)) throw forbidden();
     const team = await teamOf(this.db.kysely, actor, groupId);
     const map = await models.thresholdsOf(this.db.kysely, team);
     const target = map.get(models.TARGET_PRECISION_ROW) ?? DEFAULT_TARGET_PRECISION;
@@ -120,7 +121,7 @@ export class ModelsService {
   }
 
   async saveThresholds(actor: UserRow, body: ThresholdsBody): Promise<Thresholds> {
-    if (!isAdmin(actor) || actor.is_demo === 1) throw forbidden();
+    if (isPlainUser(actor) || actor.is_demo === 1) throw forbidden();
     const team = await teamOf(this.db.kysely, actor, body.group_id);
     const names = await classNames(
       this.db.kysely,

@@ -10,8 +10,6 @@ import type { UserRow } from '../users/users.repository.ts';
 
 /** Whose data a recognition call is about: the team, the ROIs the caller may see. */
 
-export const isAdmin = (actor: UserRow) => actor.role !== 'user';
-
 /** The team a call is about: the caller's own; a superadmin names one (or gets the first team). */
 export async function teamOf(db: Kysely<Database>, actor: UserRow, requested?: number): Promise<number> {
   const team = visibleGroup(actor, requested);
