@@ -13,7 +13,7 @@ import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
 import { isPlainUser, ownedOnly, teamRequired, visibleGroup } from '../access/access.ts';
-import { canWriteFolder, isExampleCategory, isExampleFor } from '../access/folder-access.ts';
+import { canSeeFolder, canWriteFolder, isExampleCategory, isExampleFor } from '../access/folder-access.ts';
 import { visibleStationTeamById } from '../access/stations.ts';
 import * as classesRepo from '../classes/classes.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
@@ -21,6 +21,7 @@ import type { RoisService } from '../rois/rois.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { checkTitle } from './bulk.service.ts';
 import * as folders from './folders.repository.ts';
+import type { FolderRow } from './folders.repository.ts';
 import type { HiClassesService } from './hi-classes.service.ts';
 import { codes, visibleFolder } from './scope.ts';
 import { folderNotFound } from '../access/not-found.ts';
@@ -144,7 +145,10 @@ export class FoldersService {
    */
   async operateFolder(actor: UserRow, body: OperateFolderBody): Promise<OperateResult> {
     if (actor.is_demo === 1) throw forbidden();
-    const source = await visibleFolder(this.db.kysely, actor, body.roi_index_id);
+    const found = await folders.findFolder(this.db.kysely, body.roi_index_id);
+    await this.refuseExampleOperation(actor, body, found);
+    if (!found || !canSeeFolder(actor, found)) throw folderNotFound();
+    const source = found;
     if (body.type === 'remove') {
       await this.remove(actor, { roi_index_id: source.id });
       return { affected: source.n, roi_index_id: null };
@@ -289,9 +293,7 @@ export class FoldersService {
    * library as source, or the library as target (category -1 / -6, or one of its folders by code), is refused for
    * everyone but the superadmin who maintains it. Checked before the operation opens its transaction.
    */
-  async refuseExampleOperation(actor: UserRow, body: OperateFolderBody): Promise<void> {
-    if (actor.is_demo === 1) return;
-    const source = await folders.findFolder(this.db.kysely, body.roi_index_id);
+  private async refuseExampleOperation(actor: UserRow, body: OperateFolderBody, source: FolderRow | undefined): Promise<void> {
     if (source && isExampleFor(actor, source)) throw exampleReadOnly();
     const copyOrMove = body.type === 'copy' || body.type === 'move';
     if (
