@@ -8,19 +8,19 @@ import path from 'node:path';
 import { API, EP, type EndpointName } from '@ipp/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestEnv } from './helpers/build.ts';
+import { sourceFiles } from './helpers/sources.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const urlOf = (e: { path: string; root?: boolean }) => (e.root ? e.path : `/api${e.path}`);
 const names = Object.keys(EP) as EndpointName[];
 
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    // Test support (apps/web/src/test) fakes the server by its URLs, as the tests do.
-    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'test' ? [] : sources(full);
-    return /\.(ts|tsx|mjs)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
-  });
-}
+// Test support (apps/web/src/test) fakes the server by its URLs, as the tests do.
+const sources = (dir: string) =>
+  sourceFiles(
+    dir,
+    (name) => /\.(ts|tsx|mjs)$/.test(name) && !/\.test\.tsx?$/.test(name),
+    (folder) => folder === 'node_modules' || folder === 'test',
+  );
 
 /** Path literals ('/group/index', "roi/file/…") a source spells out, for the endpoints given. */
 export function spelledPaths(text: string, paths: readonly string[]): string[] {

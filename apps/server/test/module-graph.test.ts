@@ -7,16 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isTs, sourceFiles } from './helpers/sources.ts';
 
 const MODULES = path.resolve(import.meta.dirname, '../src/modules');
 
-function sourcesOf(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourcesOf(full);
-    return e.name.endsWith('.ts') ? [full] : [];
-  });
-}
+const sourcesOf = (dir: string) => sourceFiles(dir, isTs);
 
 /** module → the other modules its files import at run time, with one importing file for each edge. */
 export function moduleGraph(root = MODULES): Map<string, Map<string, string>> {
