@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { choose, confirm, toast } from './support/antd.ts';
-import { pngOf, registerStation, uploadRoi } from './support/api.ts';
+import { seedLabelledStation } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { chooseCategory, storage } from './support/console.ts';
 import { ADMIN_PASSWORD } from './support/server.ts';
@@ -12,20 +12,14 @@ const UNLABELLED = 3;
 const ROIS = 5;
 const SITE = 'E2E fixes buoy with a long site name that does not fit the tree';
 
-async function seedStation(baseUrl: string, token: string) {
-  const saved = await registerStation(baseUrl, token, { dev_id: '42001', site_name: SITE });
-  const now = Date.now();
-  for (let i = 0; i < ROIS; i++) {
-    await uploadRoi(baseUrl, saved.device_key, {
-      capturedAt: now - (i + 1) * 60_000,
-      labelIndex: i < UNLABELLED ? 0 : 1,
-      // The instrument sends a confidence of 0 with an unlabelled image: it must not show as one.
-      confidence: i < UNLABELLED ? 0 : 0.9,
-      sizePx: 1500 + i * 100,
-      png: await pngOf(4200 + i),
-    });
-  }
-}
+// The instrument sends a confidence of 0 with an unlabelled image: it must not show as one.
+const seedStation = (baseUrl: string, token: string) =>
+  seedLabelledStation(
+    baseUrl,
+    token,
+    { dev_id: '42001', site_name: SITE },
+    { rois: ROIS, unlabelled: UNLABELLED, pngBase: 4200 },
+  );
 
 const cells = (page: Page) => page.locator('[data-testid^="roi-cell-"]');
 const detail = (page: Page, key: string) => page.getByTestId(`identify-detail-${key}`);

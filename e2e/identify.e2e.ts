@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import fs from 'node:fs';
-import yazl from 'yazl';
+import { zipOf } from '../apps/server/test/helpers/zip.ts';
 import { describe, expect, it } from 'vitest';
 import { button, choose, confirm, toast } from './support/antd.ts';
-import { pngOf, registerStation, uploadRoi } from './support/api.ts';
+import { pngOf, seedLabelledStation } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { chooseCategory, storage } from './support/console.ts';
 import { ADMIN_PASSWORD } from './support/server.ts';
@@ -63,31 +63,21 @@ const ROIS = 8;
 const UNLABELLED = 5;
 
 /** Registers a station in the demo team through the console API and sends its ROIs through the device API. */
-async function seedStation(baseUrl: string, token: string, devId: string, siteName: string) {
-  const saved = await registerStation(baseUrl, token, { dev_id: devId, site_name: siteName });
-  const now = Date.now();
-  for (let i = 0; i < ROIS; i++) {
-    await uploadRoi(baseUrl, saved.device_key, {
-      capturedAt: now - (i + 1) * 60_000,
-      labelIndex: i < UNLABELLED ? 0 : 1,
-      confidence: i < UNLABELLED ? 0 : 0.9,
-      sizePx: 1500 + i * 100,
-      png: await pngOf(Number(devId) * 100 + i),
-    });
-  }
-  return saved.ipp.id;
-}
+const seedStation = (baseUrl: string, token: string, devId: string, siteName: string) =>
+  seedLabelledStation(
+    baseUrl,
+    token,
+    { dev_id: devId, site_name: siteName },
+    { rois: ROIS, unlabelled: UNLABELLED, pngBase: Number(devId) * 100 },
+  );
 
 /** A zip of one class folder, as a data set export would hold it. */
 async function classZip(folder: string, seeds: number[], alsoIn?: string): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const seed of seeds) zip.addBuffer(await pngOf(seed), `${folder}/${seed}.png`);
+  const entries = new Map<string, Buffer>();
+  for (const seed of seeds) entries.set(`${folder}/${seed}.png`, await pngOf(seed));
   // The first image again, filed under another class: the import reports it.
-  if (alsoIn) zip.addBuffer(await pngOf(seeds[0]!), `${alsoIn}/copy.png`);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  if (alsoIn) entries.set(`${alsoIn}/copy.png`, await pngOf(seeds[0]!));
+  return zipOf(entries);
 }
 
 const cells = (page: Page) => page.locator('[data-testid^="roi-cell-"]');

@@ -6,7 +6,7 @@ import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapePng } from '../apps/server/test/helpers/shapes.ts';
-import { call, login } from './support/api.ts';
+import { call, envelopeOf, login, uploadRoi } from './support/api.ts';
 import { MISLABELLED, seed } from './support/recognition-seed.ts';
 import { ADMIN_PASSWORD, createDatabase, PG_URL, pgReachable, type Database, type RunningServer } from './support/server.ts';
 import { useConsole } from './support/use-console.ts';
@@ -15,20 +15,6 @@ const hasPg = await pgReachable();
 if (!hasPg) {
   if (process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI but ${PG_URL} is not reachable`);
   console.warn(`\n*** SKIPPING the scale-out test (two server processes on one PostgreSQL): ${PG_URL} is not reachable.\n`);
-}
-
-interface Envelope<T> {
-  code: number;
-  data: T;
-}
-
-async function api<T>(base: string, token: string | null, route: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(`${base}/api${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { 'x-token': token } : {}), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Envelope<T>;
 }
 
 const signIn = (base: string) => login(base, 'admin', ADMIN_PASSWORD);
@@ -108,10 +94,10 @@ describe.skipIf(!hasPg)('two server processes on one PostgreSQL and one S3 bucke
   it('honours a session made on one process in the other, and a sign-out on either everywhere', async () => {
     const [a, b] = app.servers as [RunningServer, RunningServer];
     const token = await signIn(a.url);
-    const seen = await api<{ account: string }>(b.url, token, '/wyrbac/login/user-info');
+    const seen = await envelopeOf<{ account: string }>(b.url, token, '/wyrbac/login/user-info');
     expect([seen.code, seen.data.account]).toEqual([1000, 'admin']);
-    expect((await api(b.url, token, '/wyrbac/login/logout')).code).toBe(1000);
-    for (const server of [a, b]) expect((await api(server.url, token, '/wyrbac/login/user-info')).code).toBe(1010);
+    expect((await envelopeOf(b.url, token, '/wyrbac/login/logout')).code).toBe(1000);
+    for (const server of [a, b]) expect((await envelopeOf(server.url, token, '/wyrbac/login/user-info')).code).toBe(1010);
   });
 
   it('serves images ingested through either process from both, runs each job once, keeps the rollups exact', async () => {
@@ -127,19 +113,14 @@ describe.skipIf(!hasPg)('two server processes on one PostgreSQL and one S3 bucke
     const uploads = await Promise.all(Array.from({ length: 40 }, (_, i) => shapePng(i % 2 ? 'disc' : 'ring', 7000 + i)));
     for (let i = 0; i < uploads.length; i += 8) {
       await Promise.all(
-        uploads.slice(i, i + 8).map(async (png, j) => {
-          const form = new FormData();
-          form.set('captured_at', String(Date.now() - (i + j + 100) * 1000));
-          form.set('label_index', '0');
-          form.set('size_px', '150');
-          form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'roi.png');
-          const res = await fetch(`${[a, b][(i + j) % 2]!.url}/api/device/rois`, {
-            method: 'POST',
-            headers: { 'x-device-key': key },
-            body: form,
-          });
-          expect(((await res.json()) as { code: number }).code).toBe(1000);
-        }),
+        uploads.slice(i, i + 8).map((png, j) =>
+          uploadRoi([a, b][(i + j) % 2]!.url, key, {
+            capturedAt: Date.now() - (i + j + 100) * 1000,
+            labelIndex: 0,
+            sizePx: 150,
+            png,
+          }),
+        ),
       );
     }
     // Every image from either process, byte for byte: the bucket is the one store; no process keeps images locally.

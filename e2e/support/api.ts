@@ -1,18 +1,29 @@
 import { DEFAULT_IPP_CONFIG } from '@ipp/contracts';
+import { pngOf } from '../../apps/server/test/helpers/device.ts';
 
 /**
  * The console's API as the suites use it to prepare data (stations, images) and to read what the pages did, without
  * a browser: one copy of what several suites used to write for themselves.
  */
 
-/** One API call with a user token; throws unless the envelope says 1000. */
-export async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
+/** One API call (GET, or POST with a body) with a user token, or none; answers the envelope whatever its code. */
+export async function envelopeOf<T>(
+  baseUrl: string,
+  token: string | null,
+  path: string,
+  body?: unknown,
+): Promise<{ code: number; data: T }> {
   const res = await fetch(`${baseUrl}/api${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-token': token, 'content-type': 'application/json' },
+    headers: { ...(token === null ? {} : { 'x-token': token }), 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const envelope = (await res.json()) as { code: number; data: T };
+  return (await res.json()) as { code: number; data: T };
+}
+
+/** One API call with a user token; throws unless the envelope says 1000. */
+export async function call<T>(baseUrl: string, token: string, path: string, body?: unknown): Promise<T> {
+  const envelope = await envelopeOf<T>(baseUrl, token, path, body);
   if (envelope.code !== 1000) throw new Error(`${path}: ${JSON.stringify(envelope)}`);
   return envelope.data;
 }
@@ -79,5 +90,31 @@ export async function uploadRoi(
   if (answer.code !== 1000) throw new Error(`upload: ${JSON.stringify(answer)}`);
 }
 
+/**
+ * A station of the demo team whose instrument sent `rois` images, one a minute back from now: the first `unlabelled`
+ * (the newest in the grid) without a label and with confidence 0, as the instrument sends them; the rest labelled 1
+ * with 0.9. Image i is pngOf(pngBase + i). Answers the station's id.
+ */
+export async function seedLabelledStation(
+  baseUrl: string,
+  token: string,
+  station: { dev_id: string; site_name: string },
+  counts: { rois: number; unlabelled: number; pngBase: number },
+): Promise<number> {
+  const saved = await registerStation(baseUrl, token, station);
+  const now = Date.now();
+  for (let i = 0; i < counts.rois; i++) {
+    const labelled = i >= counts.unlabelled;
+    await uploadRoi(baseUrl, saved.device_key, {
+      capturedAt: now - (i + 1) * 60_000,
+      labelIndex: labelled ? 1 : 0,
+      confidence: labelled ? 0.9 : 0,
+      sizePx: 1500 + i * 100,
+      png: await pngOf(counts.pngBase + i),
+    });
+  }
+  return saved.ipp.id;
+}
+
 /** A small PNG whose pixels encode `seed` (every seed another image): the server tests' own. */
-export { pngOf } from '../../apps/server/test/helpers/device.ts';
+export { pngOf };

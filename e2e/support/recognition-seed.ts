@@ -1,6 +1,6 @@
-import yazl from 'yazl';
 import { expect } from 'vitest';
 import { shapePng, type Shape } from '../../apps/server/test/helpers/shapes.ts';
+import { zipOf } from '../../apps/server/test/helpers/zip.ts';
 import { call, registerStation, uploadRoi } from './api.ts';
 
 /** Human-identified examples per shape, imported as a zip of class folders; each shape stands for a system class. */
@@ -13,16 +13,13 @@ export const MISLABELLED = 6;
 export async function seed(baseUrl: string, token: string, devId: string, siteName: string, lang: string) {
   const saved = await registerStation(baseUrl, token, { dev_id: devId, site_name: siteName });
   const base = lang === 'en' ? 0 : 50_000;
-  const zip = new yazl.ZipFile();
+  const examples = new Map<string, Buffer>();
   for (const shape of Object.keys(FOLDER) as Shape[]) {
     for (let i = 0; i < EXAMPLES; i++)
-      zip.addBuffer(await shapePng(shape, base + i * 3 + shape.length), `${FOLDER[shape]}/${i}.png`);
+      examples.set(`${FOLDER[shape]}/${i}.png`, await shapePng(shape, base + i * 3 + shape.length));
   }
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(Buffer.concat(chunks))], { type: 'application/zip' }), 'shapes.zip');
+  form.set('file', new Blob([new Uint8Array(await zipOf(examples))], { type: 'application/zip' }), 'shapes.zip');
   const imported = await fetch(`${baseUrl}/api/roi/import?dev_id=${devId}&as=hi`, {
     method: 'POST',
     headers: { 'x-token': token },
