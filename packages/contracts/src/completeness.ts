@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PERIODS, TzQuery } from './views.ts';
+import { siteSeriesHead } from './site-series.ts';
 
 /**
  * Data completeness (issue 23): per station and hour, the images the station should have delivered against the
@@ -54,12 +55,7 @@ export type CompletenessBucket = z.infer<typeof CompletenessBucketSchema>;
 
 /** GET /ipp/completeness: a station's images expected against received over a period, per bucket of whole hours. */
 export const CompletenessSchema = z.object({
-  ipp_id: z.number().int(),
-  dev_id: z.string(),
-  site_name: z.string(),
-  start: z.number().int(),
-  end: z.number().int(),
-  bucket_ms: z.number().int(),
+  ...siteSeriesHead,
   buckets: z.array(CompletenessBucketSchema),
   totals: z.object({
     /** Images the device counted, over the hours that are over (null: it counted none). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID } from './ids.ts';
 import { SiteRoiQuerySchema } from './views.ts';
+import { siteSeriesHead } from './site-series.ts';
 
 /** At most this many classes in one selection (the NBSS draws one series per class). */
 export const ECOLOGY_MAX_CLASSES = 12;
@@ -82,12 +83,7 @@ export type NbssSeries = z.infer<typeof NbssSeriesSchema>;
 
 /** GET /roi/get-site-ecology: concentration, biovolume concentration and the NBSS of a selection of classes. */
 export const SiteEcologySchema = z.object({
-  ipp_id: z.number().int(),
-  dev_id: z.string(),
-  site_name: z.string(),
-  start: z.number().int(),
-  end: z.number().int(),
-  bucket_ms: z.number().int(),
+  ...siteSeriesHead,
   /** µm per pixel; null: the station has none, so no biovolume and no NBSS. */
   pixel_size_um: z.number().nullable(),
   /** Water sampled over the period, L. */

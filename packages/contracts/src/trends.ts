@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MeasuredKey } from './device.ts';
 import { PERIODS, TzQuery } from './views.ts';
+import { siteSeriesHead } from './site-series.ts';
 
 /**
  * Engineering trends (issue 23): every numeric telemetry series the instruments send, rolled up per station and
@@ -70,12 +71,7 @@ export type TrendSeries = z.infer<typeof TrendSeriesSchema>;
 
 /** GET /ipp/telemetry-trend: a station's telemetry over a period, bucketed like the site statistics. */
 export const TelemetryTrendSchema = z.object({
-  ipp_id: z.number().int(),
-  dev_id: z.string(),
-  site_name: z.string(),
-  start: z.number().int(),
-  end: z.number().int(),
-  bucket_ms: z.number().int(),
+  ...siteSeriesHead,
   /** Telemetry samples in each bucket. */
   samples: z.array(z.number().int()),
   /** Share of the samples, %, in which the wiper reported cleaning / a fault; null for a bucket with no samples. */

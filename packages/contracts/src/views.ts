@@ -2,6 +2,7 @@ import { MAX_ID } from './ids.ts';
 import { z } from 'zod';
 import type { LabelKind } from './constants.ts';
 import { MeasuredSchema } from './measured.ts';
+import { siteSeriesHead } from './site-series.ts';
 
 /** Image type derived from the ROI fields (spec §3): hi=1 → hi; roi_labelindex=0 → ui; else ai. */
 export const RoiTypeSchema = z.enum(['ai', 'hi', 'ui']) satisfies z.ZodType<LabelKind>;
@@ -187,12 +188,7 @@ export type SiteBucket = z.infer<typeof SiteBucketSchema>;
 
 /** GET /roi/get-site-roi: one station's histogram, top-6 classes and concentration over a period. */
 export const SiteRoiSchema = z.object({
-  ipp_id: z.number().int(),
-  dev_id: z.string(),
-  site_name: z.string(),
-  start: z.number().int(),
-  end: z.number().int(),
-  bucket_ms: z.number().int(),
+  ...siteSeriesHead,
   buckets: z.array(SiteBucketSchema),
   /** The six largest classes; the rest summed in `others`. */
   top_classes: z.array(ClassCountSchema),
