@@ -57,6 +57,32 @@ describe.each(dialects)('demo history on %s', (dialect) => {
     // Every image is measured and classified at ingest: about 30 s on a busy two-core machine. The limit catches a
     // hang, not slowness.
   }, 120_000);
+
+  it('lets the server answer other callers while it writes the telemetry', async () => {
+    // npm start writes the history after the server listens. On SQLite every statement is synchronous, so a loop of
+    // awaited writes never gave the event loop back: the console answered nothing for the minute the telemetry took.
+    let done = 0;
+    let total = 0;
+    let doneWhenTimerFired = -1;
+    const timer = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        doneWhenTimerFired = done;
+        resolve();
+      }, 0),
+    );
+    await seedDemoHistory(env.db, env.clock.read, env.app.devices, env.app.rois, {
+      days: 1,
+      roisPerHour: 0,
+      onProgress: (d, t) => {
+        done = d;
+        total = t;
+      },
+    });
+    await timer;
+    expect(total).toBeGreaterThan(400);
+    expect(doneWhenTimerFired).toBeGreaterThanOrEqual(0);
+    expect(doneWhenTimerFired).toBeLessThan(total);
+  });
 });
 
 describe('live demo stations', () => {

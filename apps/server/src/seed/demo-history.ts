@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import crypto from 'node:crypto';
 import { DEFAULT_IPP_CONFIG, TelemetrySampleSchema, type IppConfig } from '@ipp/contracts';
 import type { Clock } from '../clock.ts';
@@ -207,6 +208,9 @@ export async function seedDemoHistory(
       telemetryCount++;
       tick();
       if (at >= now) break;
+      // Give the event loop back between samples: on SQLite each write is synchronous, so without this the server
+      // (already listening) answered no one until all the telemetry was written, about a minute at the first start.
+      await setImmediate();
     }
   }
 
