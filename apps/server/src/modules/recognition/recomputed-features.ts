@@ -10,6 +10,12 @@ import { vectorOfImage } from './vector.ts';
 
 type Station = Awaited<ReturnType<typeof stationOf>>;
 
+/** A ROI's features and similarity descriptor measured from its original image's bytes, as stored. */
+export async function measuredItem(roiId: number, image: Buffer, threshold: number | undefined): Promise<StoredFeatures> {
+  const f = await vectorOfImage(image, { threshold });
+  return { roi_id: roiId, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
+}
+
 /**
  * A stored ROI measured again from its original image, with its station's binarization threshold: its features and
  * descriptor, and its station's team (for the similarity index); null when the image is gone. `stations` caches the
@@ -26,11 +32,7 @@ export async function measureStoredRoi(
   let station = stations.get(roi.ipp_id);
   if (!station) stations.set(roi.ipp_id, (station = stationOf(db, roi.ipp_id)));
   const { threshold, groupId } = await station;
-  const f = await vectorOfImage(blob.data, { threshold });
-  return {
-    item: { roi_id: roi.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures },
-    groupId,
-  };
+  return { item: await measuredItem(roi.id, blob.data, threshold), groupId };
 }
 
 /**

@@ -4,12 +4,11 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
-import { descriptorOf } from './descriptor.ts';
-import { VECTOR_VERSION, vectorOfImage } from './vector.ts';
+import { VECTOR_VERSION } from './vector.ts';
 import { titleResolver } from '../classes/classes.ts';
 import { humanLabelled, imagesWithStationConfig, referenceMembers } from './examples.repository.ts';
 import { loadFeatures, type StoredFeatures } from './features.repository.ts';
-import { storeRecomputedFeatures } from './recomputed-features.ts';
+import { measuredItem, storeRecomputedFeatures } from './recomputed-features.ts';
 import { JobLost, type JobContext } from './job-runner.ts';
 import type { JobRow } from './jobs.repository.ts';
 import type { ModelStore } from './model-store.ts';
@@ -92,8 +91,7 @@ export class TrainJob {
         const blob = await this.blobs.get(originalName(r.sha256, r.mime));
         if (!blob) continue;
         const threshold = (JSON.parse(r.config) as { binarization_threshold?: number }).binarization_threshold;
-        const f = await vectorOfImage(blob.data, { threshold });
-        const item = { roi_id: r.id, version: f.version, values: f.values, sim: descriptorOf(f.values), measures: f.measures };
+        const item = await measuredItem(r.id, blob.data, threshold);
         computed.push(item);
         out.set(r.id, item);
       }
