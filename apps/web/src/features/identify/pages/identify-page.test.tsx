@@ -558,6 +558,42 @@ describe('identify workspace: AI models entry', () => {
       expect(lastBody(fetchMock, '/api/roi/undo')).toEqual({ bulk_id: 9 });
     });
 
+    it('does nothing with V, D, C on a demo image of the team gallery, where no button is offered (issue 37)', async () => {
+      const fetchMock = server({
+        '/api/roi/categorys': () => okEnvelope([{ id: -2, key: 'team', count: 5, can_create: true }]),
+        '/api/roi-index/index': () => okEnvelope(FOLDER_TREE),
+        '/api/roi/index': () =>
+          jsonResponse({
+            code: 1000,
+            data: {
+              items: ITEMS.map((item) => ({ ...item, is_demo_image: item.id === 4 ? 1 : 0 })),
+              next: null,
+              count_capped: false,
+            },
+            model: null,
+            count: 5,
+            index: null,
+          }),
+        '/api/roi/actions': inPlace,
+      });
+      await openWorkspace();
+      fireEvent.click(cell(4));
+      expect(screen.getByTestId('identify-actions-demo')).toBeTruthy();
+      key('Escape');
+      await waitFor(() => expect(text('identify-selection-count')).toBe('已选 0 张'));
+      key('v');
+      key('d');
+      key('c');
+      // The focused image is not a demo one: V acts on it.
+      fireEvent.click(cell(3));
+      key('Escape');
+      await waitFor(() => expect(text('identify-selection-count')).toBe('已选 0 张'));
+      key('v');
+      await waitFor(() => expect(callsTo(fetchMock, '/api/roi/save-move')).toHaveLength(1));
+      expect(lastBody(fetchMock, '/api/roi/save-move')).toEqual({ type: '81', category_id: -2, roi_ids: [3] });
+      expect(screen.queryByTestId('identify-target-class')).toBeNull();
+    });
+
     it('lists every key with ?, and selects all matching after a confirmation when more match than are loaded', async () => {
       const fetchMock = server({
         '/api/roi/actions': inPlace,

@@ -122,15 +122,19 @@ export function IdentifyPage() {
     [setSelection, setFocusedId],
   );
 
+  // A key does nothing where no button is offered: a demo image in the team gallery gets none (spec §6), also when it
+  // is only focused, with nothing selected.
+  const focusedLocked = demoLocked(categoryId, focusedId !== null && byId.get(focusedId)?.is_demo_image === 1);
   const reviewAction = (code: string) => {
     const action = actionList.find((each) => each.code === code);
-    return action && focusedId !== null && !bulk.busy ? () => bulk.start(action, [focusedId]) : undefined;
+    return action && focusedId !== null && !bulk.busy && !focusedLocked ? () => bulk.start(action, [focusedId]) : undefined;
   };
   // V, C, D act on the selection, or on the focused ROI when nothing is selected.
   const targets = selectedIds.length > 0 ? selectedIds : focusedId !== null ? [focusedId] : [];
+  const targetsLocked = selectedIds.length > 0 ? selectionLocked : focusedLocked;
   const inPlace = (code: string) => {
     const action = actionList.find((each) => each.code === code);
-    return action && targets.length > 0 && !bulk.busy && !selectionLocked
+    return action && targets.length > 0 && !bulk.busy && !targetsLocked
       ? () => bulk.start(action, targets, { quick: true })
       : undefined;
   };
