@@ -143,6 +143,48 @@ describe('backup and restore of the embedded default', () => {
     expect(fs.readdirSync(untouched)).toEqual([]);
   });
 
+  it('leaves no SQLite side files in the backup, and a restore writes nothing into the backup it reads (issue 37)', async () => {
+    for (let i = 0; i < 3; i++) await ingest();
+    const out = temp('backup');
+    await backupEmbedded(env.config.DATA_DIR, out);
+    await backupEmbedded(env.config.DATA_DIR, out); // brought up to date: still nothing else
+    const top = fs.readdirSync(out).sort();
+    expect(top).toEqual(['backup.json', 'blobs', DATABASE_FILE]);
+    // The copy needs no -wal/-shm to be read: it is a rollback-journal database, read by any reader as one file.
+    const copy = new SQLite(path.join(out, DATABASE_FILE), { readonly: true, fileMustExist: true });
+    expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
+    copy.close();
+    expect(fs.readdirSync(out).sort()).toEqual(top);
+
+    // Read-only media: the backup's file list and every file's time and size are the same after a restore.
+    const listing = (dir: string) =>
+      fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .map((f) => {
+          const full = path.join(f.parentPath, f.name);
+          const s = fs.statSync(full);
+          return `${path.relative(dir, full)} ${s.size} ${s.mtimeMs}`;
+        })
+        .sort();
+    const before = listing(out);
+    const dirTime = fs.statSync(out).mtimeMs;
+    const restored = await restoreEmbedded(out, temp('restored'));
+    expect(restored.rois).toBe(3);
+    expect(listing(out)).toEqual(before);
+    expect(fs.statSync(out).mtimeMs).toBe(dirTime);
+
+    // A backup an earlier version left in WAL mode is restored without writing beside it either.
+    const old = temp('old-backup');
+    fs.cpSync(out, old, { recursive: true });
+    const wal = new SQLite(path.join(old, DATABASE_FILE));
+    wal.pragma('journal_mode = WAL');
+    wal.close();
+    for (const f of fs.readdirSync(old)) if (/-(wal|shm)$/.test(f)) fs.rmSync(path.join(old, f));
+    const oldBefore = listing(old);
+    await restoreEmbedded(old, temp('restored'));
+    expect(listing(old)).toEqual(oldBefore);
+  });
+
   it('npm run backup / restore: the command line does the same and says what it did', async () => {
     for (let i = 0; i < 3; i++) await ingest();
     const out = temp('backup');
@@ -154,6 +196,7 @@ describe('backup and restore of the embedded default', () => {
     };
     const backup = await run(process.execPath, ['--import', 'tsx', CLI, 'backup', out], { env: envOf(env.config.DATA_DIR) });
     expect(backup.stdout).toMatch(/backup: 3 ROIs, 6 image files/);
+    expect(fs.readdirSync(out).sort()).toEqual(['backup.json', 'blobs', DATABASE_FILE]);
     const fresh = temp('restored');
     const restore = await run(process.execPath, ['--import', 'tsx', CLI, 'restore', out], { env: envOf(fresh) });
     expect(restore.stdout).toMatch(/restore: 3 ROIs/);

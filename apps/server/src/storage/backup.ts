@@ -90,6 +90,13 @@ function copyBlobs(from: string, to: string, progress?: Progress): Copied {
   return { files: files.length, copied, bytes };
 }
 
+/** SQLite's side files of a database file (its write-ahead log, shared memory, rollback journal). */
+const SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+const removeWithSideFiles = (dbFile: string) => {
+  for (const file of [dbFile, ...SIDE_FILES.map((suffix) => dbFile + suffix)]) fs.rmSync(file, { force: true });
+};
+
 /** The database's integrity check, and the originals its ROIs name that are not in `blobs`. */
 function verify(dbFile: string, blobs: string): { rois: number; missing: string[] } {
   const db = new SQLite(dbFile, { readonly: true, fileMustExist: true });
@@ -121,7 +128,7 @@ export async function backupEmbedded(dataDir: string, out: string, progress?: Pr
   if (path.resolve(out) === path.resolve(dataDir)) throw new BackupError('the backup folder must not be DATA_DIR itself');
   fs.mkdirSync(out, { recursive: true });
   const partial = path.join(out, `${DATABASE_FILE}.partial`);
-  fs.rmSync(partial, { force: true });
+  removeWithSideFiles(partial);
   const db = new SQLite(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
@@ -137,6 +144,16 @@ export async function backupEmbedded(dataDir: string, out: string, progress?: Pr
   } finally {
     db.close();
   }
+  // The copy carries the source's WAL mode, so opening it would create -wal and -shm beside it (issue 37: the backup
+  // folder kept ipp-console.sqlite.partial-shm/-wal). As a rollback-journal database it is one self-contained file;
+  // the server puts a restored database back into WAL mode when it opens it (db/database.ts).
+  const copy = new SQLite(partial, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+  for (const suffix of SIDE_FILES) fs.rmSync(partial + suffix, { force: true });
   syncFile(partial);
   const images = copyBlobs(path.join(dataDir, 'blobs'), path.join(out, 'blobs'), progress);
   progress?.('verify', 0, 1);
@@ -178,21 +195,33 @@ export async function restoreEmbedded(
   }
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
   if (manifest.format !== FORMAT) throw new BackupError(`backup format ${manifest.format} is not one this version restores`);
-  const checked = verify(dbFile, path.join(from, 'blobs'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const target = path.join(dataDir, DATABASE_FILE);
+  if (fs.existsSync(target) && !options.force) {
+    throw new BackupError(
+      `${dataDir} already holds a database; restore into an empty data directory, or add --force to move it aside`,
+    );
+  }
+  // The backup is only read, byte for byte (issue 37: read-only backup media): its database is copied into the data
+  // directory first and checked there, so SQLite's -shm/-wal of an opened database (a WAL-mode copy, as earlier
+  // versions made) are written beside the copy, never into the backup.
+  const temp = `${target}.restoring`;
+  removeWithSideFiles(temp);
+  fs.copyFileSync(dbFile, temp);
+  let checked;
+  try {
+    checked = verify(temp, path.join(from, 'blobs'));
+  } finally {
+    for (const suffix of SIDE_FILES) fs.rmSync(temp + suffix, { force: true });
+  }
   if (checked.missing.length > 0) {
+    removeWithSideFiles(temp);
     throw new BackupError(
       `the backup lacks ${checked.missing.length} image(s) its database names (first: ${checked.missing[0]})`,
     );
   }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const target = path.join(dataDir, DATABASE_FILE);
   let movedAside: string | null = null;
   if (fs.existsSync(target)) {
-    if (!options.force) {
-      throw new BackupError(
-        `${dataDir} already holds a database; restore into an empty data directory, or add --force to move it aside`,
-      );
-    }
     movedAside = `${target}.before-restore-${Date.now()}`;
     fs.renameSync(target, movedAside);
     for (const suffix of ['-wal', '-shm']) {
@@ -200,8 +229,6 @@ export async function restoreEmbedded(
     }
   }
   copyBlobs(path.join(from, 'blobs'), path.join(dataDir, 'blobs'), options.progress);
-  const temp = `${target}.restoring`;
-  fs.copyFileSync(dbFile, temp);
   syncFile(temp);
   fs.renameSync(temp, target);
   syncFile(dataDir);
