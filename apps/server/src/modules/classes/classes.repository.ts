@@ -37,6 +37,12 @@ export async function isHidden(db: Kysely<Database>, classId: number, team: numb
   return row !== undefined;
 }
 
+/** The ids of the classes `team` hides from its plain users. */
+export async function hiddenClassIds(db: Kysely<Database>, team: number): Promise<number[]> {
+  const rows = await db.selectFrom('class_hidden').select('class_id').where('group_id', '=', team).execute();
+  return rows.map((r) => r.class_id);
+}
+
 /** Whether images of teams other than `team` carry the class (live or in the recycle bin). */
 export async function usedByOtherTeams(db: Kysely<Database>, classId: number, team: number): Promise<boolean> {
   const row = await db

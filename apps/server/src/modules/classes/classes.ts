@@ -51,6 +51,17 @@ export async function hiddenFromUser(db: Kysely<Database>, actor: UserRow, class
   return repo.isHidden(db, classId, actor.group_id);
 }
 
+/**
+ * The classes hidden from the caller: a plain user's team's hidden classes, none for administrators and the
+ * superadmin. Every answer that names classes or counts by class (ecology, corrected counts, the overview's and Data
+ * detail's class counts) leaves these out for a plain user (docs/decisions.md "Issue 37: a hidden class is hidden
+ * everywhere a plain user reads classes").
+ */
+export async function hiddenClassesFor(db: Kysely<Database>, actor: UserRow): Promise<ReadonlySet<number>> {
+  if (!isPlainUser(actor) || actor.group_id === null) return new Set();
+  return new Set(await repo.hiddenClassIds(db, actor.group_id));
+}
+
 /** The owner's rights over a class (rename, delete, highlight): its team's administrators, or the superadmin. */
 export function mayManageClass(actor: UserRow, cls: Pick<ClassRow, 'group_id'>): boolean {
   if (actor.is_demo === 1) return false;

@@ -5,6 +5,7 @@ import { periodBuckets, type Buckets } from '../stats/buckets.ts';
 import * as stats from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { visibleStationByDevId } from '../access/stations.ts';
+import { hiddenClassesFor } from '../classes/classes.ts';
 import * as repo from './ecology.repository.ts';
 import { nbssPoints, nbssSlope, sig, type SizeRow } from './nbss.ts';
 
@@ -48,10 +49,14 @@ export class EcologyService {
     const ipp = await visibleStationByDevId(k, actor, query.dev_id);
     const first = query.period === 'all' ? await stats.firstDataHour(k, ipp.id) : null;
     const range = periodBuckets(query.period, query.points, this.clock(), query.tz, first, this.dayOffsetHours);
-    const [rows, telemetry] = await Promise.all([
+    const [allRows, telemetry, hidden] = await Promise.all([
       repo.sizesByBucket(k, ipp.id, range),
       stats.telemetryByBucket(k, [ipp.id], range),
+      hiddenClassesFor(k, actor),
     ]);
+    // A class hidden from a plain user is left out of everything: its name, its count and every sum ("all classes"
+    // is all the classes the caller sees).
+    const rows = hidden.size === 0 ? allRows : allRows.filter((r) => !hidden.has(r.class_key));
     const perSize = sumByClassAndSize(rows);
     const s = ipp.pixel_size_um;
     const mm3 = (px3: number) => (s === null ? null : sig(toPhysical(px3, 3, s)));

@@ -88,6 +88,9 @@ export function buildTree(input: TreeInput): TreeNode[] {
         attention: f.attention === 1,
         system: false,
         ...(input.demoFolders?.has(f.id) ? { demo_images: true } : {}),
+        category_id: f.category_id,
+        group_id: f.group_id,
+        ipp_id: f.ipp_id,
         kind: 'folder',
       }),
     );
@@ -104,7 +107,9 @@ export function buildTree(input: TreeInput): TreeNode[] {
       return node(input, {
         code: codes.group(kind),
         title: kind.toUpperCase(),
-        count: [...perClass.values()].reduce((a, n) => a + n, 0),
+        // What the nodes under it add up to, as a station's node: a plain user's count leaves out the classes their
+        // team hides (docs/decisions.md "Issue 37: a hidden class is hidden everywhere a plain user reads classes").
+        count: sum(children),
         roi_index_id: null,
         class_id: null,
         attention: false,

@@ -6,6 +6,7 @@ import { telemetryByBucket } from '../stats/stats.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { visibleStationByDevId } from '../access/stations.ts';
 import { classNames } from '../classes/classes.repository.ts';
+import { hiddenClassesFor } from '../classes/classes.ts';
 import { correctedCounts } from './corrected-counts.ts';
 import { labelCountsIn } from './labels.repository.ts';
 import * as models from './models.repository.ts';
@@ -106,8 +107,11 @@ export class AbundanceService {
         concentration_high: per(high),
       };
     });
-    items.sort((a, b) => b.corrected - a.corrected || b.raw - a.raw || (a.class_id ?? 0) - (b.class_id ?? 0));
-    return { dev_id: station.dev_id, start: q.start, end: q.end, volume_l: round(volume), uncorrectable, items };
+    // A class hidden from a plain user is not answered (the correction itself still weighs every class the model knows).
+    const hidden = await hiddenClassesFor(this.db.kysely, actor);
+    const shown = hidden.size === 0 ? items : items.filter((i) => i.class_id === null || !hidden.has(i.class_id));
+    shown.sort((a, b) => b.corrected - a.corrected || b.raw - a.raw || (a.class_id ?? 0) - (b.class_id ?? 0));
+    return { dev_id: station.dev_id, start: q.start, end: q.end, volume_l: round(volume), uncorrectable, items: shown };
   }
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { measuredFromRow } from '../../db/measured-row.ts';
 import { requireOwned } from '../access/access.ts';
 import { visibleStationByDevId } from '../access/stations.ts';
+import { hiddenClassesFor } from '../classes/classes.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { fill, periodBuckets, round, type Buckets } from '../stats/buckets.ts';
 import * as stats from '../stats/stats.repository.ts';
@@ -39,12 +40,16 @@ export class RoiViewsService {
     const ipp = await this.station(actor, query.dev_id);
     const first = query.period === 'all' ? await stats.firstDataHour(this.db.kysely, ipp.id) : null;
     const range = periodBuckets(query.period, query.points, this.clock(), query.tz, first, this.dayOffsetHours);
-    const [perBucket, classes, telemetry, byClass] = await Promise.all([
+    const [perBucket, allClasses, telemetry, allByClass, hidden] = await Promise.all([
       stats.roiCountsByBucket(this.db.kysely, [ipp.id], range),
       stats.classCountsBetween(this.db.kysely, [ipp.id], range.start, range.end, this.dayOffsetHours),
       stats.telemetryByBucket(this.db.kysely, [ipp.id], range),
       withClassBuckets ? stats.roiCountsByBucketAndClass(this.db.kysely, ipp.id, range) : Promise.resolve([]),
+      hiddenClassesFor(this.db.kysely, actor),
     ]);
+    // A class hidden from a plain user is named nowhere: its images count in the total and in "others" only.
+    const classes = allClasses.filter((c) => c.class_id === null || !hidden.has(c.class_id));
+    const byClass = allByClass.filter((r) => !hidden.has(r.class_key));
     const counts = fill(range, perBucket, (r) => r.n, 0);
     const total = counts.reduce((a, b) => a + b, 0);
     const top = classes.slice(0, PIE_TOP_CLASSES);

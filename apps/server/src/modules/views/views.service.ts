@@ -11,6 +11,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { isOnline } from '../ipps/ipps.service.ts';
 import { visibleGroup } from '../access/access.ts';
+import { hiddenClassesFor } from '../classes/classes.ts';
 import { readUserView } from '../group-view/group-view.repository.ts';
 import { presentRoi } from '../rois/rois.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -88,11 +89,13 @@ export class ViewsService {
     }
     const range = last30Days(this.clock(), query.tz, this.dayOffsetHours);
     const ids = stations.map((s) => s.id);
-    const [counts, telemetry, classes] = await Promise.all([
+    const [counts, telemetry, allClasses, hidden] = await Promise.all([
       stats.roiCountsByBucket(this.db.kysely, ids, range),
       stats.telemetryByBucket(this.db.kysely, ids, range),
       stats.classCounts(this.db.kysely, ids, range),
+      hiddenClassesFor(this.db.kysely, actor),
     ]);
+    const classes = allClasses.filter((c) => c.class_id === null || !hidden.has(c.class_id));
     return {
       start: range.start,
       bucket_ms: range.width,
