@@ -218,7 +218,7 @@ export async function buildApp({
       maxMs: config.EVENT_STREAM_MAX_MS,
       heartbeatMs: config.EVENT_HEARTBEAT_MS,
     },
-    (sessionId) => auth.stillOpen(sessionId),
+    (sessionIds) => auth.openSessions(sessionIds),
   );
   // Before the server stops taking connections: open streams would keep its close waiting.
   app.addHook('preClose', async () => streams.closeAll());

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { PgEventBus } from '../src/modules/events/event-bus.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
-import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
+import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, telemetry, uploadRoi } from './helpers/device.ts';
 
@@ -130,6 +130,76 @@ describe.each(dialects)('live events on %s', (dialect) => {
     await neighbour.waitFor(() => (neighbour.text().match(/^: \d+$/gm) ?? []).length >= 2);
     expect(env.app.liveStreams.size).toBe(1);
     neighbour.close();
+  });
+
+  it('ends a stream within a second of its sign-out or of a sign-in elsewhere, and writes it nothing after (issue 37)', async () => {
+    // A long heartbeat: the stream must end without waiting for one.
+    await start({ EVENT_HEARTBEAT_MS: 60_000 });
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const user = await openStream(env.app, w.tokens.user);
+    const neighbour = await openStream(env.app, w.tokens.ownAdmin);
+    expect([user.status, neighbour.status]).toEqual([200, 200]);
+    let signedOutAt = Date.now();
+    expect(body(await call(env, w.tokens.user, 'GET', '/api/wyrbac/login/logout')).code).toBe(1000);
+    // An event right after the sign-out reaches the neighbour, never the signed-out page.
+    expect((await telemetry(env, a1.key, { at: env.clock.now - 1000, temperature_c: 12 })).statusCode).toBe(200);
+    await user.ended;
+    expect(Date.now() - signedOutAt).toBeLessThan(1500);
+    await neighbour.waitFor((events) => ippEvents(events, a1.id).length > 0);
+    expect(user.events).toEqual([]);
+    // Signing in again from another browser displaces the admin's session: that page's stream ends as well.
+    signedOutAt = Date.now();
+    await login(env, 'admin_a');
+    await neighbour.ended;
+    expect(Date.now() - signedOutAt).toBeLessThan(1500);
+    expect(env.app.liveStreams.size).toBe(0);
+  });
+
+  it("gives a user moved to another team none of the old team's events, and ends the stream (issue 37)", async () => {
+    await start({ EVENT_HEARTBEAT_MS: 60_000 });
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const moved = await openStream(env.app, w.tokens.user);
+    const stays = await openStream(env.app, w.tokens.ownAdmin);
+    const movedAt = Date.now();
+    const saved = await call(env, w.tokens.superadmin, 'POST', '/api/user/save', {
+      id: w.ids.user,
+      account: 'user_a',
+      name: 'User A',
+      phone: '+86 123 4567',
+      email: 'user_a@example.org',
+      group_id: w.teamB,
+      role: 'user',
+    });
+    expect(body(saved).code).toBe(1000);
+    // Team A's station changes at once, twice: its team hears of it, the moved user does not.
+    for (const temperature_c of [12, 13]) {
+      expect((await telemetry(env, a1.key, { at: env.clock.now - 1000, temperature_c })).statusCode).toBe(200);
+      await stays.waitFor((events) => ippEvents(events, a1.id).length > 0);
+    }
+    await moved.ended;
+    expect(Date.now() - movedAt).toBeLessThan(1500);
+    expect(moved.events).toEqual([]);
+    stays.close();
+  });
+
+  it("counts the read-only demo account's streams per browser session, not per account (issue 37)", async () => {
+    await start({ EVENT_STREAMS_PER_USER: 2, EVENT_HEARTBEAT_MS: 60_000 });
+    await createUser(env, 'demo', 'user', { groupId: w.teamA, demo: true });
+    const firstVisitor = await login(env, 'demo');
+    const held = [await openStream(env.app, firstVisitor), await openStream(env.app, firstVisitor)];
+    expect(held.map((s) => s.status)).toEqual([200, 200]);
+    const third = await openStream(env.app, firstVisitor);
+    await third.ended;
+    expect(third.status).toBe(429);
+    // The next visitor signs in to the same account and opens the console at once: not refused for the first's streams.
+    const nextVisitor = await login(env, 'demo');
+    const mine = [await openStream(env.app, nextVisitor), await openStream(env.app, nextVisitor)];
+    expect(mine.map((s) => s.status)).toEqual([200, 200]);
+    // Bounded per session all the same.
+    const extra = await openStream(env.app, nextVisitor);
+    await extra.ended;
+    expect(extra.status).toBe(429);
+    for (const s of [...held, ...mine]) s.close();
   });
 
   it('shuts down promptly with streams open', async () => {

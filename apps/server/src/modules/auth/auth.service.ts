@@ -109,12 +109,12 @@ export class AuthService {
   }
 
   /**
-   * Whether a session is still open, without counting as activity (a live event stream checks its session this way:
-   * holding a page open must not keep a session from its idle end, which the console's own idle sign-out ends).
+   * Of these sessions, those still open, without counting as activity (the live event streams check their sessions this
+   * way, all in one query: holding a page open must not keep a session from its idle end, which the console's own idle
+   * sign-out ends).
    */
-  async stillOpen(sessionId: number): Promise<boolean> {
-    const session = await sessions.findSessionById(this.o.db.kysely, sessionId);
-    return session !== undefined && session.ended_at === null && this.o.clock() - session.created_at < this.o.maxAgeMs;
+  openSessions(sessionIds: readonly number[]): Promise<Set<number>> {
+    return sessions.openSessionIds(this.o.db.kysely, sessionIds, this.o.clock() - this.o.maxAgeMs);
   }
 
   async logout(ctx: AuthContext) {

@@ -1,14 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
+import { idChunks } from '../../db/query-helpers.ts';
 import type { Database, SessionsTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
 
 export function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string) {
   return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-}
-
-export function findSessionById(db: Kysely<Database>, id: number) {
-  return db.selectFrom('sessions').select(['ended_at', 'created_at']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertSession(db: Kysely<Database>, userId: number, tokenHash: string, now: number) {
@@ -46,4 +43,20 @@ export async function endSession(db: Kysely<Database>, id: number, now: number, 
 
 export async function touchSession(db: Kysely<Database>, id: number, now: number) {
   await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+}
+
+/** Of these sessions, the ids of those still open and created after `createdAfter` (the live streams' sweep). */
+export async function openSessionIds(db: Kysely<Database>, ids: readonly number[], createdAfter: number): Promise<Set<number>> {
+  const open = new Set<number>();
+  for (const chunk of idChunks(ids)) {
+    const rows = await db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', 'in', chunk)
+      .where('ended_at', 'is', null)
+      .where('created_at', '>', createdAfter)
+      .execute();
+    for (const row of rows) open.add(row.id);
+  }
+  return open;
 }
