@@ -137,16 +137,117 @@ describe.each(dialects)('alarms on %s', (dialect) => {
       'wiper_fault',
     ]);
     // 31 minutes without images while reporting (the user looks in between: sessions end after 30 idle minutes).
-    env.clock.advance(20 * 60_000);
+    const keepUp = { storage_gb: 3, temperature_c: 45, wiper_state: 'fault', volume_5min_ml: 120, uvc_illuminator_duty_pct: 0 };
+    for (const minutes of [9, 9]) {
+      env.clock.advance(minutes * 60_000);
+      await report(a1.key, keepUp);
+    }
+    env.clock.advance(2 * 60_000);
     expect((await alarms(w.tokens.user)).count).toBe(4);
-    env.clock.advance(11 * 60_000);
+    env.clock.advance(7 * 60_000);
+    await report(a1.key, keepUp);
+    env.clock.advance(4 * 60_000 - 4000);
     await report(a1.key, { storage_gb: 50, temperature_c: 20, wiper_state: 'idle', volume_5min_ml: 0 });
     expect((await alarms(w.tokens.user)).rows.map((a) => [a.kind, a.value])).toEqual([['no_images', 31]]);
-    // Offline: a reading of an offline station raises nothing.
+    // Offline: a reading of an offline station raises nothing, and its silence ends no alarm (issue 37).
     env.clock.advance(11 * 60_000);
     await env.app.alarms.checkAll();
-    expect((await alarms(w.tokens.user)).count).toBe(0);
-    expect((await alarms(w.tokens.user, '?state=cleared')).count).toBe(5);
+    expect((await alarms(w.tokens.user)).rows.map((a) => a.kind)).toEqual(['no_images']);
+    expect((await alarms(w.tokens.user, '?state=cleared')).count).toBe(4);
+  });
+
+  it('keeps humidity, storage and temperature alarms open while the station is silent; a reading clears them (issue 37)', async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    await rule({ name: 'Leak', kind: 'humidity_high', threshold: 80 });
+    await rule({ name: 'Storage', kind: 'storage_low', threshold: 5 });
+    await rule({ name: 'Hot', kind: 'temperature_high', threshold: 40 });
+    await report(a1.key, { humidity_pct: 90, storage_gb: 3, temperature_c: 45 });
+    const open = async () =>
+      await env.db.kysely
+        .selectFrom('alarms')
+        .select(['kind', 'state'])
+        .where('cleared_at', 'is', null)
+        .orderBy('kind')
+        .execute();
+    expect(await open()).toEqual([
+      { kind: 'humidity_high', state: 'active' },
+      { kind: 'storage_low', state: 'active' },
+      { kind: 'temperature_high', state: 'active' },
+    ]);
+    // Silent past the system's 10 offline minutes, checked again and again: nothing shows the leak ended.
+    for (let i = 0; i < 4; i++) {
+      env.clock.advance(6 * 60_000);
+      await env.app.alarms.checkAll();
+    }
+    expect((await open()).map((a) => a.kind)).toEqual(['humidity_high', 'storage_low', 'temperature_high']);
+    // So does a device that says it goes offline.
+    await env.app.devices.applyStatus({ id: a1.id, dev_id: 'A1', group_id: w.teamA }, { state: 'offline' });
+    await env.app.alarms.settled();
+    await env.app.alarms.checkAll();
+    expect(await open()).toHaveLength(3);
+    // Back, with a reading that shows the leak still there and the rest ended: only the leak stays open.
+    await report(a1.key, { humidity_pct: 88, storage_gb: 40, temperature_c: 20 });
+    expect(await open()).toEqual([{ kind: 'humidity_high', state: 'active' }]);
+    // A reading without humidity says nothing about the leak either.
+    await report(a1.key, { temperature_c: 21 });
+    expect(await open()).toEqual([{ kind: 'humidity_high', state: 'active' }]);
+    await report(a1.key, { humidity_pct: 50 });
+    expect(await open()).toEqual([]);
+    expect((await env.db.kysely.selectFrom('alarms').select('id').execute()).length).toBe(3);
+  });
+
+  it('counts "no images" silence only while the station is online: a station back from an outage raises nothing at once (issue 37)', async () => {
+    const notices: string[] = [];
+    env.app.alarms.useNotifier({ enqueue: async (_trx, alarm, reason) => void notices.push(`${alarm.kind}:${reason}`) });
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    await rule({ name: 'Images', kind: 'no_images', minutes: 2 });
+    const kinds = async () =>
+      await env.db.kysely.selectFrom('alarms').select(['kind', 'state', 'value']).where('cleared_at', 'is', null).execute();
+    let seed = 100;
+    const image = async () => {
+      expect(
+        (await uploadRoi(env, a1.key, { captured_at: env.clock.now, label_index: 1, size_px: 24 }, await pngOf(++seed)))
+          .statusCode,
+      ).toBe(200);
+      await env.app.alarms.settled();
+    };
+    await report(a1.key, { temperature_c: 10 });
+    await image();
+    await report(a1.key, { temperature_c: 10 });
+    // Offline for 20 minutes (over the system's 10): the periodic check sees an offline station, raises nothing.
+    env.clock.advance(20 * 60_000);
+    await env.app.alarms.checkAll();
+    expect(await kinds()).toEqual([]);
+    // Back: its first reports, seconds apart, raise nothing (it raised at the first and cleared at the next).
+    await report(a1.key, { temperature_c: 10 });
+    await env.app.alarms.checkAll();
+    await report(a1.key, { temperature_c: 10 });
+    env.clock.advance(60_000);
+    await report(a1.key, { temperature_c: 10 });
+    expect(await kinds()).toEqual([]);
+    expect(notices).toEqual([]);
+    // Online and still no image for 2 minutes since it came back: now it is silence.
+    env.clock.advance(60_000);
+    await report(a1.key, { temperature_c: 10 });
+    expect(await kinds()).toEqual([{ kind: 'no_images', state: 'active', value: 2 }]);
+    expect(notices).toEqual(['no_images:raised']);
+    // An outage with the alarm open keeps it (no image came); back for less than the window, it stays, not raised again.
+    env.clock.advance(20 * 60_000);
+    await env.app.alarms.checkAll();
+    await report(a1.key, { temperature_c: 10 });
+    expect((await kinds()).map((a) => a.kind)).toEqual(['no_images']);
+    expect(notices).toEqual(['no_images:raised']);
+    // An image ends it.
+    await image();
+    expect(await kinds()).toEqual([]);
+    // A device that says it went offline and then online again starts a new run too.
+    await report(a1.key, { temperature_c: 10 });
+    env.clock.advance(3 * 60_000);
+    await env.app.devices.applyStatus({ id: a1.id, dev_id: 'A1', group_id: w.teamA }, { state: 'offline' });
+    env.clock.advance(1000);
+    await env.app.devices.applyStatus({ id: a1.id, dev_id: 'A1', group_id: w.teamA }, { state: 'online' });
+    await report(a1.key, { temperature_c: 10 });
+    expect(await kinds()).toEqual([]);
   });
 
   it("raises when the wiper has not cleaned for more than N of the instrument's intervals, and clears at the next clean", async () => {

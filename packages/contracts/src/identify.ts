@@ -84,6 +84,10 @@ export interface TreeNode {
   hidden?: boolean;
   /** A team-gallery folder holding demo images: no class operation applies (spec §6). */
   demo_images?: boolean;
+  /** A folder node: the folder's category (spec §3 "Folder"), its team and station (null where none applies). */
+  category_id?: number;
+  group_id?: number | null;
+  ipp_id?: number | null;
   /** Kind of node: a group of nodes (AI/HI/UI, a station), a stored folder, or a class. */
   kind: 'group' | 'folder' | 'class';
   children: TreeNode[];
@@ -102,6 +106,9 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z
       hidden: z.boolean().optional(),
       /** A team-gallery folder holding demo images: no class operation applies (spec §6). */
       demo_images: z.boolean().optional(),
+      category_id: z.number().int().optional(),
+      group_id: z.number().int().nullable().optional(),
+      ipp_id: z.number().int().nullable().optional(),
       kind: z.enum(['group', 'folder', 'class']),
       children: z.array(TreeNodeSchema),
     }),
@@ -403,6 +410,13 @@ export const CreatedSchema = z.object({
   code: z.string(),
   /** A folder's stored code (roi_index_code of the folder calls); null for a class. */
   roi_index_code: z.string().nullable(),
+  /**
+   * Spec §3 "Folder": the category it was made in (-100 for an HI class), its team and its station (null where none
+   * applies: a class, the Xcube library's team, a station outside the IPP gallery).
+   */
+  category_id: z.number().int(),
+  group_id: z.number().int().nullable(),
+  ipp_id: z.number().int().nullable(),
 });
 export type Created = z.infer<typeof CreatedSchema>;
 export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().positive().max(MAX_ID)).min(1).max(1000) });

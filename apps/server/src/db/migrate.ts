@@ -24,6 +24,7 @@ import { roiFlagsMigration } from './migrations/0021-roi-flags.ts';
 import { ippTimeZoneMigration } from './migrations/0022-ipp-time-zone.ts';
 import { completenessMigration } from './migrations/0023-completeness.ts';
 import { labelHistoryMigration } from './migrations/0024-label-history.ts';
+import { ippOnlineSinceMigration } from './migrations/0025-ipp-online-since.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -52,6 +53,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0022-ipp-time-zone': ippTimeZoneMigration(),
     '0023-completeness': completenessMigration(db.dialect),
     '0024-label-history': labelHistoryMigration(db.dialect),
+    '0025-ipp-online-since': ippOnlineSinceMigration(),
   };
 }
 

@@ -98,6 +98,8 @@ export interface IppsTable {
   last_roi_at: number | null;
   /** When the device (or its MQTT last will) said it went offline. */
   reported_offline_at: number | null;
+  /** When its current online run began: its first report after being offline (migration 0025). */
+  online_since: number | null;
   created_at: number;
   updated_at: number;
 }

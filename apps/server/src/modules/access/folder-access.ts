@@ -47,3 +47,11 @@ export function canWriteFolder(actor: UserRow, folder: Pick<FolderRow, 'category
       return false;
   }
 }
+
+/**
+ * Whether the caller may take ROIs out of a folder: the one rule behind every removal from a folder, whichever call
+ * asks (save-move 53 in the folder's node, 43 and 33 in the galleries, POST /roi/operate-roi remove, POST
+ * /folder/operate-folder remove): whoever may write the folder, except in the example ROIs, which support no operation.
+ */
+export const canRemoveFromFolder = (actor: UserRow, folder: Pick<FolderRow, 'category_id' | 'group_id' | 'user_id'>) =>
+  !isExampleFor(actor, folder) && canWriteFolder(actor, folder);

@@ -8,6 +8,8 @@ export interface StationNow {
   lastOnlineAt: number | null;
   /** When it went offline: its last report, or when it said so if later. */
   offlineSince: number | null;
+  /** When its current online run began (its first report after being offline); null: not known. */
+  onlineSince?: number | null;
   latest: Measured | null;
   lastRoiAt: number | null;
   /** The wiper interval of the configuration the console asks for, minutes. */
@@ -38,24 +40,30 @@ export const windowStart = (minutes: number | null, now: number) =>
 
 export const concentrationKey = (classId: number, minutes: number | null) => `${classId}:${windowHours(minutes)}`;
 
-/** Whether the rule's condition holds now, and the reading that shows it (null where there is none). */
+/**
+ * Whether the rule's condition holds now, and the reading that shows it (null where there is none). `firing` null:
+ * nothing shows either way (the station is offline, or sends no such reading) — an open alarm stays open, none is
+ * raised (issue 37: a leak alarm must not clear because the station went silent).
+ */
 export interface Condition {
-  firing: boolean;
+  firing: boolean | null;
   value: number | null;
 }
 
 const QUIET: Condition = { firing: false, value: null };
+const UNKNOWN: Condition = { firing: null, value: null };
 const minutesSince = (from: number, now: number) => Math.floor((now - from) / 60_000);
 
 /**
  * One rule on one station now. Readings count only while the station is online (an offline station's last humidity is
- * history, not a leak now); a station that never reported raises nothing (it was never deployed).
+ * history, not a leak now, nor the end of one: its alarm stays as it is); a station that never reported raises nothing
+ * (it was never deployed).
  */
 export function evaluate(rule: RuleLimits, station: StationNow): Condition {
   const { now, latest } = station;
   const limit = rule.threshold ?? 0;
   const reading = (value: number | null | undefined, above: boolean): Condition =>
-    !station.online || value === null || value === undefined ? QUIET : { firing: above ? value > limit : value < limit, value };
+    !station.online || value === null || value === undefined ? UNKNOWN : { firing: above ? value > limit : value < limit, value };
   switch (rule.kind) {
     case 'offline': {
       if (station.online || station.offlineSince === null) return QUIET;
@@ -71,21 +79,29 @@ export function evaluate(rule: RuleLimits, station: StationNow): Condition {
     case 'wiper_no_clean': {
       // Intervals since the last clean the device reported; nothing known without one.
       const last = latest?.wiper_last_clean_at;
-      if (!station.online || last === null || last === undefined || !station.wiperIntervalMin) return QUIET;
+      if (!station.online || last === null || last === undefined || !station.wiperIntervalMin) return UNKNOWN;
       const intervals = Math.round(((now - last) / 60_000 / station.wiperIntervalMin) * 10) / 10;
       return { firing: intervals > limit, value: intervals };
     }
     case 'wiper_fault':
-      return { firing: station.online && latest?.wiper_state === 'fault', value: null };
+      if (!station.online || !latest?.wiper_state) return UNKNOWN;
+      return { firing: latest.wiper_state === 'fault', value: null };
     case 'no_images': {
-      if (!station.online || station.lastOnlineAt === null) return QUIET;
-      // Silence counts from the last image, or from when the station came into view if it never sent one.
-      const since = station.lastRoiAt ?? station.lastOnlineAt;
+      if (!station.online || station.lastOnlineAt === null) return UNKNOWN;
+      // Never an image: nothing to miss (a station that never sent one raises nothing).
+      if (station.lastRoiAt === null) return { firing: false, value: minutesSince(station.lastOnlineAt, now) };
+      const limitMs = (rule.minutes ?? 0) * 60_000;
+      // An image within the window ends the silence.
+      if (now - station.lastRoiAt < limitMs) return { firing: false, value: minutesSince(station.lastRoiAt, now) };
+      // Silence counts only while the station is online: from the last image or from when it came back, the later
+      // (issue 37: a station back from an outage longer than the window raised the alarm at its first report). Back for
+      // less than the window, nothing shows either way: an alarm open from before the outage stays, none is raised.
+      const since = Math.max(station.lastRoiAt, station.onlineSince ?? station.lastRoiAt);
       const minutes = minutesSince(since, now);
-      return { firing: station.lastRoiAt === null ? false : minutes >= (rule.minutes ?? 0), value: minutes };
+      return now - since >= limitMs ? { firing: true, value: minutes } : { firing: null, value: minutes };
     }
     case 'uvc_off_sampling': {
-      if (!station.online || !latest) return QUIET;
+      if (!station.online || !latest) return UNKNOWN;
       const sampling = (latest.volume_5min_ml ?? 0) > 0;
       const off = latest.uvc_illuminator_duty_pct === 0;
       return { firing: sampling && off, value: latest.uvc_illuminator_duty_pct };

@@ -32,6 +32,7 @@ export function stationNow(station: repo.StationForAlarms, now: number, offlineM
     online,
     lastOnlineAt,
     offlineSince: lastOnlineAt === null ? null : Math.max(lastOnlineAt, reportedOffline ?? 0),
+    onlineSince: station.online_since === null ? null : Number(station.online_since),
     latest: parsed?.success ? parsed.data : null,
     lastRoiAt: station.last_roi_at === null ? null : Number(station.last_roi_at),
     wiperIntervalMin: parseStoredConfig(station.config).wiper_interval_min,

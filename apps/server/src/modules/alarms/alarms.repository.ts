@@ -80,6 +80,7 @@ export function stationForAlarms(db: Kysely<Database>, ippId: number) {
       'site_name',
       'last_online_at',
       'reported_offline_at',
+      'online_since',
       'latest_telemetry',
       'last_roi_at',
       'config',

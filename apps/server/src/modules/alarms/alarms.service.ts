@@ -274,7 +274,8 @@ export class AlarmsService {
             out.push({ alarm: again, reason: 'again' });
             await notify(again, 'again');
           }
-        } else if (!condition.firing && current) {
+        } else if (condition.firing === false && current) {
+          // Only a reading that shows the condition ended clears it; none (firing null) leaves the alarm as it is.
           await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
           out.push({ alarm: { ...current, state: 'cleared', cleared_at: now }, reason: 'cleared' });
         }

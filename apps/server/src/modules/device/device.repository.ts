@@ -27,6 +27,7 @@ export function lockIppState(db: Kysely<Database>, id: number, forUpdate: boolea
       'applied_config',
       'applied_at',
       'reported_offline_at',
+      'online_since',
       'config',
       'config_version',
     ])

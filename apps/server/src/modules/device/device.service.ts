@@ -99,6 +99,11 @@ export class DeviceService {
       const newest = state.last_online_at === null || seenAt >= state.last_online_at;
       const gap = state.last_online_at === null ? null : seenAt - state.last_online_at;
       const onlineSincePrevious = gap !== null && gap > 0 && gap <= offlineMs;
+      // Online just before this sample (as isOnline judges it): the run goes on; otherwise this sample begins one.
+      const wasOnline =
+        gap !== null &&
+        gap <= offlineMs &&
+        (state.reported_offline_at === null || Number(state.reported_offline_at) < Number(state.last_online_at));
       const total = sample.volume_total_l ?? null;
       const volumeL = newest ? (counterDelta(total, state.last_volume_total) ?? 0) : 0;
       await addTelemetryRollup(trx, this.dayOffsetHours, device.id, sample.at, {
@@ -131,6 +136,7 @@ export class DeviceService {
         await repo.updateIppState(trx, device.id, {
           last_online_at: seenAt,
           online_ms: state.online_ms + (onlineSincePrevious ? gap : 0),
+          online_since: wasOnline && state.online_since !== null ? state.online_since : seenAt,
           latest_telemetry: JSON.stringify(measured),
           wiper_status: sample.wiper_state ?? null,
           ...(total !== null ? { last_volume_total: total } : {}),
@@ -156,7 +162,16 @@ export class DeviceService {
       const applied = status.applied_config && (state.applied_at === null || at >= state.applied_at);
       await repo.updateIppState(trx, device.id, {
         ...(status.state === 'offline' ? { reported_offline_at: at } : {}),
-        ...(status.state === 'online' ? { reported_offline_at: null } : {}),
+        // Back online by its own word after saying it went offline: a new online run begins now.
+        ...(status.state === 'online'
+          ? {
+              reported_offline_at: null,
+              ...(state.reported_offline_at !== null &&
+              (state.last_online_at === null || Number(state.reported_offline_at) >= Number(state.last_online_at))
+                ? { online_since: at }
+                : {}),
+            }
+          : {}),
         ...(applied ? { applied_config: JSON.stringify(status.applied_config), applied_at: at } : {}),
       });
       if (applied) await recordApplied(trx, state, status.applied_config!, at);

@@ -25,8 +25,8 @@ import { countInReviewStates } from './bulk.repository.ts';
 import * as folders from './folders.repository.ts';
 import { effectiveCategory } from './identify.service.ts';
 import { ownedOnly } from '../access/access.ts';
-import { canWriteFolder, isExampleFor } from '../access/folder-access.ts';
-import { categoryFolders, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
+import { canRemoveFromFolder, canWriteFolder, isExampleFor } from '../access/folder-access.ts';
+import { categoryFolders, folderCategoryOf, isFolderCategory, parseCode, visibleFolder } from './scope.ts';
 import { UNCLASSIFIED } from './tree.ts';
 import { folderNotFound, roiNotFound } from '../access/not-found.ts';
 
@@ -39,6 +39,8 @@ interface Ctx {
   source: LabelSource;
   body: BulkActionBody;
   category: number;
+  /** The folder the request names (its node's code, or a positive category_id), when it names one. */
+  folder?: folders.FolderRow;
   rows: RoiCore[];
   live: Set<number>;
   now: number;
@@ -72,9 +74,13 @@ export class BulkService {
   ) {}
 
   async run(actor: UserRow, body: BulkActionBody): Promise<BulkResult> {
-    const category = effectiveCategory(actor, body.category_id);
+    const { category, folder } = await this.scopeOf(actor, body);
     if (category === CATEGORY.EXAMPLE && actor.role !== 'superadmin') throw notSupported('exampleReadOnly');
-    if (!allowedCodes(actor.role, category, body.reviewed_type).includes(body.type)) throw notSupported();
+    if (folder && isExampleFor(actor, folder)) throw notSupported('exampleReadOnly');
+    // Taking ROIs out of a named folder follows the folder rule (folder-access.ts) in every category: an administrator
+    // removes from a team-gallery folder by 53 (POST /roi/operate-roi) as by 43 and by POST /folder/operate-folder.
+    const removal = body.type === ACTION.REMOVE_FROM_FOLDER && folder !== undefined && canRemoveFromFolder(actor, folder);
+    if (!allowedCodes(actor.role, category, body.reviewed_type).includes(body.type) && !removal) throw notSupported();
     if (isSingle(body.type) && body.roi_ids.length > 1) throw notSupported();
     return this.db.kysely.transaction().execute(async (trx) => {
       const rows = await this.selection(trx, actor, category, body);
@@ -86,7 +92,7 @@ export class BulkService {
         rows.map((r) => r.id),
       );
       const source: LabelSource = { userId: actor.id, action: body.type, bulkId: journal.id };
-      const ctx: Ctx = { trx, actor, source, body, category, rows, live: liveIds(rows), now: this.clock() };
+      const ctx: Ctx = { trx, actor, source, body, category, folder, rows, live: liveIds(rows), now: this.clock() };
       const result = await this.apply(ctx);
       const bulkId = await this.undo.finish(trx, journal, result.affected);
       return {
@@ -96,6 +102,27 @@ export class BulkService {
         bulk_id: bulkId,
       };
     });
+  }
+
+  /**
+   * The category whose rules apply (docs/actions.md), and the folder the request names. A positive category_id is one
+   * folder, which stands for the category it lives in (the library or gallery that holds it), never for more: a folder
+   * of the Xcube library is the example ROIs for everyone but the superadmin, a team-gallery folder follows the team
+   * gallery's row. A folder named by the node's code must live in the category the request is made in.
+   */
+  private async scopeOf(actor: UserRow, body: BulkActionBody): Promise<{ category: number; folder?: folders.FolderRow }> {
+    const k = this.db.kysely;
+    const byId = body.category_id > 0 ? await visibleFolder(k, actor, body.category_id, 'category_id') : undefined;
+    const category = effectiveCategory(actor, byId ? byId.category_id : body.category_id);
+    if (!isFolderCategory(category)) return { category };
+    const { folderId } = parseCode(body.code);
+    if (folderId === undefined || folderId === byId?.id) return { category, folder: byId };
+    const named = await visibleFolder(k, actor, folderId, 'code');
+    if (folderCategoryOf(named.category_id) !== folderCategoryOf(category)) {
+      if (isExampleFor(actor, named)) throw notSupported('exampleReadOnly');
+      throw notSupported();
+    }
+    return { category, folder: named };
   }
 
   /** The selected ROIs, each visible to the caller in the category, or 1002 for the whole call. */
@@ -191,16 +218,19 @@ export class BulkService {
         await folders.removeMembers(trx, holding.folderIds, ids, ctx.live);
         return { affected: holding.roiIds.size };
       }
-      case ACTION.COPY_TO_FOLDER:
+      case ACTION.COPY_TO_FOLDER: {
+        const target = await writableTarget(ctx);
+        return { affected: await folders.addMembers(trx, target.id, ids, ctx.live, ctx.now), folderId: target.id };
+      }
       case ACTION.MOVE_TO_FOLDER: {
         const target = await writableTarget(ctx);
-        const affected = await folders.addMembers(trx, target.id, ids, ctx.live, ctx.now);
-        if (body.type === ACTION.MOVE_TO_FOLDER) {
-          const from = (await sourceFolders(ctx)).filter((id) => id !== target.id);
-          await folders.removeMembers(trx, from, ids, ctx.live);
-          return { affected: Math.max(affected, ids.length), folderId: target.id };
-        }
-        return { affected, folderId: target.id };
+        // A move takes only the ROIs still in the folder it is made from: those the delete actually took out go into
+        // the target, the others (moved away by someone else meanwhile, or never there) are counted as unchanged.
+        const from = (await sourceFolders(ctx)).filter((id) => id !== target.id);
+        const taken = await folders.takeMembers(trx, from, ids, ctx.live);
+        const moving = ids.filter((id) => taken.has(id));
+        await folders.addMembers(trx, target.id, moving, ctx.live, ctx.now);
+        return { affected: moving.length, folderId: target.id };
       }
       case ACTION.REMOVE_FROM_FOLDER: {
         const from = await sourceFolders(ctx);
@@ -280,18 +310,17 @@ async function countedRemoval(trx: Trx, from: number[], ids: number[], live: Rea
   return holding.size;
 }
 
-/** The folders a move or a remove takes ROIs out of: the node's folder, or the category's writable folders. */
+/** The folders a move or a remove takes ROIs out of: the folder named, or the category's folders the caller may. */
 async function sourceFolders(ctx: Ctx): Promise<number[]> {
-  const { trx, actor, body } = ctx;
+  const { trx, actor } = ctx;
   if (!isFolderCategory(ctx.category)) return [];
-  const { folderId } = parseCode(body.code);
-  if (folderId !== undefined) {
-    const folder = await visibleFolder(trx, actor, folderId, 'code');
+  if (ctx.folder !== undefined) {
+    const folder = await visibleFolder(trx, actor, ctx.folder.id, 'code');
     if (isExampleFor(actor, folder)) throw notSupported('exampleReadOnly');
-    if (!canWriteFolder(actor, folder)) throw notSupported();
+    if (!canRemoveFromFolder(actor, folder)) throw notSupported();
     return [folder.id];
   }
-  return (await categoryFolders(trx, actor, ctx.category, {})).filter((f) => canWriteFolder(actor, f)).map((f) => f.id);
+  return (await categoryFolders(trx, actor, ctx.category, {})).filter((f) => canRemoveFromFolder(actor, f)).map((f) => f.id);
 }
 
 /** Copies each ROI into the gallery folder named after its class, creating folders as needed. */

@@ -148,6 +148,36 @@ export async function removeMembers(
   return removed;
 }
 
+/**
+ * Takes ROIs out of folders and answers which of them were taken out of at least one: the delete itself says which
+ * memberships it ended (RETURNING), so a move that comes second, after another move took the same ROIs out, finds
+ * none and moves none. Each folder's stored count loses its live members taken out.
+ */
+export async function takeMembers(
+  db: Kysely<Database>,
+  folderIds: readonly number[],
+  roiIds: readonly number[],
+  live: ReadonlySet<number>,
+): Promise<Set<number>> {
+  const taken = new Set<number>();
+  if (folderIds.length === 0) return taken;
+  const perFolder = new Map<number, number>();
+  for (const part of idChunks(roiIds, 500)) {
+    const rows = await db
+      .deleteFrom('folder_rois')
+      .where('folder_id', 'in', folderIds)
+      .where('roi_id', 'in', part)
+      .returning(['folder_id', 'roi_id'])
+      .execute();
+    for (const r of rows) {
+      taken.add(r.roi_id);
+      if (live.has(r.roi_id)) perFolder.set(r.folder_id, (perFolder.get(r.folder_id) ?? 0) + 1);
+    }
+  }
+  for (const [folderId, n] of perFolder) await bumpCount(db, folderId, -n);
+  return taken;
+}
+
 /** Member ids of a folder (live and recycled). */
 export async function memberIds(db: Kysely<Database>, folderId: number): Promise<number[]> {
   return (await db.selectFrom('folder_rois').select('roi_id').where('folder_id', '=', folderId).execute()).map((r) => r.roi_id);

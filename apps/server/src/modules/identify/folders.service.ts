@@ -13,7 +13,7 @@ import { idChunks } from '../../db/query-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../http/app-error.ts';
 import { isPlainUser, ownedOnly, teamRequired, visibleGroup } from '../access/access.ts';
-import { canSeeFolder, canWriteFolder, isExampleCategory, isExampleFor } from '../access/folder-access.ts';
+import { canRemoveFromFolder, canSeeFolder, canWriteFolder, isExampleCategory, isExampleFor } from '../access/folder-access.ts';
 import { visibleStationTeamById } from '../access/stations.ts';
 import * as classesRepo from '../classes/classes.repository.ts';
 import * as roisRepo from '../rois/rois.repository.ts';
@@ -67,7 +67,16 @@ export class FoldersService {
       if (await folders.findFolderByTitle(trx, scope, title))
         throw new AppError(ResultCode.BAD_PARAM, 'titleTaken', { title }, 'title');
       const folder = await folders.insertFolder(trx, scope, title, this.clock());
-      return { roi_index_id: folder.id, class_id: null, title, code: codes.folder(folder.id), roi_index_code: folder.code };
+      return {
+        roi_index_id: folder.id,
+        class_id: null,
+        title,
+        code: codes.folder(folder.id),
+        roi_index_code: folder.code,
+        category_id: folder.category_id,
+        group_id: folder.group_id,
+        ipp_id: folder.ipp_id,
+      };
     });
   }
 
@@ -150,6 +159,8 @@ export class FoldersService {
     if (!found || !canSeeFolder(actor, found)) throw folderNotFound();
     const source = found;
     if (body.type === 'remove') {
+      // The folder rule every removal follows (save-move 53/43/33, operate-roi remove): folder-access.ts.
+      if (!canRemoveFromFolder(actor, source)) throw forbidden();
       await this.remove(actor, { roi_index_id: source.id });
       return { affected: source.n, roi_index_id: null };
     }

@@ -1,4 +1,4 @@
-import { ResultCode, type Created } from '@ipp/contracts';
+import { CATEGORY, ResultCode, type Created } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -50,7 +50,17 @@ export class HiClassesService {
         group_id: owner,
         created_at: this.clock(),
       });
-      return { roi_index_id: null, class_id: id, title, code: codes.groupClass('hi', id), roi_index_code: null };
+      // An HI class is global: no team, no station; it is made under site images (-100).
+      return {
+        roi_index_id: null,
+        class_id: id,
+        title,
+        code: codes.groupClass('hi', id),
+        roi_index_code: null,
+        category_id: CATEGORY.SITE,
+        group_id: null,
+        ipp_id: null,
+      };
     });
   }
 

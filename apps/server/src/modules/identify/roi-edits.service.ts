@@ -31,7 +31,13 @@ export class RoiEditsService {
     if (!folder) throw folderNotFound('roi_index_code');
     const bulk: BulkActionBody =
       body.type === 'remove'
-        ? { type: ACTION.REMOVE_FROM_FOLDER, category_id: body.category_id, code: codes.folder(folder.id), roi_ids: body.roi_ids }
+        ? // Out of that folder, under the rules of the category it lives in (the folder rule of folder-access.ts decides).
+          {
+            type: ACTION.REMOVE_FROM_FOLDER,
+            category_id: folder.category_id,
+            code: codes.folder(folder.id),
+            roi_ids: body.roi_ids,
+          }
         : {
             type: body.type === 'copy' ? ACTION.COPY_TO_FOLDER : ACTION.MOVE_TO_FOLDER,
             category_id: body.category_id,

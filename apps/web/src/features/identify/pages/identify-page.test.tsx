@@ -232,7 +232,16 @@ describe('identify workspace', () => {
     const fetchMock = server({
       '/api/roi-index/save': (_url, init) => {
         const { title } = JSON.parse(String(init?.body)) as { title: string };
-        return okEnvelope({ roi_index_id: null, class_id: 50, title, code: 't:hi:c:50', roi_index_code: null });
+        return okEnvelope({
+          roi_index_id: null,
+          class_id: 50,
+          title,
+          code: 't:hi:c:50',
+          roi_index_code: null,
+          category_id: -100,
+          group_id: null,
+          ipp_id: null,
+        });
       },
     });
     await openWorkspace();
@@ -308,6 +317,9 @@ describe('identify workspace', () => {
           title: '102New',
           code: 'f:32',
           roi_index_code: 'rf0123456789abcdef',
+          category_id: 0,
+          group_id: 1,
+          ipp_id: null,
         });
       },
     });
