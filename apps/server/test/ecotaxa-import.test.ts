@@ -1,3 +1,4 @@
+import { IMPORT_LISTED_MAX, IMPORT_ROWS_MAX } from '@ipp/contracts';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeTsv, parseEcotaxaTsv, timeOf } from '../src/modules/transfer/import-ecotaxa.ts';
@@ -12,7 +13,9 @@ interface Report {
   imported: number;
   duplicates: number;
   conflicts: { file: string; class: string; kept: string; roi_id: number }[];
+  conflicts_total: number;
   failed: { file: string; reason: string }[];
+  failed_total: number;
   classes: { folder: string; class: string; created: boolean; images: number }[];
   ecotaxa: {
     rows: number;
@@ -317,6 +320,55 @@ describe.each(dialects)('EcoTaxa round trip on %s', (dialect) => {
     expect(body(await progressOf(w.tokens.ownAdmin, 'import-two-0002', 'zh'))).toMatchObject({
       data: { phase: 'failed', report: null, error: '压缩包中没有含对象的 EcoTaxa 表格（*.tsv 及其引用的图像）' },
     });
+  });
+
+  it('refuses a table of more than IMPORT_ROWS_MAX rows before reading any image, and lists at most 100 failures (issue 37)', async () => {
+    const table = (rows: number, from = 0) =>
+      [
+        'img_file_name\tobject_annotation_status\tobject_annotation_category',
+        ...Array.from({ length: rows }, (_, i) => `gone/${from + i}.png\tvalidated\tBombozoa`),
+      ].join('\n');
+    // The bomb: IMPORT_ROWS_MAX + 1 rows naming images that are not there (a few MB of table, a small zip).
+    const bomb = await zipOf({ 'bomb.tsv': Buffer.from(table(IMPORT_ROWS_MAX + 1)) });
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const started = performance.now();
+    const refused = await importZip(w.tokens.ownAdmin, 'A2', bomb, 'zh', '&progress_id=import-bomb-0001');
+    const seconds = (performance.now() - started) / 1000;
+    expect(refused.statusCode).toBe(413);
+    expect(body(refused)).toMatchObject({
+      code: 1002,
+      msg: `EcoTaxa 表格超过 ${IMPORT_ROWS_MAX} 行对象，一次导入最多 ${IMPORT_ROWS_MAX} 行：请把导出拆分成较小的部分分别导入（未导入任何内容）`,
+    });
+    expect(refused.body.length).toBeLessThan(2000);
+    expect(seconds).toBeLessThan(15);
+    // Nothing half written: no ROI, no class, and the progress row holds the refusal, not a report.
+    expect(await stateOf(a2.id)).toEqual([]);
+    expect(await env.db.kysely.selectFrom('classes').select('id').where('name', 'like', '%Bombozoa').execute()).toEqual([]);
+    const progress = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/roi/import-progress?progress_id=import-bomb-0001'));
+    expect(progress).toMatchObject({ data: { phase: 'failed', report: null } });
+    expect(String((progress.data as { error: string }).error)).toContain(String(IMPORT_ROWS_MAX));
+    // Rows of several tables count together.
+    const split = await zipOf({
+      'a.tsv': Buffer.from(table(IMPORT_ROWS_MAX / 2)),
+      'b.tsv': Buffer.from(table(IMPORT_ROWS_MAX / 2 + 1, IMPORT_ROWS_MAX)),
+    });
+    expect((await importZip(w.tokens.ownAdmin, 'A2', split)).statusCode).toBe(413);
+
+    // Under the cap: every failure is counted, the first 100 listed; the images that are there are imported.
+    const some = await zipOf({
+      'some.tsv': Buffer.from(table(300) + '\nhere/1.png\tvalidated\tBombozoa\nhere/2.png\t\t\n'),
+      'here/1.png': await pngOf(801),
+      'here/2.png': await pngOf(802),
+    });
+    const answer = await importZip(w.tokens.ownAdmin, 'A2', some, 'en', '&progress_id=import-some-0002');
+    const report = reportOf(answer);
+    expect(report).toMatchObject({ imported: 2, failed_total: 300, conflicts_total: 0 });
+    expect(report.failed).toHaveLength(IMPORT_LISTED_MAX);
+    expect(report.failed[0]).toEqual({ file: 'some.tsv:2', reason: 'image gone/0.png is not in the export' });
+    expect(report.ecotaxa.rows).toBe(302);
+    expect(answer.body.length).toBeLessThan(20_000);
+    const stored = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/roi/import-progress?progress_id=import-some-0002'));
+    expect((stored.data as { report: Report }).report).toEqual(report);
   });
 
   it('refuses users, other teams and a zip without a table, in the caller language, importing nothing', async () => {

@@ -579,6 +579,13 @@ export const ImportQuerySchema = z.object({
     .regex(/^[A-Za-z0-9-]{8,64}$/)
     .optional(),
 });
+/**
+ * An EcoTaxa import reads at most this many object rows (all its tables together); a larger table is refused before
+ * any image is read (issue 37: a 2 MB zip of 400,000 rows ran for a minute). Split larger exports.
+ */
+export const IMPORT_ROWS_MAX = 100_000;
+/** An import's report lists at most this many failures and conflicts; `failed_total` and `conflicts_total` count all. */
+export const IMPORT_LISTED_MAX = 100;
 export const ImportReportSchema = z.object({
   station: z.string(),
   classes: z.array(z.object({ folder: z.string(), class: z.string(), created: z.boolean(), images: z.number().int() })),
@@ -586,7 +593,11 @@ export const ImportReportSchema = z.object({
   duplicates: z.number().int(),
   /** Duplicates filed under another class than the stored ROI's: the ROI keeps `kept`, the file's folder said `class`. */
   conflicts: z.array(z.object({ file: z.string(), class: z.string(), kept: z.string(), roi_id: z.number().int() })),
+  /** Every conflict, listed or not (the list holds the first IMPORT_LISTED_MAX). */
+  conflicts_total: z.number().int(),
   failed: z.array(z.object({ file: z.string(), reason: z.string() })),
+  /** Every failure, listed or not (the list holds the first IMPORT_LISTED_MAX). */
+  failed_total: z.number().int(),
   /** EcoTaxa imports: the objects by annotation status, and annotators no user of the station's team matched. */
   ecotaxa: z
     .object({

@@ -76,13 +76,19 @@ async function main(): Promise<number> {
     for (const c of report.classes)
       console.log(`${c.folder.padEnd(24)} → ${c.class}${c.created ? ' (new class)' : ''}: ${c.images}`);
     console.log(
-      `${report.station}: ${report.imported} imported, ${report.duplicates} already there, ${report.failed.length} failed, ` +
+      `${report.station}: ${report.imported} imported, ${report.duplicates} already there, ${report.failed_total} failed, ` +
         `${report.classes.length} classes, ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     for (const c of report.conflicts)
       console.error(`  same image as ROI ${c.roi_id}, which keeps ${c.kept}: ${c.file} (folder says ${c.class})`);
+    if (report.conflicts_total > report.conflicts.length)
+      console.error(`  … and ${report.conflicts_total - report.conflicts.length} more images already stored under another class`);
     for (const f of report.failed) console.error(`  failed ${f.file}: ${f.reason}`);
-    return report.failed.length > 0 ? 1 : 0;
+    if (report.failed_total > report.failed.length)
+      console.error(
+        `  … and ${report.failed_total - report.failed.length} more failed (the first ${report.failed.length} are listed)`,
+      );
+    return report.failed_total > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof ImportError) {
       console.error(`import: ${error.message}`);

@@ -62,10 +62,15 @@ const MESSAGES = {
   },
   cannotDeleteSelf: { zh: '不能删除自己的账号', en: 'You cannot delete your own account' },
   lastSuperadmin: { zh: '不能删除或降级最后一个超级管理员', en: 'The last Super Admin cannot be removed or demoted' },
-  adminGrantsUserOnly: {
-    zh: '团队管理员只能管理本团队的普通用户',
-    en: 'A Team Admin may only manage the Users of their own team',
+  adminOwnTeamOnly: {
+    zh: '团队管理员只能管理本团队的账号',
+    en: 'A Team Admin may only manage accounts of their own team',
   },
+  adminGrantsUserOnly: {
+    zh: '团队管理员只能创建和管理角色为“普通用户”的账号，不能创建或管理团队管理员',
+    en: 'A Team Admin may create and manage only accounts with the role User, not Team Admins',
+  },
+  adminOwnRole: { zh: '团队管理员不能更改自己的角色', en: 'A Team Admin cannot change their own role' },
   wrongCurrentPassword: { zh: '当前密码不正确', en: 'The current password is incorrect' },
   badImage: { zh: '请上传 PNG、JPEG 或 WebP 图片', en: 'Please upload a PNG, JPEG or WebP image' },
   fileTooLarge: { zh: '文件过大（最大 {max}）', en: 'The file is too large (at most {max})' },
@@ -183,6 +188,10 @@ const MESSAGES = {
     en: 'The zip holds no images to import (expected one folder of images per class)',
   },
   importNotFound: { zh: '没有找到该导入', en: 'No such import' },
+  ecotaxaTooManyRows: {
+    zh: 'EcoTaxa 表格超过 {max} 行对象，一次导入最多 {max} 行：请把导出拆分成较小的部分分别导入（未导入任何内容）',
+    en: 'The EcoTaxa table holds more than {max} object rows, the most one import takes: split the export and import the parts one at a time (nothing was imported)',
+  },
   zipNoEcotaxaTable: {
     zh: '压缩包中没有含对象的 EcoTaxa 表格（*.tsv 及其引用的图像）',
     en: 'The zip holds no EcoTaxa table with objects (a *.tsv and the images it names)',
@@ -222,6 +231,8 @@ const MESSAGES = {
     en: 'is not a known IANA time zone name (such as Asia/Shanghai)',
   },
   'reason.type': { zh: '类型应为 {expected}', en: 'must be of type {expected}' },
+  'reason.number': { zh: '应为数字', en: 'must be a number' },
+  'reason.integer': { zh: '应为整数', en: 'must be a whole number' },
   'reason.tooShort': { zh: '长度至少为 {min}', en: 'must be at least {min} characters' },
   'reason.tooLong': { zh: '长度至多为 {max}', en: 'must be at most {max} characters' },
   'reason.tooSmall': { zh: '不能小于 {min}', en: 'must be at least {min}' },
@@ -235,6 +246,10 @@ const MESSAGES = {
     en: "must be a Latin name (a letter first; letters, digits, spaces and . ( ) ' < _ - only)",
   },
   'reason.noSettings': { zh: '至少选择一项设置', en: 'must name at least one setting' },
+  'reason.noUserSetting': {
+    zh: '至少需要 language（zh 或 en）、size 或 view 中的一项',
+    en: 'must give at least one of language (zh or en), size or view',
+  },
   'reason.adminDataRoute': {
     zh: '该页面的数据仅对管理员开放，不能授予普通用户',
     en: 'shows data the server gives only to administrators; it cannot be granted to users',

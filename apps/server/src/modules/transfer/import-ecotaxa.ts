@@ -6,12 +6,22 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RoisService } from '../rois/rois.service.ts';
 import { taxaOf } from '../taxa/taxa.service.ts';
+import { IMPORT_ROWS_MAX } from '@ipp/contracts';
 import { CSV_BOM, csvRecords } from '@ipp/contracts/csv';
 import { ECOTAXA_DIALECT, REVIEW_NAMES } from './ecotaxa.ts';
 import * as transferRepo from './transfer.repository.ts';
 import { stationTeamByDevId } from '../access/access.repository.ts';
 import { allClasses } from '../classes/classes.repository.ts';
-import { ImportError, captureTimeOf, classForFolder, classOfRoi, fileInTeamLibrary, type ImportAs } from './import-folder.ts';
+import {
+  ImportError,
+  captureTimeOf,
+  classForFolder,
+  classOfRoi,
+  fileInTeamLibrary,
+  noteConflict,
+  noteFailure,
+  type ImportAs,
+} from './import-folder.ts';
 import type { ImportReport } from './import-folder.ts';
 
 /** A TSV of an EcoTaxa export may hold this many bytes (a million objects' rows are about 300 MB; ours 100k max). */
@@ -100,6 +110,8 @@ export function timeOf(date: string, time: string): number | null {
 export function parseEcotaxaTsv(
   text: string,
   name: string,
+  /** The most object rows to read: one more is refused (ImportError tooManyRows) before the rest is read. */
+  maxRows = IMPORT_ROWS_MAX,
 ): { objects: EcotaxaObject[]; failed: { file: string; reason: string }[] } {
   // One record per line: EcoTaxa's tables have no quoting.
   const records = csvRecords(text, ECOTAXA_DIALECT);
@@ -132,6 +144,8 @@ export function parseEcotaxaTsv(
     // The optional type line ([t] text, [f] number), then the objects; empty lines are skipped.
     if (line === 2 && cells.every((c) => /^\[[tf]\]$/i.test(c.trim()))) continue;
     if (cells.every((c) => c.trim() === '')) continue;
+    if (objects.length + failed.length >= maxRows)
+      throw new ImportError(`more than ${IMPORT_ROWS_MAX} object rows (${name}:${line})`, 'tooManyRows');
     const get = (index: number) => (index < 0 ? '' : (cells[index] ?? '').trim());
     const where = `${name}:${line}`;
     const image = get(at.image);
@@ -226,7 +240,9 @@ export async function importEcotaxa(
     imported: 0,
     duplicates: 0,
     conflicts: [],
+    conflicts_total: 0,
     failed: [],
+    failed_total: 0,
     ecotaxa: { rows: 0, validated: 0, predicted: 0, dubious: 0, unclassified: 0, people_unmatched: [] },
   };
   const work: { object: EcotaxaObject; file: string }[] = [];
@@ -234,20 +250,21 @@ export async function importEcotaxa(
     const rel = path.relative(opts.dir, table);
     const stat = await fs.stat(table);
     if (stat.size > TSV_MAX) throw new ImportError(`${rel}: larger than ${TSV_MAX / 1024 / 1024} MB`);
-    const parsed = parseEcotaxaTsv(decodeTsv(await fs.readFile(table)), rel);
-    report.failed.push(...parsed.failed);
+    // The rows of all tables together are bounded: a table of too many is refused here, before any image is read.
+    const parsed = parseEcotaxaTsv(decodeTsv(await fs.readFile(table)), rel, IMPORT_ROWS_MAX - report.ecotaxa.rows);
+    for (const failure of parsed.failed) noteFailure(report, failure);
     report.ecotaxa.rows += parsed.objects.length + parsed.failed.length;
     const base = path.dirname(table);
     for (const object of parsed.objects) {
       const file = path.resolve(base, object.image);
       if (!file.startsWith(path.resolve(opts.dir) + path.sep)) {
-        report.failed.push({ file: object.where, reason: `img_file_name ${object.image} is outside the export` });
+        noteFailure(report, { file: object.where, reason: `img_file_name ${object.image} is outside the export` });
         continue;
       }
       work.push({ object, file });
     }
   }
-  if (work.length === 0 && report.failed.length === 0) throw new ImportError('the EcoTaxa table has no objects', 'noTable');
+  if (work.length === 0 && report.failed_total === 0) throw new ImportError('the EcoTaxa table has no objects', 'noTable');
   const classes = new Map<string, { id: number; name: string; created: boolean; label: number | null; images: number }>();
   const known = await allClasses(k);
   const taxa = await taxaOf(db, station.group_id, known);
@@ -317,11 +334,11 @@ export async function importEcotaxa(
         report.duplicates++;
         const kept = await classOfRoi(k, result.roiId);
         if (kept.id !== (cls?.id ?? null))
-          report.conflicts.push({ file: object.where, class: cls?.name ?? '', kept: kept.name, roi_id: result.roiId });
+          noteConflict(report, { file: object.where, class: cls?.name ?? '', kept: kept.name, roi_id: result.roiId });
       }
       if (cls && human && opts.as === 'reference') library.set(cls.name, [...(library.get(cls.name) ?? []), result.roiId]);
     } catch (error) {
-      report.failed.push({ file: object.where, reason: error instanceof Error ? error.message : String(error) });
+      noteFailure(report, { file: object.where, reason: error instanceof Error ? error.message : String(error) });
     }
     opts.onProgress?.(++done, work.length, object.image);
   }

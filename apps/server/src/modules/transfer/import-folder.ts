@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CATEGORY, CLASS_NAME_PATTERN } from '@ipp/contracts';
+import { CATEGORY, CLASS_NAME_PATTERN, IMPORT_LISTED_MAX } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -36,17 +36,34 @@ export interface ImportReport {
    * silently.
    */
   conflicts: { file: string; class: string; kept: string; roi_id: number }[];
+  /** Every conflict; `conflicts` lists the first IMPORT_LISTED_MAX. */
+  conflicts_total: number;
   failed: { file: string; reason: string }[];
+  /** Every failure; `failed` lists the first IMPORT_LISTED_MAX (issue 37: an answer of 400,000 failures was 39 MB). */
+  failed_total: number;
+}
+
+/** A failure of an import: listed while the report lists fewer than IMPORT_LISTED_MAX, counted always. */
+export function noteFailure(report: ImportReport, failure: { file: string; reason: string }) {
+  report.failed_total++;
+  if (report.failed.length < IMPORT_LISTED_MAX) report.failed.push(failure);
+}
+
+/** A conflict of an import: listed while the report lists fewer than IMPORT_LISTED_MAX, counted always. */
+export function noteConflict(report: ImportReport, conflict: ImportReport['conflicts'][number]) {
+  report.conflicts_total++;
+  if (report.conflicts.length < IMPORT_LISTED_MAX) report.conflicts.push(conflict);
 }
 
 export class ImportError extends Error {
   constructor(
     message: string,
     /**
-     * noImages: nothing to import; noTable: an EcoTaxa export without its table; classLimit: the station's team owns as many classes as a team may (the console
+     * noImages: nothing to import; noTable: an EcoTaxa export without its table; tooManyRows: EcoTaxa tables of more
+     * than IMPORT_ROWS_MAX objects; classLimit: the station's team owns as many classes as a team may (the console
      * says either in the user's language, without the folder's path).
      */
-    readonly kind?: 'noImages' | 'classLimit' | 'noTable',
+    readonly kind?: 'noImages' | 'classLimit' | 'noTable' | 'tooManyRows',
   ) {
     super(message);
   }
@@ -85,7 +102,9 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
     imported: 0,
     duplicates: 0,
     conflicts: [],
+    conflicts_total: 0,
     failed: [],
+    failed_total: 0,
   };
   let done = 0;
   for (const entry of plan) {
@@ -112,7 +131,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
           report.duplicates++;
           const kept = await classOfRoi(k, result.roiId);
           if (kept.id !== cls.id)
-            report.conflicts.push({
+            noteConflict(report, {
               file: path.join(entry.folder, file),
               class: cls.name,
               kept: kept.name,
@@ -121,7 +140,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
         }
         ids.push(result.roiId);
       } catch (error) {
-        report.failed.push({
+        noteFailure(report, {
           file: path.join(entry.folder, file),
           reason: error instanceof Error ? error.message : String(error),
         });

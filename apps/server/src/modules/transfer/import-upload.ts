@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ResultCode, type ImportProgress, type ImportReport, type Lang } from '@ipp/contracts';
+import { IMPORT_ROWS_MAX, ResultCode, type ImportProgress, type ImportReport, type Lang } from '@ipp/contracts';
 import type { FastifyRequest } from 'fastify';
 import yauzl from 'yauzl';
 import type { Clock } from '../../clock.ts';
@@ -157,6 +157,8 @@ export class ImportUploadService {
       if (error instanceof ImportError) {
         if (error.kind === 'noImages') throw new AppError(ResultCode.BAD_PARAM, 'zipNoImages', {}, 'file');
         if (error.kind === 'noTable') throw new AppError(ResultCode.BAD_PARAM, 'zipNoEcotaxaTable', {}, 'file');
+        if (error.kind === 'tooManyRows')
+          throw new AppError(ResultCode.BAD_PARAM, 'ecotaxaTooManyRows', { max: String(IMPORT_ROWS_MAX) }, 'file', 413);
         if (error.kind === 'classLimit')
           throw new AppError(ResultCode.BAD_PARAM, 'classLimit', { max: CLASS_LIMIT_PER_TEAM }, 'file');
         throw badZip(scrub(error.message));

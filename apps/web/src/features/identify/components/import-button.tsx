@@ -1,5 +1,5 @@
 import { InboxOutlined, UploadOutlined } from '@ant-design/icons';
-import type { ImportReport } from '@ipp/contracts';
+import { IMPORT_LISTED_MAX, IMPORT_ROWS_MAX, type ImportReport } from '@ipp/contracts';
 import { App, Button, Form, Modal, Progress, Radio, Select, Typography, Upload, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,7 +67,7 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
             {t(r.ecotaxa ? 'identify.import.summaryEcotaxa' : 'identify.import.summary', {
               imported: r.imported,
               duplicates: r.duplicates,
-              failed: r.failed.length,
+              failed: r.failed_total,
               classes: r.classes.length,
             })}
           </Typography.Paragraph>
@@ -82,7 +82,7 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
           {r.conflicts.length > 0 && (
             <>
               <Typography.Text type="warning" strong data-testid="identify-import-conflicts" data-count={r.conflicts.length}>
-                {t('identify.import.conflicts', { count: r.conflicts.length })}
+                {t('identify.import.conflicts', { count: r.conflicts_total })}
               </Typography.Text>
               <ul style={{ maxHeight: 160, overflow: 'auto', paddingInlineStart: 18 }}>
                 {r.conflicts.map((c) => (
@@ -104,6 +104,11 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
               </li>
             ))}
           </ul>
+          {(r.failed_total > r.failed.length || r.conflicts_total > r.conflicts.length) && (
+            <Typography.Text type="secondary" data-testid="identify-import-unlisted">
+              {t('identify.import.unlisted', { max: IMPORT_LISTED_MAX })}
+            </Typography.Text>
+          )}
         </div>
       ),
     });
@@ -154,7 +159,7 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
             </Radio.Group>
           </Form.Item>
           <Typography.Paragraph type="secondary">
-            {t(format === 'ecotaxa' ? 'identify.import.hintEcotaxa' : 'identify.import.hint')}
+            {t(format === 'ecotaxa' ? 'identify.import.hintEcotaxa' : 'identify.import.hint', { max: IMPORT_ROWS_MAX })}
           </Typography.Paragraph>
           <Form.Item label={t('identify.import.station')} required>
             <Select
