@@ -126,7 +126,7 @@ describe.each(dialects)('users on %s', (dialect) => {
     const mine = body(await save(w.tokens.ownAdmin, form({ account: 'crew_a', group_id: w.teamA })));
     expect(mine.code).toBe(1000);
     const elsewhere = body(await save(w.tokens.ownAdmin, form({ account: 'crew_x', group_id: w.teamB })));
-    expect(elsewhere).toMatchObject({ code: 1011, msg: 'A Team Admin may only manage the Users of their own team' });
+    expect(elsewhere).toMatchObject({ code: 1011, msg: 'A Team Admin may only manage accounts of their own team' });
     const grantAdmin = body(await save(w.tokens.ownAdmin, form({ account: 'crew_y', group_id: w.teamA, role: 'administrator' })));
     expect(grantAdmin.code).toBe(1011);
     const grantSuper = body(await save(w.tokens.ownAdmin, form({ account: 'crew_z', group_id: null, role: 'superadmin' })));

@@ -89,8 +89,7 @@ export const UserSettingsSaveBodySchema = z
   })
   .strict()
   .refine((body) => body.language !== undefined || body.size !== undefined || body.view !== undefined, {
-    message: 'nothing to save',
-    path: ['language'],
+    message: 'reason.noUserSetting',
   });
 export type UserSettingsSaveBody = z.infer<typeof UserSettingsSaveBodySchema>;
 

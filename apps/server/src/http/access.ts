@@ -26,6 +26,8 @@ declare module 'fastify' {
     access?: Access;
     /** Set on the few writes the read-only demo account may still make. */
     demoAllowed?: boolean;
+    /** A GET that changes data (the spec's set-roi-label-index): the demo is refused it as every other write. */
+    writes?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -96,7 +98,7 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, d
     request.auth = await auth.authenticate(Array.isArray(token) ? token[0] : token);
     const { user } = request.auth;
     if (access !== 'signed-in' && !access.includes(user.role)) throw new AppError(ResultCode.FORBIDDEN, 'forbidden');
-    if (user.is_demo === 1 && request.method !== 'GET' && !config.demoAllowed) {
+    if (user.is_demo === 1 && (request.method !== 'GET' || config.writes === true) && !config.demoAllowed) {
       throw new AppError(ResultCode.FORBIDDEN, 'demoReadOnly');
     }
   });

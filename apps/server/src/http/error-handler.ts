@@ -1,5 +1,5 @@
 import { ResultCode } from '@ipp/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, badParam } from './app-error.ts';
 import { sendFailure } from './envelope.ts';
@@ -13,19 +13,41 @@ interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
-/** Turns one zod issue into a 1002 error that names the field and says why, in words we can translate. */
-export function validationToAppError(issue: ValidationIssue): AppError {
+/** The value at a validation issue's path in what the client sent (undefined when it sent none there). */
+function sentAt(input: unknown, instancePath: string): unknown {
+  let value = input;
+  for (const part of instancePath.split('/').filter(Boolean)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** A wrong type in words: a number or a whole number (one word, "number", for both), else the type's name. */
+function typeReason(expected: unknown): { reason: MessageKey; params: MessageParams } {
+  if (expected === 'int') return { reason: 'reason.integer', params: {} };
+  if (expected === 'number') return { reason: 'reason.number', params: {} };
+  return { reason: 'reason.type', params: { expected: String(expected) } };
+}
+
+/**
+ * Turns one zod issue into a 1002 error that names the field and says why, in words we can translate. `input` is
+ * what the client sent in the part that failed (query, body, params): a field it did not send is "required", also
+ * where a query value is coerced (a number coerced from nothing fails as NaN, not as undefined).
+ */
+export function validationToAppError(issue: ValidationIssue, input?: unknown): AppError {
   const p = issue.params;
   let field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
   let reason: MessageKey = 'reason.invalid';
-  const params: MessageParams = {};
+  let params: MessageParams = {};
   switch (issue.keyword) {
     case 'invalid_type':
-      if (/received undefined/.test(issue.message ?? '')) reason = 'reason.required';
-      else {
-        reason = 'reason.type';
-        params.expected = String(p.expected);
-      }
+      if (
+        /received undefined/.test(issue.message ?? '') ||
+        (input !== undefined && field !== '' && sentAt(input, issue.instancePath) === undefined)
+      )
+        reason = 'reason.required';
+      else ({ reason, params } = typeReason(p.expected));
       break;
     case 'too_small':
       reason = p.origin === 'string' ? 'reason.tooShort' : 'reason.tooSmall';
@@ -84,12 +106,26 @@ export function isMalformedMultipart(error: { message?: string; code?: string },
   return multipart && (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || BROKEN_FORM.test(error.message ?? ''));
 }
 
+/** What the client sent in the part of the request that failed validation ({} when it sent none). */
+function sentPart(request: FastifyRequest, error: { validationContext?: string }): unknown {
+  switch (error.validationContext) {
+    case 'querystring':
+      return request.query ?? {};
+    case 'body':
+      return request.body ?? {};
+    case 'params':
+      return request.params ?? {};
+    default:
+      return undefined;
+  }
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const lang = parseLang(request.headers['x-lang']);
     if (error instanceof AppError) return sendFailure(reply, error, lang, error.status);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendFailure(reply, validationToAppError(error.validation[0] as ValidationIssue), lang);
+      return sendFailure(reply, validationToAppError(error.validation[0] as ValidationIssue, sentPart(request, error)), lang);
     }
     const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
     if (known) {

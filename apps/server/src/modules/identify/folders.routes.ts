@@ -113,7 +113,7 @@ export const foldersRoutes = ({
 
     app.route({
       ...endpoint(API.roiSetRoiLabelIndex, { tags, summary: 'Label one ROI by hand (label index), or 0 for its AI label back' }),
-      config: signedIn,
+      config: { ...signedIn, writes: true },
       handler: async (request) =>
         ok(await roiEdits.setLabelIndex(requireAuth(request).user, request.query.roi_id, request.query.roi_labelindex)),
     });

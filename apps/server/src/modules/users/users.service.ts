@@ -118,10 +118,10 @@ export class UsersService {
   /** An administrator keeps everything in their own team and grants only the role User (their own role stays). */
   private checkAdministratorGrant(actor: UserRow, body: UserSaveBody) {
     const self = body.id === actor.id;
-    const roleOk = self ? body.role === actor.role : body.role === 'user';
-    if (actor.role !== 'administrator' || body.group_id !== actor.group_id || !roleOk) {
-      throw new AppError(ResultCode.FORBIDDEN, 'adminGrantsUserOnly');
-    }
+    if (actor.role !== 'administrator' || body.group_id !== actor.group_id)
+      throw new AppError(ResultCode.FORBIDDEN, 'adminOwnTeamOnly', {}, 'group_id');
+    if (self ? body.role !== actor.role : body.role !== 'user')
+      throw new AppError(ResultCode.FORBIDDEN, self ? 'adminOwnRole' : 'adminGrantsUserOnly', {}, 'role');
   }
 
   private async checkTeamLimits(
