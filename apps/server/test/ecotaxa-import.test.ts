@@ -67,6 +67,16 @@ describe('reading an EcoTaxa table', () => {
     expect(failed[1]!.reason).toContain('"sure"');
     expect(() => parseEcotaxaTsv('object_id\n1', 'x.tsv')).toThrow(/img_file_name/);
   });
+
+  it("takes the instrument's size from object_instrument_area, or from object_area of a console export before issue 37", () => {
+    const areaOf = (text: string) => parseEcotaxaTsv(text, 't.tsv').objects.map((o) => o.areaPx);
+    // Now: object_area is the segmented area (measured again on import), object_instrument_area the instrument's.
+    expect(areaOf('img_file_name\tobject_label_source\tobject_area\tobject_instrument_area\na.png\tai\t311\t90\n')).toEqual([90]);
+    // The console's earlier exports wrote the instrument's count as object_area (they carry object_label_source).
+    expect(areaOf('img_file_name\tobject_label_source\tobject_area\na.png\tai\t90\n')).toEqual([90]);
+    // Another tool's object_area is its own measure, not an instrument's count.
+    expect(areaOf('img_file_name\tobject_area\na.png\t311\n')).toEqual([null]);
+  });
 });
 
 describe.each(dialects)('EcoTaxa round trip on %s', (dialect) => {
@@ -247,7 +257,7 @@ describe.each(dialects)('EcoTaxa round trip on %s', (dialect) => {
     const files = await unzip(zip);
     const text = ecotaxaDecode(files.get('ecotaxa_export.tsv')!)
       .replace('\tvalidated\tCopepoda\t', '\tvalidated\t桡足类\t')
-      .replace(/\t1080\t001Copepod$/m, '\t\t');
+      .replace(/\t1080\t001Copepod\t(\d*)$/m, '\t\t\t$1');
     files.set('ecotaxa_export.tsv', Buffer.from('\uFEFF' + text));
     const conflict = reportOf(await importZip(w.tokens.ownAdmin, 'A2', await zipOf(files)));
     expect(conflict).toMatchObject({ imported: 0, duplicates: 8 });

@@ -221,6 +221,17 @@ describe.each(dialects)('exports on %s', (dialect) => {
     expect(Number(row(made[0]!).object_biovolume_mm3)).toBeCloseTo(measures.biovolume_px3 * 8e-9, 9);
     expect(row(made[0]!).acq_pixel_size_um).toBe('2');
     expect(row(made[12]!)).toMatchObject({ object_esd_um: '', object_area_um2: '', acq_pixel_size_um: '' });
+    // One area (issue 37): object_area is the segmented area every µm figure comes from, on every row with a pixel
+    // size; the instrument's own count (size_px, 40 + its label here) travels as object_instrument_area.
+    const withSize = check.rows.filter((r) => r.acq_pixel_size_um !== '');
+    expect(withSize).toHaveLength(12);
+    for (const r of withSize) {
+      const pixel = Number(r.acq_pixel_size_um);
+      expect(r.object_area).not.toBe('');
+      expect(Number(r.object_area) * pixel * pixel).toBeCloseTo(Number(r.object_area_um2), 1);
+    }
+    expect(row(made[0]!).object_area).toBe(String(measures.area_px));
+    for (const [i, id] of made.entries()) expect(row(id).object_instrument_area).toBe(String(40 + [1, 0, 50, 77][i % 4]!));
     // The sample carries the water the station sampled that UTC day, so EcoTaxa can compute concentrations.
     expect(row(made[0]!).sample_volume_l).toBe('12.5');
     expect(row(made[4]!).sample_volume_l).toBe('');

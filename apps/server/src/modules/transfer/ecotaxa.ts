@@ -42,6 +42,8 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   ['object_label_source', '[t]'],
   ['object_device_label', '[f]'],
   ['object_review', '[t]'],
+  // The segmented object's area in pixels: the one every µm figure below is computed from (object_area_um2 =
+  // object_area × acq_pixel_size_um²). The instrument's own pixel count is object_instrument_area (issue 37).
   ['object_area', '[f]'],
   ['object_width', '[f]'],
   ['object_height', '[f]'],
@@ -62,6 +64,8 @@ export const ECOTAXA_COLUMNS: readonly (readonly [string, '[t]' | '[f]'])[] = [
   // The taxon's WoRMS AphiaID where the team's mapping has one, and the console's own class (for a round trip).
   ['object_aphia_id', '[f]'],
   ['object_console_class', '[t]'],
+  // The size the instrument reported (its own pixel count, by its own threshold): not the object_area above.
+  ['object_instrument_area', '[f]'],
 ];
 
 export interface EcotaxaStation {
@@ -145,7 +149,7 @@ export function ecotaxaLine(
     r.hi === 1 ? 'hi' : r.roi_labelindex === 0 ? 'ui' : 'ai',
     r.roi_labelindex === 0 ? '' : r.roi_labelindex,
     REVIEW_NAMES[r.review_status] ?? '',
-    r.size_px,
+    cellNumber(r.measures?.area_px),
     r.width,
     r.height,
     cellNumber(physical?.esd_um),
@@ -161,6 +165,7 @@ export function ecotaxaLine(
     acq ? (acq.confirmed ? 'applied' : 'sent') : '',
     status ? taxon?.aphia_id : '',
     r.class_name,
+    r.size_px,
   ];
   return csvRow(cells, ECOTAXA_DIALECT);
 }

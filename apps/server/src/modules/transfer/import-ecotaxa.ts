@@ -50,7 +50,10 @@ export interface EcotaxaObject {
   /** hi (by hand), ai (by a machine) or ui, where the table says (the console's own exports do); else ''. */
   source: 'hi' | 'ai' | 'ui' | '';
   deviceLabel: number;
-  /** object_area: the size in pixels the console exported (its own tables only; others' are measured again). */
+  /**
+   * The instrument's own size in pixels, as the console exported it: object_instrument_area (object_area in the
+   * console's exports before issue 37, which also carry object_label_source); other tables' objects are measured.
+   */
   areaPx: number | null;
   review: 0 | 1 | 2 | 3;
   personName: string;
@@ -128,7 +131,14 @@ export function parseEcotaxaTsv(
     confidence: col('object_confidence'),
     source: col('object_label_source'),
     device: col('object_device_label'),
-    area: col('object_area'),
+    // The console's exports since issue 37 name the instrument's count object_instrument_area; earlier ones (known by
+    // object_label_source) wrote it as object_area. Another tool's object_area is its own measure: not taken.
+    area:
+      col('object_instrument_area') >= 0
+        ? col('object_instrument_area')
+        : col('object_label_source') >= 0
+          ? col('object_area')
+          : -1,
     review: col('object_review'),
     person: col('object_annotation_person_name'),
     email: col('object_annotation_person_email'),
@@ -178,7 +188,7 @@ export function parseEcotaxaTsv(
       confidence: Number.isFinite(confidence) && confidence >= 0 && confidence <= 1 ? confidence : null,
       source: (['hi', 'ai', 'ui'] as const).find((v) => v === get(at.source).toLowerCase()) ?? '',
       deviceLabel: Number.isInteger(device) && device > 0 && device <= 999 ? device : 0,
-      areaPx: at.source >= 0 && Number.isFinite(area) && area > 0 ? Math.round(area) : null,
+      areaPx: at.area >= 0 && Number.isFinite(area) && area > 0 ? Math.round(area) : null,
       review: Math.max(0, REVIEW_NAMES.indexOf(get(at.review).toLowerCase() as never)) as EcotaxaObject['review'],
       personName: get(at.person),
       personEmail: get(at.email),
