@@ -19,7 +19,7 @@ import { parseLang } from './http/messages.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
-import { configurePasswordHashing, hashPassword } from './security/password.ts';
+import { calibratePasswordChecks, configurePasswordHashing } from './security/password.ts';
 import { registerWebApp } from './web/static.ts';
 import multipart from '@fastify/multipart';
 import { accountRoutes } from './modules/account/account.routes.ts';
@@ -166,6 +166,7 @@ export async function buildApp({
   registerSecurityHeaders(app);
   registerTextGuard(app);
   configurePasswordHashing({ concurrency: config.SCRYPT_CONCURRENCY, queue: config.SCRYPT_QUEUE });
+  await calibratePasswordChecks(config.SCRYPT_LOG_N);
 
   const settings = new SettingsService(db, clock);
   const auth = new AuthService({
@@ -173,7 +174,6 @@ export async function buildApp({
     clock,
     idleMs: async () => (await settings.get()).idle_minutes * 60_000,
     maxAgeMs: config.SESSION_MAX_HOURS * 3_600_000,
-    decoyHash: await hashPassword(crypto.randomBytes(16).toString('hex'), config.SCRYPT_LOG_N),
   });
   const blobs = blobStoreOf(config);
   if (blobs.close) app.addHook('onClose', async () => blobs.close?.());

@@ -85,9 +85,11 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
   /**
    * Which peers may set X-Forwarded-For (proxy-addr syntax: presets loopback/linklocal/uniquelocal and CIDRs). The
-   * per-address sign-in limits read the client address through it, so it must not trust arbitrary internet clients.
+   * per-address sign-in limits read the client address through it, so it trusts only this host by default: any client
+   * it trusts can claim any address (issue 37: private ranges let every LAN or container client do so). A deployment
+   * behind a proxy on another host names that proxy's address.
    */
-  TRUST_PROXY: z.string().min(1).default('loopback,linklocal,uniquelocal,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16'),
+  TRUST_PROXY: z.string().min(1).default('loopback'),
   /** Password hashes (scrypt) computed at once; the rest wait in a short queue, beyond which sign-ins are told to retry. */
   SCRYPT_CONCURRENCY: intFrom(1, 16).default(2),
   SCRYPT_QUEUE: intFrom(0, 1000).default(16),

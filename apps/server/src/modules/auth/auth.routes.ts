@@ -10,7 +10,11 @@ export const authRoutes = (auth: AuthService): FastifyPluginAsyncZod =>
     app.route({
       ...endpoint(API.wyrbacLoginLogin, { tags: ['session'], summary: 'Sign in' }),
       config: { access: 'public' },
-      handler: async (request) => ok(await auth.login(request.body.username, request.body.password, request.ip)),
+      handler: async (request) => {
+        const token = request.headers['x-token'];
+        const { username, password } = request.body;
+        return ok(await auth.login(username, password, request.ip, Array.isArray(token) ? token[0] : token));
+      },
     });
 
     app.route({

@@ -5,11 +5,14 @@ import { AppError } from '../../http/app-error.ts';
 import { findTeamById } from '../teams/teams.repository.ts';
 import { findUserByAccount, findUserById, lockUser, type UserRow } from '../users/users.repository.ts';
 import * as throttle from './login-throttle.repository.ts';
-import { HashingBusyError, hashToken, newToken, verifyPassword } from '../../security/password.ts';
+import { HashingBusyError, hashToken, newToken, pretendToVerify, verifyPassword, type Turn } from '../../security/password.ts';
 import {
+  ACCOUNT_WINDOW_MS,
   ADDRESS_WINDOW_MS,
   KEEP_FAILURES_MS,
+  KNOWN_ADDRESS_MS,
   PAIR_WINDOW_MS,
+  accountWaitMs,
   addressWaitMs,
   clientAddress,
   pairWaitMs,
@@ -31,32 +34,53 @@ export interface AuthServiceOptions {
   /** Idle limit, from the system settings (it can change while the server runs). */
   idleMs: () => Promise<number>;
   maxAgeMs: number;
-  /** A real hash to verify against when the account does not exist, so timing does not reveal accounts. */
-  decoyHash: string;
+}
+
+interface ThrottleKeys {
+  pair: string;
+  address: string;
+  account: string;
+  known: string;
 }
 
 export class AuthService {
   constructor(private readonly o: AuthServiceOptions) {}
 
-  /** Signs in from `ip` (the client address the throttle counts; see throttle-policy.ts). */
-  async login(accountInput: string, password: string, ip?: string): Promise<LoginResult> {
+  /**
+   * Signs in from `ip` (the client address the throttle counts; see throttle-policy.ts). A `sessionToken` of an open session of
+   * the same account makes the attempt trusted, as does an address the account signed in from lately.
+   */
+  async login(accountInput: string, password: string, ip?: string, sessionToken?: string): Promise<LoginResult> {
     const { kysely } = this.o.db;
     const account = accountInput.trim();
+    const name = account.toLowerCase();
     const address = clientAddress(ip);
-    const keys = { pair: throttleKey('login', account.toLowerCase(), address), address: throttleKey('address', address) };
+    const keys: ThrottleKeys = {
+      pair: throttleKey('login', name, address),
+      address: throttleKey('address', address),
+      account: throttleKey('account', name),
+      known: throttleKey('known', name, address),
+    };
     const now = this.o.clock();
-    await this.refuseIfThrottled(keys, now);
+    const trusted = await this.trusted(keys, name, sessionToken, now);
+    await this.refuseIfThrottled(keys, trusted, now);
 
+    // An account that does not exist costs no hash: a pretended check takes the same turn and as long (password.ts).
     const user = await findUserByAccount(kysely, account);
-    const valid = await checkPassword(password, user?.password_hash ?? this.o.decoyHash, 'username');
+    const turn: Turn = { key: `login:${name}`, trusted };
+    const valid = await busyAsThrottled(
+      () => (user ? verifyPassword(password, user.password_hash, turn) : pretendToVerify(turn)),
+      'username',
+    );
     if (!user || !valid) {
       await throttle.recordFailure(kysely, keys.pair, now);
       await throttle.recordFailure(kysely, keys.address, now);
+      await throttle.recordFailure(kysely, keys.account, now);
       if (++this.failuresSincePrune >= 100) {
         this.failuresSincePrune = 0;
-        await throttle.pruneFailures(kysely, now - KEEP_FAILURES_MS);
+        await throttle.pruneFailures(kysely, now - KEEP_FAILURES_MS, now - KNOWN_ADDRESS_MS);
       }
-      await this.refuseIfThrottled(keys, now);
+      await this.refuseIfThrottled(keys, trusted, now);
       throw new AppError(ResultCode.FAILED, 'badLogin', {}, 'password');
     }
 
@@ -69,18 +93,28 @@ export class AuthService {
       await sessions.endOpenSessionsOfUser(trx, user.id, now, 'displaced');
       await sessions.insertSession(trx, user.id, hashToken(token), now);
       await throttle.clearFailures(trx, keys.pair);
+      await throttle.markOnce(trx, keys.known, now);
     });
-    await throttle.pruneFailures(kysely, now - KEEP_FAILURES_MS);
+    await throttle.pruneFailures(kysely, now - KEEP_FAILURES_MS, now - KNOWN_ADDRESS_MS);
     return { token, role: user.role, name: user.name, demo: user.is_demo === 1 };
   }
 
   private failuresSincePrune = 0;
 
-  private async refuseIfThrottled(keys: { pair: string; address: string }, now: number) {
+  /** Whether the per-account limit lets this attempt by: the account signed in from here lately, or `token` is its. */
+  private async trusted(keys: ThrottleKeys, name: string, token: string | undefined, now: number): Promise<boolean> {
+    if ((await throttle.recentFailures(this.o.db.kysely, keys.known, now - KNOWN_ADDRESS_MS)).length > 0) return true;
+    if (!token) return false;
+    const holder = await this.authenticate(token).catch(() => undefined);
+    return holder?.user.account.toLowerCase() === name;
+  }
+
+  private async refuseIfThrottled(keys: ThrottleKeys, trusted: boolean, now: number) {
     const { kysely } = this.o.db;
     const wait = Math.max(
       pairWaitMs(await throttle.recentFailures(kysely, keys.pair, now - PAIR_WINDOW_MS), now),
       addressWaitMs(await throttle.recentFailures(kysely, keys.address, now - ADDRESS_WINDOW_MS), now),
+      trusted ? 0 : accountWaitMs(await throttle.recentFailures(kysely, keys.account, now - ACCOUNT_WINDOW_MS), now),
     );
     if (wait > 0) throw new AppError(ResultCode.THROTTLED, 'throttled', { seconds: Math.ceil(wait / 1000) }, 'username');
   }
@@ -140,9 +174,13 @@ export class AuthService {
 }
 
 /** verifyPassword, with "too many checks waiting" answered as 1003 "busy, retry" on `field`. */
-export async function checkPassword(password: string, hash: string, field: string): Promise<boolean> {
+export function checkPassword(password: string, hash: string, field: string): Promise<boolean> {
+  return busyAsThrottled(() => verifyPassword(password, hash), field);
+}
+
+async function busyAsThrottled(check: () => Promise<boolean>, field: string): Promise<boolean> {
   try {
-    return await verifyPassword(password, hash);
+    return await check();
   } catch (error) {
     if (error instanceof HashingBusyError) throw new AppError(ResultCode.THROTTLED, 'busy', { seconds: 5 }, field);
     throw error;

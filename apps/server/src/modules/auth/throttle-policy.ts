@@ -10,6 +10,11 @@ import crypto from 'node:crypto';
  * - Address over all accounts: 20 failures within 15 minutes refuse every sign-in from that address until the oldest
  *   of them is 15 minutes old (a spray over many account names; shared NAT users are the price, see decisions).
  * - A success clears its pair's count (not the address's: one valid account must not reset a spray's count).
+ * - Account over all addresses (issue 37, against guessing from many addresses): 10 failures within 24 hours are free;
+ *   after that, attempts that are not trusted wait 30 s after the account's last failure, twice as long after each 10
+ *   more, at most 15 minutes. Trusted attempts (from an address the account signed in from within 30 days, or by a
+ *   holder of one of its open sessions) are never held by this limit, so nobody can lock the owner out with it. A
+ *   success clears nothing of this count (a guesser must not get a fresh budget when the owner signs in).
  * Refused attempts are answered before any password hash is computed, so they cost no scrypt.
  */
 export const PAIR_FREE_FAILURES = 5;
@@ -18,10 +23,18 @@ export const FIRST_LOCK_MS = 30_000;
 export const MAX_LOCK_MS = 15 * 60_000;
 export const ADDRESS_MAX_FAILURES = 20;
 export const ADDRESS_WINDOW_MS = 15 * 60_000;
-/** Rows older than this say nothing any more. */
-export const KEEP_FAILURES_MS = PAIR_WINDOW_MS;
+export const ACCOUNT_FREE_FAILURES = 10;
+export const ACCOUNT_WINDOW_MS = 24 * 3_600_000;
+export const ACCOUNT_FIRST_WAIT_MS = 30_000;
+/** The account's wait doubles after each this many further failures. */
+export const ACCOUNT_FAILURES_PER_STEP = 10;
+/** An address the account signed in from is trusted for it this long after that sign-in. */
+export const KNOWN_ADDRESS_MS = 30 * 24 * 3_600_000;
+/** Rows older than this say nothing any more (known addresses: KNOWN_ADDRESS_MS). */
+export const KEEP_FAILURES_MS = Math.max(PAIR_WINDOW_MS, ACCOUNT_WINDOW_MS);
 
-export type ThrottleKind = 'login' | 'address' | 'password';
+/** `known` rows are not failures: each holds when the account last signed in from an address. */
+export type ThrottleKind = 'login' | 'address' | 'password' | 'account' | 'known';
 
 /** The stored key (login_failures.account, 64 characters at most): a kind and a hash of what it counts. */
 export function throttleKey(kind: ThrottleKind, ...parts: string[]): string {
@@ -41,6 +54,15 @@ export function addressWaitMs(failures: readonly number[], now: number): number 
   if (failures.length < ADDRESS_MAX_FAILURES) return 0;
   const oldest = failures[failures.length - ADDRESS_MAX_FAILURES] ?? now;
   return Math.max(0, oldest + ADDRESS_WINDOW_MS - now);
+}
+
+/** ms until an attempt on an account that failed from many addresses may be made, unless it is trusted; 0 = now. */
+export function accountWaitMs(failures: readonly number[], now: number): number {
+  const n = failures.length;
+  if (n < ACCOUNT_FREE_FAILURES) return 0;
+  const steps = Math.floor((n - ACCOUNT_FREE_FAILURES) / ACCOUNT_FAILURES_PER_STEP);
+  const wait = Math.min(MAX_LOCK_MS, ACCOUNT_FIRST_WAIT_MS * 2 ** steps);
+  return Math.max(0, (failures[n - 1] ?? now) + wait - now);
 }
 
 /**
