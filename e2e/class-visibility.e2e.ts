@@ -89,6 +89,51 @@ describe.skipIf(!chromiumAvailable)('class visibility in Chromium', () => {
     expect(classIds(await userTree())).toContain(copepod.id);
   });
 
+  it("leaves a hidden class out of the user's Data detail class choice; the administrator still has it (issue 37)", async () => {
+    const admin = await login(app.server.url, 'admin', ADMIN_PASSWORD);
+    const saved = await registerStation(app.server.url, admin, { dev_id: '42102', site_name: `${SITE} 2` });
+    for (const labelIndex of [1, 2]) {
+      const png = await sharp({
+        create: { width: 24, height: 24, channels: 3, background: { r: 40 * labelIndex, g: 90, b: 160 } },
+      })
+        .png()
+        .toBuffer();
+      await uploadRoi(app.server.url, saved.device_key, {
+        capturedAt: Date.now() - 60_000,
+        labelIndex,
+        confidence: 0.9,
+        sizePx: 1500,
+        png,
+      });
+    }
+    const ippId = saved.ipp.id;
+    const adminToken = await login(app.server.url, 'demo_admin', DEMO_PASSWORD);
+    const copepod = (await call<ClassItem[]>(app.server.url, adminToken, '/tool/sys-init')).find(
+      (c) => c.title === '001Copepod',
+    )!;
+    await call(app.server.url, adminToken, '/roi-index/change-status', { class_id: copepod.id, status: 0 });
+    try {
+      /** The class choice of Data detail's ecology card, as one signed-in person sees it. */
+      const choices = async (account: string) => {
+        const page = await app.signIn(account, DEMO_PASSWORD);
+        await page.goto(`/ipp/ipp-view-detail?id=${ippId}`);
+        await page.getByTestId('ecology-card').getByTestId('ecology-classes').click();
+        // One class at least for everyone: 002Diatom_chain is hidden from nobody.
+        const options = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
+        await options.filter({ hasText: '002' }).first().waitFor();
+        const texts = await options.allTextContents();
+        await page.close();
+        return texts.join(' | ');
+      };
+      expect(await choices('demo_user')).not.toContain('001Copepod');
+      expect(await choices('demo_admin')).toContain('001Copepod');
+    } finally {
+      // Signing demo_admin in above ended the API session (one session per account): sign in again to show it.
+      const again = await login(app.server.url, 'demo_admin', DEMO_PASSWORD);
+      await call(app.server.url, again, '/roi-index/change-status', { class_id: copepod.id, status: 1 });
+    }
+  });
+
   it('asks a superadmin looking at all teams to pick a team first', async () => {
     const page = await app.signIn('admin', ADMIN_PASSWORD);
     await page.goto('/identify');
