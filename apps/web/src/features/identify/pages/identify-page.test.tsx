@@ -97,6 +97,8 @@ function server(extra: Record<string, Handler> = {}) {
         ],
         reason: null,
       }),
+    '/api/folder/get-folder-by-roi-index': () =>
+      jsonResponse({ code: 1000, data: { items: ITEMS, next: null, count_capped: false }, model: null, count: 5, index: null }),
     '/api/roi/get-adjacent-roi': () => okEnvelope({ previous_id: null, next_id: 2 }),
     '/api/roi/save-move': () => okEnvelope({ affected: 2, unchanged: 0, roi_index_id: null, bulk_id: 3 }),
     ...extra,
@@ -331,9 +333,43 @@ describe('identify workspace', () => {
     fireEvent.click(screen.getByTestId('identify-new-class-ok'));
     await screen.findByText('在 文件夹 下新建类别 102New 成功');
     expect(lastBody(fetchMock, '/api/roi-index/save')).toEqual({ title: '102New', category_id: 0, parent: '文件夹' });
-    await waitFor(() => expect(callsTo(fetchMock, '/api/roi/index').at(-1)!.url.searchParams.get('code')).toBe('f:32'));
+    const folderList = '/api/folder/get-folder-by-roi-index';
+    await waitFor(() => expect(callsTo(fetchMock, folderList).at(-1)!.url.searchParams.get('roi_index_id')).toBe('32'));
     const codes = callsTo(fetchMock, '/api/roi/index').map((call) => call.url.searchParams.get('code'));
     expect(codes).not.toContain('rf0123456789abcdef');
+  });
+
+  it("lists a folder by spec §9's folder listing, 1000 a page, not by the 200-a-page list", async () => {
+    const folderList = '/api/folder/get-folder-by-roi-index';
+    const fetchMock = server({
+      // A folder of 1,298 images: a first page of 1000, then the 298 left.
+      [folderList]: (url) => {
+        const page = Number(url.searchParams.get('page'));
+        const ids =
+          page === 1 ? Array.from({ length: 1000 }, (_, i) => 1000 + i) : Array.from({ length: 298 }, (_, i) => 2000 + i);
+        return jsonResponse({
+          code: 1000,
+          data: { items: ids.map((id) => roiItem(id, 'ui')), next: page === 1 ? 'cursor' : null, count_capped: false },
+          model: null,
+          count: 1298,
+          index: null,
+        });
+      },
+    });
+    await openWorkspace();
+    await pickOption('identify-category', '文件夹');
+    fireEvent.click(await screen.findByTestId('identify-node-f:31'));
+    await waitFor(() => expect(callsTo(fetchMock, folderList).length).toBeGreaterThan(0));
+    const first = callsTo(fetchMock, folderList)[0]!.url.searchParams;
+    expect(Object.fromEntries(first)).toEqual({
+      roi_index_id: '31',
+      limit: '1000',
+      page: '1',
+      sorttype: 'desc',
+      diysort: 'Roi_time',
+    });
+    await screen.findByTestId('roi-cell-1000');
+    expect(callsTo(fetchMock, '/api/roi/index').filter((call) => call.url.searchParams.get('code') === 'f:31')).toHaveLength(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, listQuery, moreFiltersCount, SIZE_UNBOUNDED } from './list-query';
+import { DEFAULT_FILTERS, listQuery, moreFiltersCount, SIZE_UNBOUNDED, wholeFolderOf } from './list-query';
 
 describe('list query', () => {
   it('waits for a station under site images, and sends it only where a station applies', () => {
@@ -86,5 +86,21 @@ describe('list query', () => {
       undefined,
     ]);
     expect(moreFiltersCount({ ...DEFAULT_FILTERS, featureMin: 2 })).toBe(0);
+  });
+
+  it('lists a whole folder by the folder listing (spec §9), a filtered one or any other node by the filtering list', () => {
+    const folder = listQuery({ categoryId: 0, code: 'f:31', groupId: 4 }, DEFAULT_FILTERS, 480)!;
+    expect(wholeFolderOf(folder)).toBe(31);
+    expect(wholeFolderOf(listQuery({ categoryId: -3, ippId: 7, code: 'f:9' }, { ...DEFAULT_FILTERS, order: 'asc' }, 0)!)).toBe(9);
+    // Any filter needs GET /roi/index, which filters; so does any node that is not one folder.
+    expect(wholeFolderOf(listQuery({ categoryId: 0, code: 'f:31' }, { ...DEFAULT_FILTERS, dataIndex: 'ai' }, 0)!)).toBeNull();
+    expect(
+      wholeFolderOf(
+        listQuery({ categoryId: 0, code: 'f:31' }, { ...DEFAULT_FILTERS, time: { kind: 'relative', start: '-3 day' } }, 0)!,
+      ),
+    ).toBeNull();
+    expect(wholeFolderOf(listQuery({ categoryId: 0, code: 'f:31' }, { ...DEFAULT_FILTERS, sizeMin: 100 }, 0)!)).toBeNull();
+    expect(wholeFolderOf(listQuery({ categoryId: 0 }, DEFAULT_FILTERS, 0)!)).toBeNull();
+    expect(wholeFolderOf(listQuery({ categoryId: -100, ippId: 7, code: 't:ai' }, DEFAULT_FILTERS, 0)!)).toBeNull();
   });
 });

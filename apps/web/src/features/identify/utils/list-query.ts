@@ -128,3 +128,20 @@ export function listQuery(scope: Scope, filters: Filters, tz: number): RoiListQu
 
 /** Absolute times as the server reads them: the viewer's local time (with `tz`). */
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** Spec §9: a folder is listed 1000 images a page (GET /folder/get-folder-by-roi-index). */
+export const FOLDER_PAGE_SIZE = 1000;
+
+/** The parts of a list query that only say where and in which order: everything else is a filter. */
+const PLACE_AND_ORDER: ReadonlySet<string> = new Set(['category_id', 'code', 'ipp_id', 'group_id', 'sorttype', 'diysort', 'tz']);
+
+/**
+ * The folder a list query shows whole, or null: a folder node (`f:<id>`) with no filter but its order is spec §9's
+ * folder listing, 1000 a page; with any filter the list stays on GET /roi/index, which filters (200 a page).
+ */
+export function wholeFolderOf(query: RoiListQuery): number | null {
+  const folder = /^f:(\d{1,10})$/.exec(query.code ?? '');
+  if (!folder) return null;
+  const filtered = Object.entries(query).some(([key, value]) => value !== undefined && !PLACE_AND_ORDER.has(key));
+  return filtered ? null : Number(folder[1]);
+}
