@@ -13,6 +13,7 @@ import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, roiMultipart } from './helpers/device.ts';
 import { zipOf } from './helpers/zip.ts';
+import yazl from 'yazl';
 
 /** Real labelled plankton images (MIT), read in place: never copied into the repository. */
 const PWSSC = path.resolve(import.meta.dirname, '../../../../shared/data/pwssc-spc');
@@ -158,6 +159,64 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
     }
   });
 
+  it('issue 37: capture times from the file name or the file time (counted), EcoTaxa folder suffixes, stored counts per class', async () => {
+    // A set without times in its names: the files' own times are the capture times, not the time of the import.
+    fs.mkdirSync(path.join(dir, 'detritus__8888'));
+    fs.mkdirSync(path.join(dir, 'Copepod__45072'));
+    const taken = Date.UTC(2025, 5, 1, 12, 30, 5);
+    for (const [i, file] of ['detritus__8888/d1.png', 'detritus__8888/d2.png', 'Copepod__45072/c1.png'].entries()) {
+      fs.writeFileSync(path.join(dir, file), await pngOf(60 + i));
+      fs.utimesSync(path.join(dir, file), new Date(taken + i * 1000), new Date(taken + i * 1000));
+    }
+    fs.writeFileSync(path.join(dir, 'Copepod__45072', 'SPC-PWSSC-1473068024-000631-046.png'), await pngOf(63));
+    const run = () => importFolder(env.db, env.app.rois, () => env.clock.now, { dir, devId: 'A1', as: 'hi' });
+    const report = await run();
+    const real = havePwssc ? 6 : 0;
+    const named = havePwssc
+      ? ['Copepod', 'Oithona'].flatMap((c) => fs.readdirSync(path.join(dir, c))).filter((f) => /-1\d{9}-/.test(f)).length
+      : 0;
+    // 140Noctiluca's a.png and b.png have no time in their names either (broken.png failed before it was read).
+    expect(report.capture_times).toEqual({ file_name: named + 1, file_time: real - named + 2 + 3 });
+    const k = env.db.kysely;
+    const timeOf = async (seed: number) =>
+      Number(
+        (
+          await k
+            .selectFrom('rois')
+            .select('roi_time')
+            .where(
+              'sha256',
+              '=',
+              createHash('sha256')
+                .update(await pngOf(seed))
+                .digest('hex'),
+            )
+            .executeTakeFirstOrThrow()
+        ).roi_time,
+      );
+    expect(await timeOf(60)).toBe(taken);
+    expect(await timeOf(61)).toBe(taken + 1000);
+    expect(await timeOf(62)).toBe(taken + 2000);
+    expect(await timeOf(63)).toBe(1473068024000);
+    // The EcoTaxa taxon id after "__" is not part of the class: Copepod__45072 is 001Copepod, detritus__8888 the
+    // system class 007Detritus (before issue 37: new classes "100Copepod__45072" and "101detritus__8888").
+    const byFolder = new Map(report.classes.map((c) => [c.folder, c]));
+    expect(byFolder.get('Copepod__45072')).toEqual({
+      folder: 'Copepod__45072',
+      class: '001Copepod',
+      created: false,
+      images: 2,
+      duplicates: 0,
+    });
+    expect(byFolder.get('detritus__8888')).toMatchObject({ class: '007Detritus', created: false, images: 2, duplicates: 0 });
+    expect(await k.selectFrom('classes').select('name').where('name', 'like', '%\\_\\_%').execute()).toEqual([]);
+    // A re-run stores nothing: every class says 0 stored and how many were already there.
+    const again = await run();
+    expect(again.imported).toBe(0);
+    for (const c of again.classes) expect(c.images).toBe(0);
+    expect(again.classes.map((c) => [c.folder, c.duplicates])).toEqual(report.classes.map((c) => [c.folder, c.images]));
+  });
+
   it('reads capture times from file names', () => {
     expect(captureTimeOf('SPC-PWSSC-1473068024-000631-046-1284-2142-324-276.png', 5)).toBe(1473068024000);
     expect(captureTimeOf('plankton_01.png', 1234.4)).toBe(1234);
@@ -207,6 +266,23 @@ describe.each(dialects)('zip import from the console on %s', (dialect) => {
       ['001Copepod', 1],
       ['141Salpa', 2],
     ]);
+  });
+
+  it("issue 37: an image unpacked from a zip keeps its entry's time as its capture time, not the time of the import", async () => {
+    const taken = new Date(Date.UTC(2024, 2, 3, 4, 5, 6));
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(await pngOf(91), 'set/Copepod/a.png', { mtime: taken });
+    zip.addBuffer(await pngOf(92), 'set/Copepod/SPC-X-1473068024-1.png', { mtime: taken });
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    const res = body(await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', Buffer.concat(chunks)));
+    expect(res.code, JSON.stringify(res)).toBe(1000);
+    expect((res.data as { capture_times: unknown }).capture_times).toEqual({ file_name: 1, file_time: 1 });
+    const times = (await env.db.kysely.selectFrom('rois').select('roi_time').orderBy('roi_time').execute()).map((r) =>
+      Number(r.roi_time),
+    );
+    expect(times).toEqual([1473068024000, taken.getTime()]);
   });
 
   it('two administrators import the same set at once: each image stored once, one new class, no conflict', async () => {

@@ -588,8 +588,22 @@ export const IMPORT_ROWS_MAX = 100_000;
 export const IMPORT_LISTED_MAX = 100;
 export const ImportReportSchema = z.object({
   station: z.string(),
-  classes: z.array(z.object({ folder: z.string(), class: z.string(), created: z.boolean(), images: z.number().int() })),
+  /** Per class folder (or EcoTaxa category): images stored by this import, and images already there (not stored). */
+  classes: z.array(
+    z.object({
+      folder: z.string(),
+      class: z.string(),
+      created: z.boolean(),
+      images: z.number().int(),
+      duplicates: z.number().int(),
+    }),
+  ),
   imported: z.number().int(),
+  /**
+   * Where the capture times came from (folder imports): a time in the file name (SPC-<camera>-<unix seconds>-…), else
+   * the file's own modification time (in a zip: the entry's time).
+   */
+  capture_times: z.object({ file_name: z.number().int(), file_time: z.number().int() }).optional(),
   duplicates: z.number().int(),
   /** Duplicates filed under another class than the stored ROI's: the ROI keeps `kept`, the file's folder said `class`. */
   conflicts: z.array(z.object({ file: z.string(), class: z.string(), kept: z.string(), roi_id: z.number().int() })),

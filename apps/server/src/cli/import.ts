@@ -14,7 +14,9 @@ const USAGE = `usage: npm run import -- <dir> --station <dev_id> [--as hi|refere
 Imports a folder holding one sub-folder of images per class as human-identified ROIs of the station.
   --as hi          (default) the images become HI ROIs of their class
   --as reference   the same, and each class is also filed in the station's team library (-2)
-Capture times come from file names carrying unix seconds (SPC-<camera>-<seconds>-...), else the file time.
+Capture times come from file names carrying unix seconds (SPC-<camera>-<seconds>-...), else the file's own
+modification time; the summary says how many came from each.
+A folder named like an EcoTaxa category folder (detritus__84963) is the class without its __<taxon id>.
 The database and image store are those of the server (DATABASE_URL, DATA_DIR). Re-running is safe.`;
 
 function progressBar(done: number, total: number, file: string) {
@@ -74,7 +76,13 @@ async function main(): Promise<number> {
     });
     if (process.stderr.isTTY) process.stderr.write('\n');
     for (const c of report.classes)
-      console.log(`${c.folder.padEnd(24)} → ${c.class}${c.created ? ' (new class)' : ''}: ${c.images}`);
+      console.log(
+        `${c.folder.padEnd(24)} → ${c.class}${c.created ? ' (new class)' : ''}: ${c.images} stored` +
+          (c.duplicates > 0 ? `, ${c.duplicates} already there` : ''),
+      );
+    const times = report.capture_times;
+    if (times)
+      console.log(`capture times: ${times.file_name} from file names, ${times.file_time} from the files' modification times`);
     console.log(
       `${report.station}: ${report.imported} imported, ${report.duplicates} already there, ${report.failed_total} failed, ` +
         `${report.classes.length} classes, ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -275,7 +275,10 @@ export async function importEcotaxa(
     }
   }
   if (work.length === 0 && report.failed_total === 0) throw new ImportError('the EcoTaxa table has no objects', 'noTable');
-  const classes = new Map<string, { id: number; name: string; created: boolean; label: number | null; images: number }>();
+  const classes = new Map<
+    string,
+    { id: number; name: string; created: boolean; label: number | null; images: number; duplicates: number }
+  >();
   const known = await allClasses(k);
   const taxa = await taxaOf(db, station.group_id, known);
   /**
@@ -300,7 +303,7 @@ export async function importEcotaxa(
               .execute((trx) => classForFolder(trx, object.category, clock(), station.group_id, db.dialect === 'postgres'));
       // A class created here has the label index its name starts with (classForFolder names it so).
       const label = known.find((c) => c.id === found.id)?.label_index ?? Number(found.name.slice(0, 3));
-      cls = { ...found, label, images: 0 };
+      cls = { ...found, label, images: 0, duplicates: 0 };
       classes.set(key, cls);
     }
     return cls;
@@ -336,7 +339,9 @@ export async function importEcotaxa(
         reviewStatus: object.review || (object.status === 'dubious' ? 3 : 0),
         reviewedAt: object.review >= 2 || object.status === 'dubious' ? (object.annotatedAt ?? clock()) : null,
       });
-      if (cls) cls.images++;
+      // A class counts the images this import stored under it, and apart those already there (issue 37).
+      if (cls && result.stored) cls.images++;
+      else if (cls) cls.duplicates++;
       const state = object.status === '' ? 'unclassified' : object.status;
       report.ecotaxa[state]++;
       if (result.stored) report.imported++;
@@ -359,6 +364,7 @@ export async function importEcotaxa(
     class: c.name,
     created: c.created,
     images: c.images,
+    duplicates: c.duplicates,
   }));
   report.ecotaxa.people_unmatched = [...unmatched].sort();
   return report;

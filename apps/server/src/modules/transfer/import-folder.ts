@@ -26,8 +26,11 @@ export interface ImportOptions {
 
 export interface ImportReport {
   station: string;
-  classes: { folder: string; class: string; created: boolean; images: number }[];
+  /** images: stored by this import; duplicates: already there, so not stored (issue 37: they were counted as images). */
+  classes: { folder: string; class: string; created: boolean; images: number; duplicates: number }[];
   imported: number;
+  /** Folder imports: how many capture times came from file names, how many from the files' own times. */
+  capture_times?: { file_name: number; file_time: number };
   /** Images already stored for the station (a re-run, or one image filed under two classes). */
   duplicates: number;
   /**
@@ -79,9 +82,20 @@ const UNIX_SECONDS = /(?:^|[-_])(1\d{9})(?:[-_.]|$)/;
 
 /** When the image was taken: from its name where it says so, else the file's modification time. */
 export function captureTimeOf(name: string, mtimeMs: number): number {
-  const m = UNIX_SECONDS.exec(name);
-  return m ? Number(m[1]) * 1000 : Math.round(mtimeMs);
+  return captureOf(name, mtimeMs).time;
 }
+
+/** The capture time and where it came from: a unix time in the file name, else the file's own time. */
+export function captureOf(name: string, mtimeMs: number): { time: number; from: 'file_name' | 'file_time' } {
+  const m = UNIX_SECONDS.exec(name);
+  return m ? { time: Number(m[1]) * 1000, from: 'file_name' } : { time: Math.round(mtimeMs), from: 'file_time' };
+}
+
+/**
+ * The class a folder names: without a trailing `__<digits>`, the EcoTaxa taxon id its "one folder per category"
+ * exports append (`detritus__84963` → `detritus`), which would otherwise become part of a class no taxon maps to.
+ */
+export const folderClassName = (folder: string) => folder.replace(/__\d+$/, '') || folder;
 
 /**
  * Imports a folder-per-class image set (the common layout of labelled plankton data sets) as human-identified ROIs
@@ -105,20 +119,25 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
     conflicts_total: 0,
     failed: [],
     failed_total: 0,
+    capture_times: { file_name: 0, file_time: 0 },
   };
+  const times = report.capture_times!;
   let done = 0;
   for (const entry of plan) {
     const cls = await k
       .transaction()
       .execute((trx) => classForFolder(trx, entry.folder, clock(), station.group_id, db.dialect === 'postgres'));
     const ids: number[] = [];
+    let stored = 0;
+    let duplicates = 0;
     for (const file of entry.files) {
       const full = path.join(opts.dir, entry.folder, file);
       try {
         const [data, stat] = await Promise.all([fs.readFile(full), fs.stat(full)]);
+        const captured = captureOf(file, stat.mtimeMs);
         const result = await rois.ingest({
           ippId: station.id,
-          capturedAt: captureTimeOf(file, stat.mtimeMs),
+          capturedAt: captured.time,
           labelIndex: 0,
           confidence: null,
           // The segmented object's area, measured at ingest (not the frame).
@@ -126,9 +145,13 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
           data,
           hiClassId: cls.id,
         });
-        if (result.stored) report.imported++;
-        else {
+        times[captured.from]++;
+        if (result.stored) {
+          report.imported++;
+          stored++;
+        } else {
           report.duplicates++;
+          duplicates++;
           const kept = await classOfRoi(k, result.roiId);
           if (kept.id !== cls.id)
             noteConflict(report, {
@@ -148,7 +171,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
       opts.onProgress?.(++done, total, path.join(entry.folder, file));
     }
     if (opts.as === 'reference' && ids.length > 0) await fileInTeamLibrary(k, station.group_id, cls.name, ids, clock());
-    report.classes.push({ folder: entry.folder, class: cls.name, created: cls.created, images: entry.files.length });
+    report.classes.push({ folder: entry.folder, class: cls.name, created: cls.created, images: stored, duplicates });
   }
   return report;
 }
@@ -177,7 +200,8 @@ async function planOf(dir: string): Promise<{ folder: string; files: string[] }[
 }
 
 /**
- * The class a folder's images belong to: a folder named by the rule ("012Noctiluca") is that class; otherwise the
+ * The class a folder's images belong to (its name less a trailing `__<digits>`: folderClassName): a folder named by
+ * the rule ("012Noctiluca") is that class; otherwise the
  * class whose name after its three digits is the folder's ("Copepod" → "001Copepod"); otherwise a new class with the
  * next free label index from 100 up. A new class belongs to the station's team, within its class limit
  * (docs/decisions.md "Class ownership").
@@ -186,6 +210,7 @@ export async function classForFolder(trx: Kysely<Database>, folder: string, now:
   // Class names and label indexes are unique system-wide: two imports creating classes at once take turns, and the
   // second then finds the first one's class (PostgreSQL; SQLite writes one transaction at a time).
   if (postgres) await transferRepo.lockForTransaction(trx, CLASS_CREATION_LOCK);
+  folder = folderClassName(folder);
   const classes = await allClasses(trx);
   const named = (name: string) => classes.find((c) => c.name === name);
   const create = async (name: string, labelIndex: number) => {

@@ -284,6 +284,10 @@ async function unzipTo(zipPath: string, root: string, limit: number, accept: (na
     try {
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await pipeline(await readStreamOf(zip, entry), count, fs.createWriteStream(target));
+      // The file keeps the entry's time (the zip's UTC timestamp field where it has one, else its DOS time), not the
+      // time of unpacking: a folder import takes it as the capture time where the name carries none (issue 37).
+      const time = entry.getLastModDate();
+      if (Number.isFinite(time.getTime())) await fsp.utimes(target, time, time);
     } catch (error) {
       throw error instanceof AppError ? error : badZip(`${name}: ${(error as Error).message}`);
     }

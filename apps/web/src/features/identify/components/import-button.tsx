@@ -71,11 +71,17 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
               classes: r.classes.length,
             })}
           </Typography.Paragraph>
+          {r.capture_times && (
+            <Typography.Paragraph type="secondary" data-testid="identify-import-times">
+              {t('identify.import.captureTimes', { name: r.capture_times.file_name, file: r.capture_times.file_time })}
+            </Typography.Paragraph>
+          )}
           <ul style={{ maxHeight: 240, overflow: 'auto', paddingInlineStart: 18 }}>
             {r.classes.map((c) => (
               <li key={c.folder}>
                 {c.folder} → {c.class}
                 {c.created ? ` (${t('identify.import.newClass')})` : ''}: {c.images}
+                {c.duplicates > 0 ? ` (${t('identify.import.classDuplicates', { count: c.duplicates })})` : ''}
               </li>
             ))}
           </ul>
