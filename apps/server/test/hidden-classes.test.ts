@@ -81,6 +81,16 @@ describe.each(dialects)('a hidden class on %s', (dialect) => {
     expect(user.count).toBe(3);
     expect(user.classes.reduce((a, c) => a + c.count, 0)).toBe(3);
     expect(user.buckets.reduce((a, b) => a + b.count, 0)).toBe(3);
+    // The CSV of the series is the same answer: its ROIs column sums to the classes the user sees.
+    const rois = async (token: Token) => {
+      const lines = (await call(env, token, 'GET', `/api/ecology/export-site-ecology?dev_id=A1&period=24h`)).body.split('\r\n');
+      const column = lines[0]!
+        .replace(/^\uFEFF/, '')
+        .split(',')
+        .indexOf('rois');
+      return lines.slice(1).reduce((a, line) => a + (Number(line.split(',')[column]) || 0), 0);
+    };
+    expect([await rois(w.tokens.user), await rois(w.tokens.ownAdmin)]).toEqual([3, 6]);
     // Naming the hidden class in the selection gives nothing of it.
     const picked = await okData<Eco>(w.tokens.user, `${url}&classes=${copepod.id}`);
     expect([picked.count, picked.classes.some((c) => c.class_id === copepod.id)]).toEqual([0, false]);
