@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useComponentSize } from '@/hooks/use-component-size';
 import { useReducedMotion } from '@/hooks/use-reduced-motion';
 import '@/i18n';
+import { THEME, THEME_NO_MOTION } from './theme';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -19,7 +20,8 @@ export function createQueryClient(): QueryClient {
 }
 
 const queryClient = createQueryClient();
-const NO_MOTION = { token: { motion: false } };
+// Toasts below the 64 px header, not over its bell and language switch (issue 37: "Save successful" covered the bell).
+const MESSAGE_UNDER_HEADER = { top: 72 };
 
 export function AppProvider({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   const { i18n } = useTranslation();
@@ -30,9 +32,9 @@ export function AppProvider({ children, client = queryClient }: { children: Reac
       <ConfigProvider
         locale={i18n.language === 'en' ? enUS : zhCN}
         componentSize={size}
-        theme={reducedMotion ? NO_MOTION : undefined}
+        theme={reducedMotion ? THEME_NO_MOTION : THEME}
       >
-        <AntApp>{children}</AntApp>
+        <AntApp message={MESSAGE_UNDER_HEADER}>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>
   );

@@ -14,7 +14,7 @@ const PLACEHOLDER: CSSProperties = {
   alignItems: 'center',
   justifyContent: 'center',
   background: '#f5f5f5',
-  color: 'rgba(0, 0, 0, 0.45)',
+  color: 'rgba(0, 0, 0, 0.6)',
   fontSize: 12,
   textAlign: 'center',
 };
