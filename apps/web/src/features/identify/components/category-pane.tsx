@@ -1,7 +1,7 @@
 import { ClearOutlined, DeleteOutlined, PlusOutlined, ScanOutlined } from '@ant-design/icons';
 import { CATEGORY, type TreeNode } from '@ipp/contracts';
 import { App, Button, Divider, Empty, Flex, Select, Switch, Tag, theme, Tooltip, Typography, type ButtonProps } from 'antd';
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { useFormatCount } from '@/hooks/use-format-count';
@@ -59,6 +59,7 @@ export const CategoryPane = memo(CategoryPaneView, (before, after) => {
 
 function CategoryPaneView({ ws }: { ws: Workspace }) {
   const { t } = useTranslation();
+  const showEmptyId = useId();
   const { message, modal } = App.useApp();
   const formatCount = useFormatCount();
   const { token } = theme.useToken();
@@ -174,8 +175,14 @@ function CategoryPaneView({ ws }: { ws: Workspace }) {
       )}
       {SHOW_EMPTY_CATEGORIES.includes(category.id) && (
         <Flex align="center" gap="small">
-          <Switch size="small" checked={ws.showEmpty} onChange={ws.setShowEmpty} data-testid="identify-show-empty" />
-          <Typography.Text>{t('identify.showEmpty')}</Typography.Text>
+          <Switch
+            size="small"
+            checked={ws.showEmpty}
+            onChange={ws.setShowEmpty}
+            aria-labelledby={showEmptyId}
+            data-testid="identify-show-empty"
+          />
+          <Typography.Text id={showEmptyId}>{t('identify.showEmpty')}</Typography.Text>
         </Flex>
       )}
       <Flex wrap gap="small" align="center">

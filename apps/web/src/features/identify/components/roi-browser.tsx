@@ -159,7 +159,8 @@ export function RoiBrowser(props: RoiBrowserProps) {
               onChange={setCellSize}
               tooltip={{ formatter: (value) => `${value} px` }}
               style={{ width: 96, margin: '0 4px' }}
-              aria-label={t('identify.zoom')}
+              ariaLabelForHandle={t('identify.zoom')}
+              ariaValueTextFormatterForHandle={(value) => `${value} px`}
               data-testid="identify-zoom"
             />
           </Flex>

@@ -1,10 +1,11 @@
 import { CheckOutlined, QuestionOutlined, StarFilled } from '@ant-design/icons';
 import type { RoiItem } from '@ipp/contracts';
-import { Checkbox, Flex, Tag, theme } from 'antd';
+import { Flex, Tag, theme } from 'antd';
 import { memo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { imageUrl } from '@/api/client';
 import { RoiFlags } from '@/components/roi-flags';
+import { VisuallyHidden } from '@/components/visually-hidden';
 import { formatTime } from '@/lib/format';
 import type { ClickModifiers } from '../utils/selection';
 import { CELL_SIZES, labelMark, scaleBar, shortConfidence, topText } from '../utils/thumbnail';
@@ -26,8 +27,13 @@ interface RoiCellProps {
   nameOf?: (classId: number) => string;
 }
 
+/** The id of a cell's element: the grid names the focused one as its active descendant. */
+export const cellElementId = (roiId: number) => `roi-option-${roiId}`;
+
 /**
- * One thumbnail of the grid: click selects (Shift range, Ctrl/⌘ toggle), the checkbox toggles. It says what the
+ * One thumbnail of the grid, an option of its listbox: click selects (Shift range, Ctrl/⌘ toggle), the box in its
+ * corner toggles. It is named by what it shows (class, mark, scale) and, for screen readers, the mark's meaning and
+ * the capture time; it holds nothing focusable (the grid is one Tab stop, issue 37). It says what the
  * label is (issue 25): the class, a mark (✓ validated by a person, AI with the model's calibrated confidence, ?
  * dubious: waiting for or refused in review), the model's top 3 on hover, and a µm scale bar where the station's
  * pixel size is known.
@@ -60,9 +66,8 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick, 
   return (
     <div
       role="option"
+      id={cellElementId(roi.id)}
       aria-selected={selected}
-      aria-label={`${className} · ${t(`identify.mark.${mark}`)}${confidence ? ` ${confidence}` : ''} · ${formatTime(roi.roi_time)}`}
-      tabIndex={-1}
       style={style}
       // Shift-click must not select the page's text.
       onMouseDown={(event) => event.shiftKey && event.preventDefault()}
@@ -73,13 +78,34 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick, 
       data-type={roi.type}
       data-mark={mark}
     >
-      <span style={{ position: 'absolute', top: 6, left: 6, zIndex: 1 }} onClick={(event) => event.stopPropagation()}>
-        <Checkbox
-          checked={selected}
-          aria-label={className}
-          onChange={(event) => onClick(roi.id, { range: (event.nativeEvent as MouseEvent).shiftKey, toggle: true })}
-          data-testid={`roi-check-${roi.id}`}
-        />
+      {/* A checkbox to the eye and the mouse only: the option's aria-selected says it, and the grid's keys toggle it. */}
+      <span
+        aria-hidden
+        style={{
+          position: 'absolute',
+          top: 6,
+          left: 6,
+          zIndex: 1,
+          width: 16,
+          height: 16,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          boxSizing: 'border-box',
+          borderRadius: 4,
+          border: `1px solid ${selected ? token.colorPrimary : token.colorBorder}`,
+          background: selected ? token.colorPrimary : token.colorBgContainer,
+          color: token.colorTextLightSolid,
+          fontSize: 10,
+        }}
+        onClick={(event) => {
+          event.stopPropagation();
+          onClick(roi.id, { range: event.shiftKey, toggle: true });
+        }}
+        data-testid={`roi-check-${roi.id}`}
+        data-checked={selected}
+      >
+        {selected && <CheckOutlined />}
       </span>
       <span style={{ position: 'absolute', top: 8, right: 8, zIndex: 1 }}>
         <RoiFlags flags={roi.flags} compact testId={`roi-flags-${roi.id}`} />
@@ -96,7 +122,7 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick, 
         ) : (
           <img
             src={imageUrl(roi.thumb_url)}
-            alt={className}
+            alt=""
             loading="lazy"
             draggable={false}
             onError={() => setBroken(true)}
@@ -143,6 +169,7 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick, 
           {confidence && ` ${confidence}`}
         </Tag>
       </Flex>
+      <VisuallyHidden>{` · ${t(`identify.mark.${mark}`)} · ${formatTime(roi.roi_time)}`}</VisuallyHidden>
     </div>
   );
 });

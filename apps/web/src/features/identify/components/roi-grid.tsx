@@ -4,7 +4,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useTranslation } from 'react-i18next';
 import type { ClickModifiers, Selection } from '../utils/selection';
 import { useClasses } from '@/api/get-classes';
-import { CELL_SIZE, cellHeight, RoiCell } from './roi-cell';
+import { CELL_SIZE, cellElementId, cellHeight, RoiCell } from './roi-cell';
+import './roi-grid.css';
 
 const GAP = 8;
 /** Rows rendered above and below the visible ones, so a fast scroll does not show blanks. */
@@ -106,6 +107,7 @@ export function RoiGrid({
   useEffect(() => onColumns?.(columns), [columns, onColumns]);
   const [firstRow, lastRow] = viewport ? windowOf(viewport, rows, cellSize) : [0, rows];
   const shown = viewport ? items.slice(firstRow * columns, lastRow * columns) : items;
+  const activeShown = focusedId !== null && shown.some((roi) => roi.id === focusedId);
 
   // The next page, once the view is near the end of what is loaded.
   const loadMore = useRef(onLoadMore);
@@ -148,10 +150,14 @@ export function RoiGrid({
       style={{ maxHeight: 'calc(100vh - 330px)', minHeight: 240, overflowY: 'auto', paddingRight: 4 }}
       data-testid="identify-grid-scroller"
     >
+      {/* One Tab stop: the arrows move inside it (use-identify-keys.ts), the focused cell its active descendant. */}
       <div
         role="listbox"
+        tabIndex={0}
+        className="identify-grid"
         aria-multiselectable
         aria-label={t('identify.grid')}
+        aria-activedescendant={activeShown && focusedId !== null ? cellElementId(focusedId) : undefined}
         data-testid="identify-grid"
         data-count={items.length}
         data-rendered={shown.length}
