@@ -164,6 +164,22 @@ describe.each(dialects)('sign-in under attack on %s (issue 37)', (dialect) => {
     expect(body(await signIn(env, 'alice', 'guess-pass', '203.0.113.9')).code).toBe(1001);
     expect(hashingStats.verified).toBe(before + 1);
 
+    // An unknown account takes about as long as a wrong password of a known one (medians of five, one at a time).
+    const median = async (account: string, offset: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        expect(body(await signIn(env, account, 'guess-pass', `192.0.2.${offset + i}`)).code).toBe(1001);
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[2]!;
+    };
+    const known = await median('alice', 0);
+    const unknown = await median('nobody-else', 10);
+    console.log(`[${dialect}] median sign-in, wrong password: ${known.toFixed(0)} ms; unknown account: ${unknown.toFixed(0)} ms`);
+    expect(unknown).toBeGreaterThan(known / 3);
+    expect(unknown).toBeLessThan(known * 3);
+
     // Three at once on one name: one is checked, the others are told the server is busy, whether the account exists
     // or not (a difference would tell which accounts exist).
     for (const account of ['alice', 'nobody']) {

@@ -32,6 +32,8 @@ export const hashingStats = { maxRunning: 0, refused: 0, verified: 0 };
 export function configurePasswordHashing(options: { concurrency: number; queue: number }) {
   limits.concurrency = options.concurrency;
   limits.queue = options.queue;
+  // Times of another cost (a test's app before this one) say nothing about this one's hashes.
+  recentRunsMs.length = 0;
 }
 
 export class HashingBusyError extends Error {
@@ -67,9 +69,11 @@ async function limited<T>(work: () => Promise<T>, turn: Turn | null): Promise<T>
       running++;
     }
     hashingStats.maxRunning = Math.max(hashingStats.maxRunning, running);
+    const started = performance.now();
     try {
       return await work();
     } finally {
+      noteRunMs(performance.now() - started);
       const next = trustedWaiting.shift() ?? waiting.shift();
       if (next) next();
       else running--;
@@ -79,25 +83,38 @@ async function limited<T>(work: () => Promise<T>, turn: Turn | null): Promise<T>
   }
 }
 
-/** How long the last sign-in checks took, queue included: a pretended check takes as long as one of them. */
-const recentChecksMs: number[] = [];
-const RECENT_CHECKS = 64;
+/** How long the last hashes took to compute (queue wait not included). */
+const recentRunsMs: number[] = [];
+const RECENT_RUNS = 64;
 
-function noteCheckMs(ms: number) {
-  recentChecksMs.push(ms);
-  if (recentChecksMs.length > RECENT_CHECKS) recentChecksMs.shift();
+function noteRunMs(ms: number) {
+  recentRunsMs.push(ms);
+  if (recentRunsMs.length > RECENT_RUNS) recentRunsMs.shift();
+}
+
+const sampleRunMs = () => recentRunsMs[Math.floor(Math.random() * recentRunsMs.length)] ?? 0;
+
+/** What a check entering the untrusted lane now would wait for its turn, estimated from the queue and recent hashes. */
+function estimatedWaitMs(): number {
+  if (running < limits.concurrency) return 0;
+  const ahead = trustedWaiting.length + waiting.length;
+  let total = 0;
+  // The running ones are half done on average; each one ahead then takes a hash on one of `concurrency` slots.
+  for (let i = 0; i < ahead + 1; i++) total += sampleRunMs();
+  return (total - sampleRunMs() / 2) / limits.concurrency;
 }
 
 /**
  * Answers "wrong password" for an account that does not exist without computing a hash: it takes the same turn a real
  * check would (refused when the name has a check in flight or the queue is full) and lasts as long as a real check
- * picked at random from the recent ones, queue wait included, so timing tells no more than the real checks' spread.
+ * entering the queue now would: the wait the queue would give it, estimated, plus a hash's time drawn from the recent
+ * ones. Timing tells no more than the real checks' spread.
  */
 export async function pretendToVerify(turn: Turn): Promise<false> {
   refuseIfBusy(turn);
   if (turn.key !== undefined) inFlight.add(turn.key);
   try {
-    const ms = recentChecksMs[Math.floor(Math.random() * recentChecksMs.length)] ?? 0;
+    const ms = estimatedWaitMs() + sampleRunMs();
     await new Promise((resolve) => setTimeout(resolve, ms));
     return false;
   } finally {
@@ -122,9 +139,7 @@ export async function hashPassword(password: string, logN: number): Promise<stri
 
 /** Times one hash at start, so the first pretended checks (before any real one) last as long as a real one. */
 export async function calibratePasswordChecks(logN: number): Promise<void> {
-  const started = performance.now();
   await hashPassword(crypto.randomBytes(16).toString('hex'), logN);
-  noteCheckMs(performance.now() - started);
 }
 
 /**
@@ -136,7 +151,6 @@ export async function verifyPassword(password: string, stored: string, turn: Tur
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const n = 2 ** Number(logN);
   const expected = Buffer.from(key, 'base64url');
-  const started = performance.now();
   const actual = await limited(
     () =>
       scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
@@ -148,7 +162,6 @@ export async function verifyPassword(password: string, stored: string, turn: Tur
     turn,
   );
   hashingStats.verified++;
-  noteCheckMs(performance.now() - started);
   return crypto.timingSafeEqual(actual, expected);
 }
 
