@@ -48,6 +48,7 @@ import { eventsRoutes } from './modules/events/events.routes.ts';
 import { alarmsRoutes } from './modules/alarms/alarms.routes.ts';
 import { AlarmsService } from './modules/alarms/alarms.service.ts';
 import { WebhooksService } from './modules/alarms/webhooks.service.ts';
+import { addressPolicy } from './modules/alarms/webhook-transport.ts';
 import { AlarmOutbox } from './modules/alarms/alarm-outbox.ts';
 import { EmailNotifier, smtpTransport } from './modules/alarms/alarm-email.ts';
 import { LiveStreams } from './modules/events/live-streams.ts';
@@ -229,7 +230,7 @@ export async function buildApp({
   devices.onReport((ippId) => alarms.stationReported(ippId));
   // Notices beyond the console: webhook posts and e-mails, through one outbox with retries.
   const notifyFailed = (error: unknown) => app.log.error(error, 'alarm notice failed');
-  const webhooks = new WebhooksService(db, clock, (): AlarmOutbox => outbox);
+  const webhooks = new WebhooksService(db, clock, (): AlarmOutbox => outbox, addressPolicy(config.WEBHOOK_ALLOW_HOSTS));
   const mailer = new EmailNotifier(
     clock,
     (): AlarmOutbox => outbox,

@@ -107,6 +107,11 @@ const EnvSchema = z.object({
   ALARM_CHECK_MS: intFrom(200, 3_600_000).default(30_000),
   /** How often the webhook outbox is looked at for notices due (new ones are sent at once). */
   WEBHOOK_POLL_MS: intFrom(100, 600_000).default(5_000),
+  /**
+   * Comma-separated host names (or addresses) alarm webhooks may reach although they are inside this host or its
+   * networks (loopback, private, link-local); every other such address is refused when saved and when connected to.
+   */
+  WEBHOOK_ALLOW_HOSTS: z.string().default(''),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AlarmNoticeSchema, type AlarmWebhook, type AlarmWebhookSaveResult } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlarmOutbox, OUTBOX_MAX_ATTEMPTS } from '../src/modules/alarms/alarm-outbox.ts';
-import { webhookSignature } from '../src/modules/alarms/webhooks.service.ts';
+import { WEBHOOK_TIMEOUT_MS, webhookSignature } from '../src/modules/alarms/webhooks.service.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
@@ -31,13 +31,42 @@ async function receiver(statuses: number[]) {
   return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** A receiver that takes each request and never answers; counts them. */
+async function hangingReceiver() {
+  let requests = 0;
+  const server = http.createServer(() => void requests++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests: () => requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** A receiver that answers each notice with a redirect to `location`. */
+async function redirecting(location: string) {
+  let requests = 0;
+  const server = http.createServer((_req, res) => {
+    requests++;
+    res.writeHead(302, { location }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, requests: () => requests, close: () => new Promise((r) => server.close(r)) };
+}
+
 /** Issue 23, webhook notifications: signed JSON, retried with backoff from a durable outbox, shared by processes. */
 describe.each(dialects)('alarm webhooks on %s', (dialect) => {
   let env: TestEnv;
   let w: World;
   let hook: Awaited<ReturnType<typeof receiver>> | null = null;
   beforeEach(async () => {
-    env = await buildTestApp(dialect, { config: { WEBHOOK_POLL_MS: 600_000 } });
+    // The test receivers listen on this machine: the operator's allow-list names them (the default refuses loopback).
+    env = await buildTestApp(dialect, { config: { WEBHOOK_POLL_MS: 600_000, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
     w = await buildWorld(env);
   });
   afterEach(async () => {
@@ -80,7 +109,8 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     await expect.poll(() => hook!.received.length).toBe(1);
     await env.app.alarmOutbox.deliverDue();
     let [row] = await deliveries();
-    expect(row).toMatchObject({ attempts: 1, last_error: 'HTTP 500', delivered_at: null, failed_at: null });
+    // The class of the failure only, not what the receiver answered.
+    expect(row).toMatchObject({ attempts: 1, last_error: 'HTTP error', delivered_at: null, failed_at: null });
     // Not due again before the pause.
     env.clock.advance(9_000);
     await env.app.alarmOutbox.deliverDue();
@@ -124,7 +154,7 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     // Hours went by: the administrator signs in again.
     w.tokens.ownAdmin = await login(env, 'admin_a');
     const status = (await view(w.tokens.ownAdmin)).data as AlarmWebhook;
-    expect(status).toMatchObject({ pending: 0, failed: 1, last_delivery: { ok: false, error: 'HTTP 500' } });
+    expect(status).toMatchObject({ pending: 0, failed: 1, last_delivery: { ok: false, error: 'HTTP error' } });
 
     // Saving the same URL keeps the secret (none answered); asking for a new one answers it once.
     expect(((await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult).secret).toBeNull();
@@ -196,6 +226,72 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     await expect.poll(() => hook!.received.length).toBe(1);
   });
 
+  it("one team's receiver that never answers holds up no other team's notice, and is backed off on its own (issue 37)", async () => {
+    const hang = await hangingReceiver();
+    try {
+      hook = await receiver([200]);
+      expect((await save(w.tokens.ownAdmin, { url: hang.url })).code).toBe(1000);
+      expect((await save(w.tokens.otherAdmin, { url: hook.url })).code).toBe(1000);
+      // Team A: 12 alarms at once, 12 notices for the receiver that never answers.
+      const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+      for (let i = 1; i <= 12; i++) {
+        const rule = { name: `Hot ${i}`, kind: 'temperature_high', threshold: 40 };
+        expect(body(await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-rule', rule)).code).toBe(1000);
+      }
+      await env.app.alarms.settled();
+      expect((await telemetry(env, a1.key, { at: env.clock.now, temperature_c: 45 })).statusCode).toBe(200);
+      await env.app.alarms.settled();
+      expect(await deliveries()).toHaveLength(12);
+      await expect.poll(() => hang.requests()).toBe(1);
+
+      // Team B's alarm, while A's receiver holds its first notice.
+      const b1 = await registerIpp(env, w.tokens.otherAdmin, w.teamB, 'B1');
+      const rule = { name: 'Hot B', kind: 'temperature_high', threshold: 40 };
+      expect(body(await call(env, w.tokens.otherAdmin, 'POST', '/api/alarm/save-rule', rule)).code).toBe(1000);
+      await env.app.alarms.settled();
+      const started = Date.now();
+      expect((await telemetry(env, b1.key, { at: env.clock.now, temperature_c: 45 })).statusCode).toBe(200);
+      await expect.poll(() => hook!.received.length, { timeout: 2000, interval: 20 }).toBe(1);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(AlarmNoticeSchema.parse(JSON.parse(hook.received[0]!.body)).alarm).toMatchObject({ dev_id: 'B1' });
+
+      // A's try ends at the short deadline as a timeout; its 11 other notices wait with it, untried.
+      const ofA = async () => (await deliveries()).filter((d) => d.group_id === w.teamA);
+      await expect
+        .poll(async () => (await ofA()).filter((d) => d.attempts === 1).length, {
+          timeout: WEBHOOK_TIMEOUT_MS + 5000,
+          interval: 100,
+        })
+        .toBe(1);
+      const [first, ...rest] = await ofA();
+      expect(first).toMatchObject({ attempts: 1, last_error: 'timeout', delivered_at: null });
+      expect(Number(first!.next_at)).toBe(env.clock.now + 10_000);
+      expect(rest.map((d) => [d.attempts, Number(d.next_at)])).toEqual(rest.map(() => [0, env.clock.now + 10_000]));
+      expect(hang.requests()).toBe(1);
+      expect((await view(w.tokens.ownAdmin)).data).toMatchObject({ pending: 12, last_delivery: { ok: false, error: 'timeout' } });
+    } finally {
+      await hang.close();
+    }
+  });
+
+  it('follows no redirect, and refuses another name for an allowed address (the allow-list is by name)', async () => {
+    hook = await receiver([200]);
+    const port = new URL(hook.url).port;
+    const bounce = await redirecting(hook.url);
+    try {
+      expect((await save(w.tokens.ownAdmin, { url: bounce.url })).code).toBe(1000);
+      await raiseOne();
+      await expect.poll(async () => (await deliveries())[0]!.attempts).toBe(1);
+      expect(bounce.requests()).toBe(1);
+      expect(hook.received).toHaveLength(0);
+      expect((await deliveries())[0]).toMatchObject({ last_error: 'HTTP error', delivered_at: null });
+    } finally {
+      await bounce.close();
+    }
+    const named = await save(w.tokens.ownAdmin, { url: `http://localhost:${port}/hook` });
+    expect(named).toMatchObject({ code: 1002, model: { field: 'url' } });
+  });
+
   it('lets only administrators of the team see and set it, and refuses a URL that is not http(s), in the user language', async () => {
     expect((await view(w.tokens.user)).code).toBe(1011);
     expect((await save(w.tokens.user, { url: 'https://example.org/x' })).code).toBe(1011);
@@ -210,5 +306,93 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     expect((await view(w.tokens.ownAdmin)).data).toMatchObject({ url: 'https://example.org/x' });
     expect((await save(w.tokens.ownAdmin, { url: null })).code).toBe(1000);
     expect((await view(w.tokens.ownAdmin)).data).toMatchObject({ url: null, secret_hint: null });
+  });
+});
+
+/** Issue 37: webhooks never reach inside the console's host or its networks, whatever the spelling, saved or sent. */
+describe.each(dialects)('webhook addresses on %s', (dialect) => {
+  let env: TestEnv;
+  let w: World;
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  beforeEach(async () => {
+    env = await buildTestApp(dialect, { config: { WEBHOOK_POLL_MS: 600_000 } });
+    w = await buildWorld(env);
+    hook = await receiver([200]);
+  });
+  afterEach(async () => {
+    await hook.close();
+    await env.close();
+  });
+  const save = async (payload: object, lang = 'en') =>
+    body(await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-webhook', payload, lang));
+  const deliveries = () => env.db.kysely.selectFrom('alarm_deliveries').selectAll().orderBy('id').execute();
+
+  it('refuses to save loopback, private, link-local, multicast and unspecified addresses in every spelling, in the user language', async () => {
+    const port = new URL(hook.url).port;
+    const inside = [
+      '127.0.0.1',
+      'localhost',
+      'LocalHost.',
+      '0.0.0.0',
+      '0',
+      '2130706433',
+      '0x7f000001',
+      '0x7f.1',
+      '127.1',
+      '0177.0.0.1',
+      '[::1]',
+      '[::]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '10.1.2.3',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '[fc00::1]',
+      '[fd12:3456::1]',
+      '[fe80::1]',
+      '224.0.0.1',
+      '[ff02::1]',
+      '255.255.255.255',
+    ];
+    for (const host of inside) {
+      const res = await save({ url: `http://${host}:${port}/hook` });
+      expect(res, host).toMatchObject({ code: 1002, model: { field: 'url' } });
+      expect(res.msg).toContain('private, link-local or multicast');
+    }
+    const zh = await save({ url: `https://169.254.169.254/latest/meta-data/` }, 'zh');
+    expect(zh).toMatchObject({ code: 1002 });
+    expect(zh.msg).toContain('内网');
+    expect((await save({ url: 'http://93.184.215.14/hook' })).code).toBe(1000);
+    expect(hook.received).toHaveLength(0);
+  });
+
+  it('refuses again when sending: a name that now resolves inside, a stored literal; the team sees only the class', async () => {
+    const port = new URL(hook.url).port;
+    // A URL accepted when saved may point inside later (its name rebound, or saved before this check existed).
+    await env.db.kysely
+      .insertInto('alarm_webhooks')
+      .values({ group_id: w.teamA, url: `http://localhost:${port}/hook`, secret: 'x'.repeat(32), updated_at: env.clock.now })
+      .execute();
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const rule = { name: 'Hot', kind: 'temperature_high', threshold: 40 };
+    expect(body(await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-rule', rule)).code).toBe(1000);
+    await env.app.alarms.settled();
+    expect((await telemetry(env, a1.key, { at: env.clock.now, temperature_c: 45 })).statusCode).toBe(200);
+    await env.app.alarms.settled();
+    await expect.poll(async () => (await deliveries())[0]?.attempts).toBe(1);
+    expect((await deliveries())[0]).toMatchObject({ last_error: 'address not allowed', delivered_at: null });
+
+    await env.db.kysely
+      .updateTable('alarm_webhooks')
+      .set({ url: `http://2130706433:${port}/hook` })
+      .execute();
+    env.clock.advance(10_000);
+    await env.app.alarmOutbox.deliverDue();
+    expect((await deliveries())[0]).toMatchObject({ attempts: 2, last_error: 'address not allowed' });
+    expect(hook.received).toHaveLength(0);
+    const status = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/alarm/webhook')).data as AlarmWebhook;
+    expect(status.last_delivery).toMatchObject({ ok: false, error: 'address not allowed' });
   });
 });

@@ -103,6 +103,10 @@ const MESSAGES = {
   alarmRuleNotFound: { zh: '告警规则不存在', en: 'The alarm rule does not exist' },
   alarmNotFound: { zh: '告警不存在', en: 'The alarm does not exist' },
   alarmNotActive: { zh: '该告警已被确认或已解除', en: 'The alarm has already been acknowledged or has cleared' },
+  webhookAddressNotAllowed: {
+    zh: 'url：不能向本机、内网、链路本地或组播地址发送告警（如需内部接收端，请由运维人员在 WEBHOOK_ALLOW_HOSTS 中允许该主机）',
+    en: 'url: alarms cannot be posted to this host, a private, link-local or multicast address (an operator may allow an internal receiver by name in WEBHOOK_ALLOW_HOSTS)',
+  },
   alarmRuleLimit: {
     zh: '每个团队最多 {max} 条告警规则，请先删除不用的规则',
     en: 'A team can have at most {max} alarm rules: delete unused ones first',

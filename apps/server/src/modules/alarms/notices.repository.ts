@@ -27,17 +27,63 @@ export function insertDelivery(db: Kysely<Database>, values: Insertable<AlarmDel
   return db.insertInto('alarm_deliveries').values(values).execute();
 }
 
+/** Where a notice goes: a team's webhook (recipient null), or one person's address. */
+export interface Receiver {
+  channel: string;
+  group_id: number;
+  recipient: string | null;
+}
+
 /** Deliveries due now that no process holds. */
-export function dueDeliveries(db: Kysely<Database>, now: number, limit: number) {
+function due(db: Kysely<Database>, now: number) {
   return db
     .selectFrom('alarm_deliveries')
-    .selectAll()
     .where('delivered_at', 'is', null)
     .where('failed_at', 'is', null)
     .where('next_at', '<=', now)
-    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now)]))
+    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now)]));
+}
+
+/** The first due delivery of each receiver, oldest first: one row per receiver however many it has waiting. */
+export function dueHeads(db: Kysely<Database>, now: number, limit: number) {
+  return db
+    .selectFrom('alarm_deliveries')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      due(db, now)
+        .select((eb) => eb.fn.min('id').as('id'))
+        .groupBy(['channel', 'group_id', 'recipient']),
+    )
     .orderBy('id')
     .limit(limit)
+    .execute();
+}
+
+/** The next due delivery of one receiver. */
+export function nextDueOf(db: Kysely<Database>, receiver: Receiver, now: number) {
+  return due(db, now)
+    .selectAll()
+    .where('channel', '=', receiver.channel)
+    .where('group_id', '=', receiver.group_id)
+    .where((eb) => (receiver.recipient === null ? eb('recipient', 'is', null) : eb('recipient', '=', receiver.recipient)))
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A failing receiver waits as a whole: none of its pending deliveries is tried before `until`. */
+export function deferReceiver(db: Kysely<Database>, receiver: Receiver, until: number) {
+  return db
+    .updateTable('alarm_deliveries')
+    .set({ next_at: until })
+    .where('channel', '=', receiver.channel)
+    .where('group_id', '=', receiver.group_id)
+    .where((eb) => (receiver.recipient === null ? eb('recipient', 'is', null) : eb('recipient', '=', receiver.recipient)))
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .where('next_at', '<', until)
     .execute();
 }
 

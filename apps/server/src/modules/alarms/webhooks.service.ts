@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  ResultCode,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
   type Alarm,
@@ -11,15 +12,20 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
 import { teamActedOn } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
+import { postWebhook, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
-/** A receiver that answers nothing within this is a failed try. */
-const SEND_TIMEOUT_MS = 10_000;
+/**
+ * A receiver that has not answered (connected, and sent its answer's headers) within this is a failed try. Short:
+ * a receiver that never answers holds only its own team's notices (the outbox sends each receiver's in its own lane).
+ */
+export const WEBHOOK_TIMEOUT_MS = 5_000;
 
 /** `v1=` HMAC-SHA256 (hex) of `<timestamp>.<body>` with the team's secret: what a receiver recomputes to trust a notice. */
 export function webhookSignature(secret: string, timestamp: number, body: string) {
@@ -35,7 +41,8 @@ export class WebhooksService implements AlarmNotifier {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly outbox: () => AlarmOutbox,
-    private readonly send: typeof fetch = fetch,
+    private readonly policy: AddressPolicy,
+    private readonly timeoutMs = WEBHOOK_TIMEOUT_MS,
   ) {}
 
   async get(actor: UserRow, groupId?: number): Promise<AlarmWebhook> {
@@ -47,6 +54,9 @@ export class WebhooksService implements AlarmNotifier {
     body: { group_id?: number; url: string | null; new_secret: boolean },
   ): Promise<AlarmWebhookSaveResult> {
     const group = teamActedOn(actor, body.group_id);
+    // Never a receiver inside the host or its networks (issue 37); each delivery checks again at connect time.
+    if (body.url !== null && !(await webhookUrlAllowed(body.url, this.policy)))
+      throw new AppError(ResultCode.BAD_PARAM, 'webhookAddressNotAllowed', {}, 'url');
     const now = this.clock();
     const secret = await this.db.kysely.transaction().execute(async (trx) => {
       // Two administrators saving the first URL at once: the second finds the first's secret and keeps it.
@@ -79,30 +89,26 @@ export class WebhooksService implements AlarmNotifier {
     this.outbox().poke();
   }
 
-  /** The outbox's sender for channel webhook: the team's URL and secret as they are now. */
+  /**
+   * The outbox's sender for channel webhook: the team's URL and secret as they are now. What fails is stored (and
+   * shown to the team) as a class only — "timeout", "refused", "HTTP error", "address not allowed"… — so the status is
+   * no oracle for what answered where.
+   */
   readonly deliver: OutboxSender = async (row) => {
     const webhook = await repo.findWebhook(this.db.kysely, row.group_id);
     if (!webhook) throw new Error('webhook removed');
     const timestamp = Math.floor(this.clock() / 1000);
-    let response: Response;
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'IPP-Console-Alarms',
+      [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+      [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(webhook.secret, timestamp, row.payload),
+    };
     try {
-      response = await this.send(webhook.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'IPP-Console-Alarms',
-          [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
-          [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(webhook.secret, timestamp, row.payload),
-        },
-        body: row.payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      });
+      await postWebhook(webhook.url, headers, row.payload, this.policy, this.timeoutMs);
     } catch (cause) {
-      throw new Error(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+      throw cause instanceof WebhookFailure ? cause : new WebhookFailure('network error');
     }
-    await response.body?.cancel().catch(() => undefined);
-    if (response.status < 200 || response.status > 299) throw new Error(`HTTP ${response.status}`);
   };
 
   private async present(group: number): Promise<AlarmWebhook> {
