@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { button } from './support/antd.ts';
-import { login } from './support/api.ts';
+import { call, login } from './support/api.ts';
 import { chromiumAvailable } from './support/browser.ts';
 import { expectPath, signOut, storage } from './support/console.ts';
 import { ADMIN_PASSWORD, DEMO_PASSWORD } from './support/server.ts';
@@ -89,6 +89,28 @@ describe.skipIf(!chromiumAvailable)('session and shell in Chromium (SQLite)', ()
     expect((await (await saved).json()).data.language).toBe('zh');
     await expect.poll(() => storage(page, 'language')).toBe('zh');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toMatch(/^zh/);
+  });
+
+  it('keeps the language chosen on the sign-in page over the one saved to the account, and saves it (issue 37)', async () => {
+    const saveLanguage = async (language: string) =>
+      call(app.server.url, await login(app.server.url, 'admin', ADMIN_PASSWORD), '/setting/save-user', { language });
+    await saveLanguage('zh');
+    const page = await app.newPage();
+    await page.goto('/login');
+    expect(await page.locator('html').getAttribute('lang')).toMatch(/^zh/);
+    await page.getByTestId('language-switch').getByText('English', { exact: true }).click();
+    await page.getByLabel('Account', { exact: true }).fill('admin');
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    const userInfo = page.waitForResponse((res) => res.url().includes('/api/wyrbac/login/user-info'));
+    await button(page, 'Sign in').click();
+    await page.getByTestId('header-user').waitFor();
+    // The console has the account's word (user-info) and still speaks English: the choice was saved to the account.
+    expect((await (await userInfo).json()).data.language).toBe('en');
+    await page.getByTestId('sidebar-menu').getByText('About').waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await storage(page, 'language')).toBe('en');
+    // Later tests sign in as admin expecting Chinese.
+    await saveLanguage('zh');
   });
 
   it('signs out: the server ends the session and the console forgets token, role and demo flag', async () => {

@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { saveUserSettings } from '@/api/save-user-settings';
-import { getLanguage, setLanguage } from '@/i18n';
+import { getLanguage, notePickedBeforeSignIn, setLanguage } from '@/i18n';
 import { LANGS } from '@/lib/contract-constants';
+import { getSession } from '@/lib/session';
 
 export function LanguageSwitch() {
   const { t } = useTranslation();
@@ -19,6 +20,8 @@ export function LanguageSwitch() {
       void message.error({ content: t('api.badNetwork'), key: 'network' });
       return;
     }
+    // Picked on the sign-in page, the choice goes to the account at the sign-in (login-page.tsx).
+    if (!getSession().token) notePickedBeforeSignIn(lang);
     // The choice follows the account (POST /setting/save-user); a failure there has had its toast and the
     // language still changes here.
     await saveUserSettings(queryClient, { language: lang }).catch(() => undefined);

@@ -62,6 +62,23 @@ export async function setLanguage(lang: Lang): Promise<void> {
   await i18n.changeLanguage(lang);
 }
 
+/**
+ * A language picked on the sign-in page (signed out). That choice wins over the one saved to the account: the sign-in
+ * that follows saves it there (takePickedBeforeSignIn), instead of switching to the account's (issue 37).
+ */
+let pickedBeforeSignIn: Lang | null = null;
+
+export function notePickedBeforeSignIn(lang: Lang): void {
+  pickedBeforeSignIn = lang;
+}
+
+/** The language picked on the sign-in page since it opened, if any; asking forgets it. */
+export function takePickedBeforeSignIn(): Lang | null {
+  const picked = pickedBeforeSignIn;
+  pickedBeforeSignIn = null;
+  return picked;
+}
+
 /** The site's default language (system configuration) applies only until the user picks one. */
 export async function applySiteDefaultLanguage(lang: Lang): Promise<void> {
   if (isLang(readStorage(STORAGE_KEYS.language)) || getLanguage() === lang) return;

@@ -4,9 +4,11 @@ import { Flex } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { saveUserSettings } from '@/api/save-user-settings';
 import { AlertOnDemand } from '@/components/alert-on-demand';
 import { LanguageSwitch } from '@/components/language-switch';
 import { useSiteBranding } from '@/hooks/use-site-branding';
+import { takePickedBeforeSignIn } from '@/i18n';
 import { DEFAULT_SETTINGS } from '@/lib/contract-constants';
 import { safeRedirect } from '@/lib/redirect';
 import { setSession } from '@/lib/session';
@@ -26,12 +28,18 @@ export function LoginPage() {
     document.title = `${t('route.login')} · ${title}`;
   }, [t, title]);
 
-  const onSignedIn = (result: LoginResult) => {
+  const signedIn = async (result: LoginResult) => {
     // Nothing cached for the previous user may show for the next one.
     queryClient.clear();
     setSession({ token: result.token, role: result.role, demo: result.demo });
-    void navigate(safeRedirect(params.get('redirect')), { replace: true });
+    // A language picked here wins over the account's: saved to it before the console asks user-info (which would
+    // switch to the account's language), so the console comes up in the language the user just chose. A failed save
+    // has had its toast; the console then follows the account as before.
+    const picked = takePickedBeforeSignIn();
+    if (picked) await saveUserSettings(queryClient, { language: picked }).catch(() => undefined);
+    await navigate(safeRedirect(params.get('redirect')), { replace: true });
   };
+  const onSignedIn = (result: LoginResult) => void signedIn(result);
 
   return (
     <Flex vertical align="center" justify="center" gap="large" className="login-page">
