@@ -4,6 +4,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
+import { hangingReceiver } from './helpers/receivers.ts';
+import type { Config } from '../src/config.ts';
 import { dialects } from './helpers/dialects.ts';
 import { registerIpp, telemetry } from './helpers/device.ts';
 
@@ -73,9 +75,9 @@ describe.each(dialects)('alarm e-mail on %s', (dialect) => {
   let env: TestEnv;
   let w: World;
   let smtp: Awaited<ReturnType<typeof smtpServer>>;
-  const start = async (refuse = 0) => {
+  const start = async (refuse = 0, config: Partial<Config> = {}) => {
     smtp = await smtpServer(refuse);
-    env = await buildTestApp(dialect, { config: { SMTP_URL: smtp.url, WEBHOOK_POLL_MS: 600_000 } });
+    env = await buildTestApp(dialect, { config: { SMTP_URL: smtp.url, WEBHOOK_POLL_MS: 600_000, ...config } });
     w = await buildWorld(env);
   };
   afterEach(async () => {
@@ -99,6 +101,29 @@ describe.each(dialects)('alarm e-mail on %s', (dialect) => {
     await env.app.alarms.settled();
     return ipp;
   };
+
+  it("a team's webhook that never answers holds up none of the e-mails (issue 37)", async () => {
+    await start(0, { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
+    const hang = await hangingReceiver();
+    try {
+      expect(body(await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-webhook', { url: hang.url })).code).toBe(1000);
+      await setEmail('admin_a', 'admin@example.org');
+      expect((await choose(w.tokens.ownAdmin, 'team')).code).toBe(1000);
+      for (let i = 1; i <= 12; i++) {
+        const rule = { name: `Hot ${i}`, kind: 'temperature_high', threshold: 40 };
+        expect(body(await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/save-rule', rule)).code).toBe(1000);
+      }
+      await env.app.alarms.settled();
+      const started = Date.now();
+      // 12 alarms: 12 posts to the receiver that never answers and 12 e-mails, queued in turn.
+      await raise('A1');
+      await expect.poll(() => smtp.mails.length, { timeout: 3000, interval: 20 }).toBe(12);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(hang.requests()).toBe(1);
+    } finally {
+      await hang.close();
+    }
+  });
 
   it('e-mails each member who chose it, in their language: the team’s alarms, or only the followed stations’', async () => {
     await start();

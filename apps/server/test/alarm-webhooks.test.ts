@@ -8,6 +8,7 @@ import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { registerIpp, telemetry } from './helpers/device.ts';
+import { hangingReceiver } from './helpers/receivers.ts';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -29,22 +30,6 @@ async function receiver(statuses: number[]) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise((r) => server.close(r)) };
-}
-
-/** A receiver that takes each request and never answers; counts them. */
-async function hangingReceiver() {
-  let requests = 0;
-  const server = http.createServer(() => void requests++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    requests: () => requests,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
 }
 
 /** A receiver that answers each notice with a redirect to `location`. */
