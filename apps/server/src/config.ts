@@ -90,7 +90,10 @@ const EnvSchema = z.object({
    * behind a proxy on another host names that proxy's address.
    */
   TRUST_PROXY: z.string().min(1).default('loopback'),
-  /** Password hashes (scrypt) computed at once; the rest wait in a short queue, beyond which sign-ins are told to retry. */
+  /**
+   * Password hashes (scrypt) computed at once; the rest wait in a short queue, beyond which sign-ins are told to retry.
+   * Trusted sign-ins (an address the account signed in from, or its session) wait apart, not counted (password.ts).
+   */
   SCRYPT_CONCURRENCY: intFrom(1, 16).default(2),
   SCRYPT_QUEUE: intFrom(0, 1000).default(16),
   /** Expensive calls (statistics, similarity, classify uploads) one user may have in flight at once. */
