@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { TreeNode } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -12,8 +14,12 @@ import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, roiMultipart } from './helpers/device.ts';
-import { zipOf } from './helpers/zip.ts';
+import { unzip, zipOf } from './helpers/zip.ts';
+import { checkEcotaxa } from './helpers/ecotaxa-rules.ts';
 import yazl from 'yazl';
+
+const run = promisify(execFile);
+const IMPORT_CLI = path.resolve(import.meta.dirname, '../src/cli/import.ts');
 
 /** Real labelled plankton images (MIT), read in place: never copied into the repository. */
 const PWSSC = path.resolve(import.meta.dirname, '../../../../shared/data/pwssc-spc');
@@ -217,6 +223,96 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
     expect(again.classes.map((c) => [c.folder, c.duplicates])).toEqual(report.classes.map((c) => [c.folder, c.images]));
   });
 
+  it('issue 37: a per-import pixel size is stored on the imported ROIs and every µm figure of theirs uses it', async () => {
+    const k = env.db.kysely;
+    await k.updateTable('ipps').set({ pixel_size_um: 5 }).where('id', '=', a1.id).execute();
+    fs.mkdirSync(path.join(dir, 'Other'));
+    fs.writeFileSync(path.join(dir, 'Other', 'x.png'), await pngOf(71));
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-import-other-'));
+    try {
+      // The station's own set (no pixel size given) and another instrument's images at 0.5 µm per pixel.
+      fs.mkdirSync(path.join(other, 'Other'));
+      fs.writeFileSync(path.join(other, 'Other', 'y.png'), await pngOf(72));
+      await importFolder(env.db, env.app.rois, () => env.clock.now, { dir, devId: 'A1', as: 'hi' });
+      await importFolder(env.db, env.app.rois, () => env.clock.now, { dir: other, devId: 'A1', as: 'hi', pixelSizeUm: 0.5 });
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+    const idOf = async (seed: number) =>
+      (
+        await k
+          .selectFrom('rois')
+          .select(['id', 'pixel_size_um'])
+          .where(
+            'sha256',
+            '=',
+            createHash('sha256')
+              .update(await pngOf(seed))
+              .digest('hex'),
+          )
+          .executeTakeFirstOrThrow()
+      ).id;
+    const [own, foreign] = [await idOf(71), await idOf(72)];
+    const stored = await k.selectFrom('rois').select(['id', 'pixel_size_um']).where('id', 'in', [own, foreign]).execute();
+    expect(new Map(stored.map((r) => [r.id, r.pixel_size_um]))).toEqual(
+      new Map([
+        [own, null],
+        [foreign, 0.5],
+      ]),
+    );
+    // The image's details carry its own pixel size; the station's other images keep the station's.
+    const details = async (id: number) =>
+      (
+        body(await call(env, w.tokens.ownAdmin, 'GET', `/api/roi/get-roi-details?roi_id=${id}`)).data as {
+          roi: { pixel_size_um: number };
+        }
+      ).roi.pixel_size_um;
+    expect(await details(foreign)).toBe(0.5);
+    expect(await details(own)).toBe(5);
+    // The EcoTaxa export: its acquisition apart, its µm figures from 0.5 µm per pixel, and EcoTaxa ignores nothing.
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/roi/export',
+      headers: { 'x-token': w.tokens.ownAdmin },
+      payload: { format: 'ecotaxa', roi_ids: [own, foreign] },
+    });
+    expect(res.statusCode).toBe(200);
+    const check = checkEcotaxa(await unzip(res.rawPayload));
+    expect([check.errors, check.silent]).toEqual([[], []]);
+    const row = (id: number) => check.rows.find((r) => r.object_id!.endsWith(`_${id}`))!;
+    expect(row(foreign).acq_pixel_size_um).toBe('0.5');
+    expect(row(own).acq_pixel_size_um).toBe('5');
+    expect(row(foreign).acq_id).toMatch(/_px0\.5$/);
+    expect(row(foreign).acq_id).not.toBe(row(own).acq_id);
+    expect(Number(row(foreign).object_area_um2)).toBeCloseTo(Number(row(foreign).object_area) * 0.25, 3);
+    expect(Number(row(own).object_area_um2)).toBeCloseTo(Number(row(own).object_area) * 25, 1);
+  });
+
+  it('npm run import --pixel-size: stored on each imported image; a bad value is refused before anything is read', async () => {
+    const cliEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: env.config.DATA_DIR,
+      DATABASE_URL: env.config.DATABASE_URL ?? '',
+    };
+    if (!env.config.DATABASE_URL) delete cliEnv.DATABASE_URL;
+    const bad = await run(process.execPath, ['--import', 'tsx', IMPORT_CLI, dir, '--station', 'A1', '--pixel-size', 'wide'], {
+      env: cliEnv,
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in bad && bad.code).toBe(2);
+    expect((bad as { stderr: string }).stderr).toContain('--pixel-size must be a number of micrometres per pixel');
+    expect(await env.db.kysely.selectFrom('rois').select('id').execute()).toEqual([]);
+    const ok = await run(process.execPath, ['--import', 'tsx', IMPORT_CLI, dir, '--station', 'A1', '--pixel-size', '0.25'], {
+      env: cliEnv,
+    }).catch((e: { code: number; stdout: string }) => e);
+    // broken.png fails (exit 1); every image stored has 0.25 µm per pixel.
+    expect((ok as { stdout: string }).stdout).toMatch(
+      /capture times: \d+ from file names, \d+ from the files' modification times/,
+    );
+    const sizes = await env.db.kysely.selectFrom('rois').select('pixel_size_um').execute();
+    expect(sizes.length).toBe((havePwssc ? 6 : 0) + 2);
+    for (const s of sizes) expect(s.pixel_size_um).toBe(0.25);
+  });
+
   it('reads capture times from file names', () => {
     expect(captureTimeOf('SPC-PWSSC-1473068024-000631-046-1284-2142-324-276.png', 5)).toBe(1473068024000);
     expect(captureTimeOf('plankton_01.png', 1234.4)).toBe(1234);
@@ -283,6 +379,25 @@ describe.each(dialects)('zip import from the console on %s', (dialect) => {
       Number(r.roi_time),
     );
     expect(times).toEqual([1473068024000, taken.getTime()]);
+  });
+
+  it("issue 37: the console import's pixel_size_um is stored on the imported images; a bad one is refused in the caller's language", async () => {
+    const zip = await zipOf({ 'Copepod/a.png': await pngOf(95), 'Copepod/b.png': await pngOf(96) });
+    for (const [lang, value] of [
+      ['en', '0'],
+      ['zh', 'wide'],
+      ['en', '5000'],
+    ] as const) {
+      const res = body(await upload(w.tokens.ownAdmin, `dev_id=A1&pixel_size_um=${value}`, zip, lang));
+      expect(res.code).toBe(1002);
+      expect(String(res.msg)).toContain('pixel_size_um');
+      if (lang === 'zh') expect(String(res.msg)).toMatch(/[\u4e00-\u9fa5]/);
+    }
+    expect(await env.db.kysely.selectFrom('rois').select('id').execute()).toEqual([]);
+    const res = body(await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi&pixel_size_um=0.5', zip));
+    expect(res.code, JSON.stringify(res)).toBe(1000);
+    const stored = await env.db.kysely.selectFrom('rois').select('pixel_size_um').execute();
+    expect(stored).toEqual([{ pixel_size_um: 0.5 }, { pixel_size_um: 0.5 }]);
   });
 
   it('two administrators import the same set at once: each image stored once, one new class, no conflict', async () => {

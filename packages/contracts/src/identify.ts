@@ -573,6 +573,11 @@ export const ImportQuerySchema = z.object({
   dev_id: z.string().trim().min(1).max(32),
   as: z.enum(['hi', 'reference']).default('hi'),
   format: z.enum(['folders', 'ecotaxa']).default('folders'),
+  /**
+   * Micrometres per pixel of the imported images, where they come from another instrument than the station's: stored
+   * on each imported ROI as its own pixel size (absent: the station's; EcoTaxa tables: their acq_pixel_size_um).
+   */
+  pixel_size_um: z.coerce.number().min(0.01).max(1000).optional(),
   /** A name the caller chose for this import, to follow its progress by (GET /roi/import-progress). */
   progress_id: z
     .string()

@@ -9,11 +9,13 @@ import { ImportError, importFolder, type ImportAs } from '../modules/transfer/im
 import { importRoisService } from '../modules/transfer/import-rois.ts';
 import { blobStoreOf } from '../storage/s3-blobs.ts';
 
-const USAGE = `usage: npm run import -- <dir> --station <dev_id> [--as hi|reference]
+const USAGE = `usage: npm run import -- <dir> --station <dev_id> [--as hi|reference] [--pixel-size <µm>]
 
 Imports a folder holding one sub-folder of images per class as human-identified ROIs of the station.
   --as hi          (default) the images become HI ROIs of their class
   --as reference   the same, and each class is also filed in the station's team library (-2)
+  --pixel-size µm  micrometres per pixel of these images, where another instrument than the station's took them:
+                   stored on each imported image as its own pixel size (default: the station's)
 Capture times come from file names carrying unix seconds (SPC-<camera>-<seconds>-...), else the file's own
 modification time; the summary says how many came from each.
 A folder named like an EcoTaxa category folder (detritus__84963) is the class without its __<taxon id>.
@@ -33,7 +35,12 @@ async function main(): Promise<number> {
     args = parseArgs({
       args: process.argv.slice(2),
       allowPositionals: true,
-      options: { station: { type: 'string' }, as: { type: 'string', default: 'hi' }, help: { type: 'boolean' } },
+      options: {
+        station: { type: 'string' },
+        as: { type: 'string', default: 'hi' },
+        'pixel-size': { type: 'string' },
+        help: { type: 'boolean' },
+      },
     });
   } catch (error) {
     console.error(`import: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
@@ -47,6 +54,12 @@ async function main(): Promise<number> {
   const as = args.values.as;
   if (!dir || !args.values.station || (as !== 'hi' && as !== 'reference') || args.positionals.length > 1) {
     console.error(USAGE);
+    return 2;
+  }
+  const pixelText = args.values['pixel-size'];
+  const pixelSizeUm = pixelText === undefined ? undefined : Number(pixelText);
+  if (pixelSizeUm !== undefined && !(pixelSizeUm >= 0.01 && pixelSizeUm <= 1000)) {
+    console.error(`import: --pixel-size must be a number of micrometres per pixel from 0.01 to 1000, not "${pixelText}"`);
     return 2;
   }
   let config;
@@ -72,6 +85,7 @@ async function main(): Promise<number> {
       dir: path.resolve(dir),
       devId: args.values.station,
       as: as as ImportAs,
+      ...(pixelSizeUm === undefined ? {} : { pixelSizeUm }),
       onProgress: progressBar,
     });
     if (process.stderr.isTTY) process.stderr.write('\n');

@@ -25,6 +25,7 @@ import { ippTimeZoneMigration } from './migrations/0022-ipp-time-zone.ts';
 import { completenessMigration } from './migrations/0023-completeness.ts';
 import { labelHistoryMigration } from './migrations/0024-label-history.ts';
 import { ippOnlineSinceMigration } from './migrations/0025-ipp-online-since.ts';
+import { roiPixelSizeMigration } from './migrations/0026-roi-pixel-size.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -54,6 +55,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0023-completeness': completenessMigration(db.dialect),
     '0024-label-history': labelHistoryMigration(db.dialect),
     '0025-ipp-online-since': ippOnlineSinceMigration(),
+    '0026-roi-pixel-size': roiPixelSizeMigration(),
   };
 }
 

@@ -293,6 +293,8 @@ export interface RoisTable {
   width: number;
   height: number;
   size_px: number;
+  /** Micrometres per pixel of this image where it differs from its station's (imports of another instrument's images); null = the station's. */
+  pixel_size_um: number | null;
   roi_labelindex: Generated<number>;
   confidence: number | null;
   class_id: number | null;

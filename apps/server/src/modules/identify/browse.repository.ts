@@ -126,16 +126,17 @@ function flagged(eb: Eb, flag: RoiFlagFilter): Expression<SqlBool> {
 
 /**
  * The ESD range in µm as a condition on the area in pixels: ESD = 2·√(area/π)·pixel size, so ESD ≥ d ⇔
- * area·pixel size² ≥ π·d²/4 (no square root or division in SQL). The station's pixel size comes from its row; a station
- * without one matches no bound.
+ * area·pixel size² ≥ π·d²/4 (no square root or division in SQL). The pixel size is the ROI's own where an import gave
+ * one (issue 37), else its station's; an ROI with neither matches no bound.
  */
 function esdWithin(eb: Eb, min: number | undefined, max: number | undefined): Expression<SqlBool> {
-  const scaled = sql<number>`r.size_px * i.pixel_size_um * i.pixel_size_um`;
+  const pixel = sql<number | null>`coalesce(r.pixel_size_um, i.pixel_size_um)`;
+  const scaled = sql<number>`r.size_px * ${pixel} * ${pixel}`;
   let station = eb
     .selectFrom('ipps as i')
     .select(sql`1`.as('one'))
     .whereRef('i.id', '=', 'r.ipp_id')
-    .where('i.pixel_size_um', 'is not', null);
+    .where(pixel, 'is not', null);
   if (min !== undefined) station = station.where(scaled, '>=', (Math.PI * min * min) / 4);
   if (max !== undefined) station = station.where(scaled, '<=', (Math.PI * max * max) / 4);
   return eb.exists(station);

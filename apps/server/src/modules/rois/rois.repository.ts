@@ -192,7 +192,8 @@ export function summaries(db: Kysely<Database>) {
       'i.dev_id',
       'i.site_name',
       'i.group_id',
-      'i.pixel_size_um',
+      // The image's own pixel size where an import gave one (issue 37), else its station's.
+      sql<number | null>`coalesce(r.pixel_size_um, i.pixel_size_um)`.as('pixel_size_um'),
       'r.roi_time',
       'r.received_at',
       'r.class_id',
@@ -234,12 +235,12 @@ export async function existingHashes(db: Kysely<Database>, hashes: readonly stri
   return new Set(rows.map((r) => r.sha256));
 }
 
-/** The micrometres per pixel of the station an ROI belongs to (null: not set, or no such ROI). */
+/** The micrometres per pixel of an ROI: its own (an import's), else its station's (null: not set, or no such ROI). */
 export async function pixelSizeOfRoi(db: Kysely<Database>, roiId: number): Promise<number | null> {
   const row = await db
     .selectFrom('rois as r')
     .innerJoin('ipps as i', 'i.id', 'r.ipp_id')
-    .select('i.pixel_size_um')
+    .select(sql<number | null>`coalesce(r.pixel_size_um, i.pixel_size_um)`.as('pixel_size_um'))
     .where('r.id', '=', roiId)
     .executeTakeFirst();
   return row?.pixel_size_um ?? null;

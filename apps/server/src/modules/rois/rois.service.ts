@@ -39,6 +39,8 @@ export interface RoiIngest {
   labelledAt?: number | null;
   reviewStatus?: 0 | 1 | 2 | 3;
   reviewedAt?: number | null;
+  /** The image's own micrometres per pixel (an import of another instrument's images); absent = the station's. */
+  pixelSizeUm?: number | null;
 }
 
 export function presentRoi(row: repo.RoiSummaryRow): RoiSummary {
@@ -130,6 +132,7 @@ export class RoisService {
         class_id: classId,
         hi,
         is_demo_image: input.isDemo ? 1 : 0,
+        pixel_size_um: input.pixelSizeUm ?? null,
         flags,
         // An AI label below its class's confidence threshold goes to the review queue.
         ...(ai?.low ? { review_status: 1 } : {}),

@@ -130,7 +130,11 @@ export function ecotaxaLine(
   const labelled = human && r.labelled_at !== null ? new Date(Number(r.labelled_at)).toISOString() : null;
   const day = `${r.dev_id}_${ymd(iso)}`;
   const acq = sample.acquisition;
-  const physical = physicalOf(r.measures, s.pixel_size_um);
+  // The ROI's pixel size: its own where an import gave one (issue 37), else the station's (the item row says which).
+  const pixel = r.pixel_size_um;
+  const physical = physicalOf(r.measures, pixel);
+  // EcoTaxa keeps one pixel size per acquisition: images of another instrument's pixel size are an acquisition apart.
+  const acqId = (acq ? `${day}_v${acq.version}` : day) + (pixel !== s.pixel_size_um ? `_px${pixel}` : '');
   const cells = [
     file,
     `${r.dev_id}_${r.id}`,
@@ -157,9 +161,9 @@ export function ecotaxaLine(
     cellNumber(physical?.biovolume_mm3),
     day,
     sample.volumeL === null ? '' : Number(sample.volumeL.toPrecision(6)),
-    acq ? `${day}_v${acq.version}` : day,
+    acqId,
     'IPP',
-    s.pixel_size_um,
+    pixel,
     acq?.version,
     ...IPP_CONFIG_KEYS.map((key) => acq?.config[key]),
     acq ? (acq.confirmed ? 'applied' : 'sent') : '',

@@ -231,7 +231,8 @@ const CSV_COLUMNS = [
 ];
 
 function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
-  const physical = physicalOf(r.measures, s.pixel_size_um);
+  // The ROI's own pixel size where an import gave one, else the station's (coalesced in the item row).
+  const physical = physicalOf(r.measures, r.pixel_size_um);
   return csvRow([
     r.id,
     r.dev_id,
@@ -248,7 +249,7 @@ function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
     s.longitude,
     REVIEW_NAMES[r.review_status] ?? '',
     r.sha256,
-    s.pixel_size_um,
+    r.pixel_size_um,
     cellNumber(physical?.esd_um),
     cellNumber(physical?.area_um2),
     cellNumber(physical?.biovolume_mm3),

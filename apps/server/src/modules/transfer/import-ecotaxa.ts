@@ -10,7 +10,7 @@ import { IMPORT_ROWS_MAX } from '@ipp/contracts';
 import { CSV_BOM, csvRecords } from '@ipp/contracts/csv';
 import { ECOTAXA_DIALECT, REVIEW_NAMES } from './ecotaxa.ts';
 import * as transferRepo from './transfer.repository.ts';
-import { stationTeamByDevId } from '../access/access.repository.ts';
+import { stationByDevId } from '../access/access.repository.ts';
 import { allClasses } from '../classes/classes.repository.ts';
 import {
   ImportError,
@@ -33,6 +33,8 @@ export interface EcotaxaImportOptions {
   devId: string;
   /** reference: validated objects are also filed in the team library under their class. */
   as: ImportAs;
+  /** Micrometres per pixel of every image of the export (the import's field); else each row's acq_pixel_size_um. */
+  pixelSizeUm?: number;
   onProgress?: (done: number, total: number, file: string) => void;
 }
 
@@ -56,6 +58,8 @@ export interface EcotaxaObject {
    */
   areaPx: number | null;
   review: 0 | 1 | 2 | 3;
+  /** acq_pixel_size_um: micrometres per pixel of the acquisition (null: none given). */
+  pixelSizeUm: number | null;
   personName: string;
   personEmail: string;
   annotatedAt: number | null;
@@ -140,6 +144,7 @@ export function parseEcotaxaTsv(
           ? col('object_area')
           : -1,
     review: col('object_review'),
+    pixel: col('acq_pixel_size_um'),
     person: col('object_annotation_person_name'),
     email: col('object_annotation_person_email'),
     adate: col('object_annotation_date'),
@@ -178,6 +183,7 @@ export function parseEcotaxaTsv(
     const confidence = Number.parseFloat(get(at.confidence));
     const device = Number.parseInt(get(at.device), 10);
     const area = Number.parseFloat(get(at.area));
+    const pixel = Number.parseFloat(get(at.pixel));
     objects.push({
       where,
       image,
@@ -190,6 +196,7 @@ export function parseEcotaxaTsv(
       deviceLabel: Number.isInteger(device) && device > 0 && device <= 999 ? device : 0,
       areaPx: at.area >= 0 && Number.isFinite(area) && area > 0 ? Math.round(area) : null,
       review: Math.max(0, REVIEW_NAMES.indexOf(get(at.review).toLowerCase() as never)) as EcotaxaObject['review'],
+      pixelSizeUm: Number.isFinite(pixel) && pixel >= 0.01 && pixel <= 1000 ? pixel : null,
       personName: get(at.person),
       personEmail: get(at.email),
       annotatedAt: at.adate < 0 ? null : timeOf(get(at.adate), get(at.atime)),
@@ -240,7 +247,7 @@ export async function importEcotaxa(
   opts: EcotaxaImportOptions,
 ): Promise<EcotaxaImportReport> {
   const k = db.kysely;
-  const station = await stationTeamByDevId(k, opts.devId);
+  const station = await stationByDevId(k, opts.devId);
   if (!station) throw new ImportError(`no station with dev_id ${opts.devId}`);
   const tables = await tsvFilesOf(opts.dir);
   if (tables.length === 0) throw new ImportError('no EcoTaxa table (*.tsv) in the export', 'noTable');
@@ -333,6 +340,10 @@ export async function importEcotaxa(
         // The console's own export carries the size its ROI had (an instrument's own measure); others are measured.
         sizePx: object.areaPx,
         data,
+        // The image's own pixel size: the import's, else its row's where that differs from the station's.
+        pixelSizeUm:
+          opts.pixelSizeUm ??
+          (object.pixelSizeUm !== null && object.pixelSizeUm !== station.pixel_size_um ? object.pixelSizeUm : null),
         keepLabel: true,
         ...(cls && human ? { hiClassId: cls.id, labelledBy, labelledAt: object.annotatedAt } : {}),
         ...(cls && !human ? { aiClassId: cls.id } : {}),

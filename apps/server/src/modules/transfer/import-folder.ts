@@ -21,6 +21,8 @@ export interface ImportOptions {
   devId: string;
   /** hi: human-identified ROIs of the station; reference: the same, also filed in the team library (-2). */
   as: ImportAs;
+  /** Micrometres per pixel of these images (another instrument's than the station's), stored on each ROI. */
+  pixelSizeUm?: number;
   onProgress?: (done: number, total: number, file: string) => void;
 }
 
@@ -144,6 +146,7 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
           sizePx: null,
           data,
           hiClassId: cls.id,
+          pixelSizeUm: opts.pixelSizeUm ?? null,
         });
         times[captured.from]++;
         if (result.stored) {

@@ -66,7 +66,7 @@ export class ImportUploadService {
   async run(
     actor: UserRow,
     request: FastifyRequest,
-    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa'; progress_id?: string },
+    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa'; pixel_size_um?: number; progress_id?: string },
   ): Promise<ImportReport> {
     await visibleStationTeamByDevId(this.db.kysely, actor, query.dev_id);
     if (!request.isMultipart()) throw new AppError(ResultCode.BAD_PARAM, 'fileMissing', {}, 'file');
@@ -114,7 +114,7 @@ export class ImportUploadService {
 
   private async unpackAndImport(
     request: FastifyRequest,
-    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa' },
+    query: { dev_id: string; as: ImportAs; format: 'folders' | 'ecotaxa'; pixel_size_um?: number },
     progress: (changes: { phase: string; done?: number; total?: number }, now?: boolean) => Promise<void>,
   ): Promise<ImportReport> {
     await this.removeStale();
@@ -144,7 +144,12 @@ export class ImportUploadService {
       await unzipTo(zipPath, root, unpackedLimit(bytes), ecotaxa ? ECOTAXA_ENTRY : IMAGE_ENTRY);
       await fsp.rm(zipPath, { force: true });
       const onProgress = (done: number, total: number) => tell({ phase: 'import', done, total }, done === 1);
-      const options = { devId: query.dev_id, as: query.as, onProgress };
+      const options = {
+        devId: query.dev_id,
+        as: query.as,
+        onProgress,
+        ...(query.pixel_size_um === undefined ? {} : { pixelSizeUm: query.pixel_size_um }),
+      };
       const report = ecotaxa
         ? await importEcotaxa(this.db, this.rois, this.clock, { ...options, dir: root })
         : await importFolder(this.db, this.rois, this.clock, { ...options, dir: classRoot(root) });

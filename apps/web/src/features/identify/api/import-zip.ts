@@ -19,19 +19,28 @@ export async function importZip({
   as,
   format,
   progressId,
+  pixelSizeUm,
 }: {
   file: File;
   devId: string;
   as: 'hi' | 'reference';
   format: ImportFormat;
   progressId: string;
+  /** µm per pixel of images another instrument took (stored on each imported image); absent: the station's. */
+  pixelSizeUm?: number | null;
 }): Promise<ImportReport> {
   const body = new FormData();
   body.append('file', file);
   return parseData(
     ImportReportSchema,
     await api.post(EP.roiImport, body, {
-      query: { dev_id: devId, as, format, progress_id: progressId },
+      query: {
+        dev_id: devId,
+        as,
+        format,
+        progress_id: progressId,
+        ...(pixelSizeUm == null ? {} : { pixel_size_um: pixelSizeUm }),
+      },
       transfer: true,
     }),
   );

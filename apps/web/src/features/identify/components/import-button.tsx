@@ -1,6 +1,6 @@
 import { InboxOutlined, UploadOutlined } from '@ant-design/icons';
 import { IMPORT_LISTED_MAX, IMPORT_ROWS_MAX, type ImportReport } from '@ipp/contracts';
-import { App, Button, Form, Modal, Progress, Radio, Select, Typography, Upload, type ButtonProps } from 'antd';
+import { App, Button, Form, InputNumber, Modal, Progress, Radio, Select, Typography, Upload, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFileSize } from '@/lib/format';
@@ -31,6 +31,7 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
   const [devId, setDevId] = useState<string | undefined>(undefined);
   const [as, setAs] = useState<'hi' | 'reference'>('hi');
   const [format, setFormat] = useState<ImportFormat>('folders');
+  const [pixelSize, setPixelSize] = useState<number | null>(null);
   const [progressId, setProgressId] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -127,7 +128,7 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
     const id = newProgressId();
     setProgressId(id);
     upload.mutate(
-      { file, devId: station, as, format, progressId: id },
+      { file, devId: station, as, format, progressId: id, pixelSizeUm: pixelSize },
       {
         onSuccess: (r) => {
           close();
@@ -182,6 +183,19 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
                 {t(format === 'ecotaxa' ? 'identify.import.asLabelledReference' : 'identify.import.asReference')}
               </Radio>
             </Radio.Group>
+          </Form.Item>
+          <Form.Item label={t('identify.import.pixelSize')} extra={t('identify.import.pixelSizeHint')}>
+            <InputNumber
+              value={pixelSize}
+              onChange={(v) => setPixelSize(typeof v === 'number' ? v : null)}
+              min={0.01}
+              max={1000}
+              step={0.1}
+              suffix="µm"
+              style={{ width: 160 }}
+              aria-label={t('identify.import.pixelSize')}
+              data-testid="identify-import-pixel-size"
+            />
           </Form.Item>
           <Form.Item required validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
             <Upload.Dragger
