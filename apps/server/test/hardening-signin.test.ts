@@ -190,4 +190,35 @@ describe.each(dialects)('sign-in under attack on %s (issue 37)', (dialect) => {
       expect(codes).toEqual([1001, 1003, 1003]);
     }
   });
+
+  it('lets trusted sign-ins through a full hash queue, where others are told to retry', async () => {
+    // One hash at a time, nobody waiting: a check that finds the hasher busy is refused, unless it is trusted.
+    env = await buildTestApp(dialect, { config: { SCRYPT_LOG_N: 16, SCRYPT_CONCURRENCY: 1, SCRYPT_QUEUE: 0 } });
+    const team = await createTeam(env, 'T');
+    for (const account of ['victim', 'owner', 'holder', 'stranger']) await createUser(env, account, 'user', { groupId: team });
+    await signIn(env, 'owner', PASSWORD, '198.51.100.7');
+    const session = tokenOf(await signIn(env, 'holder', PASSWORD, '198.51.100.8'));
+    hashingStats.maxRunning = 0;
+    const checked = hashingStats.verified;
+    const guess = signIn(env, 'victim', 'guess-pass', '203.0.113.1');
+    await until(() => hashingStats.maxRunning === 1 && hashingStats.verified === checked);
+    const [stranger, owner, holder] = await Promise.all([
+      signIn(env, 'stranger', PASSWORD, '192.0.2.1'),
+      // From the address the account last signed in from; with a session of the account, from anywhere.
+      signIn(env, 'owner', PASSWORD, '198.51.100.7'),
+      signIn(env, 'holder', PASSWORD, '192.0.2.2', session),
+    ]);
+    expect(body(stranger)).toMatchObject({ code: 1003, msg: 'The server is busy. Try again in 5 seconds' });
+    expect(body(owner).code).toBe(1000);
+    expect(body(holder).code).toBe(1000);
+    expect(body(await guess).code).toBe(1001);
+  });
 });
+
+async function until(condition: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(2);
+  }
+}
