@@ -1,12 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/es/locale/en_US';
-import zhCN from 'antd/es/locale/zh_CN';
-import type { ReactNode } from 'react';
+import { useEffect, useReducer, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useComponentSize } from '@/hooks/use-component-size';
 import { useReducedMotion } from '@/hooks/use-reduced-motion';
 import '@/i18n';
+import { antdLocale, antdLocaleLoaded, loadAntdLocale } from './antd-locale';
 import { THEME, THEME_NO_MOTION } from './theme';
 
 export function createQueryClient(): QueryClient {
@@ -27,13 +26,15 @@ export function AppProvider({ children, client = queryClient }: { children: Reac
   const { i18n } = useTranslation();
   const size = useComponentSize();
   const reducedMotion = useReducedMotion();
+  // A switch to zh before its antd strings arrived: drawn again once they have.
+  const [, localeArrived] = useReducer((n: number) => n + 1, 0);
+  const lang = i18n.language;
+  useEffect(() => {
+    if (!antdLocaleLoaded(lang)) loadAntdLocale().then(localeArrived, () => undefined);
+  }, [lang]);
   return (
     <QueryClientProvider client={client}>
-      <ConfigProvider
-        locale={i18n.language === 'en' ? enUS : zhCN}
-        componentSize={size}
-        theme={reducedMotion ? THEME_NO_MOTION : THEME}
-      >
+      <ConfigProvider locale={antdLocale(lang)} componentSize={size} theme={reducedMotion ? THEME_NO_MOTION : THEME}>
         <AntApp message={MESSAGE_UNDER_HEADER}>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>

@@ -1,11 +1,12 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { loadShellSchemas } from '@/api/parse-shell-data';
+import { loadAntdLocale } from '@/app/antd-locale';
 import { loadLanguage } from '@/i18n';
 
 // Tests read both languages' strings (the console loads only the one in use). The shell's schemas load here too, so
 // their first import (zod with them) does not count against a test's waiting time.
-await Promise.all([loadLanguage('zh'), loadLanguage('en'), loadShellSchemas()]);
+await Promise.all([loadLanguage('zh'), loadLanguage('en'), loadShellSchemas(), loadAntdLocale()]);
 
 // findBy*/waitFor: a lazily loaded page behind a guard can take seconds on a loaded CI machine.
 configure({ asyncUtilTimeout: 10_000 });
