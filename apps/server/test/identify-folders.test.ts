@@ -184,6 +184,17 @@ describe.each(dialects)('identify folders on %s', (dialect) => {
       await env.db.kysely.selectFrom('rois').select(['class_id', 'hi']).where('id', '=', roi!).executeTakeFirstOrThrow(),
     ).toEqual(before);
 
+    // GET /roi/actions answers the same for the folder's id: nothing, because they are the example ROIs.
+    expect(await okData(w.tokens.ownAdmin, 'GET', `/api/roi/actions?category_id=${xcube}`)).toEqual({
+      actions: [],
+      reason: 'example',
+    });
+    const codesOf = async (token: Token, categoryId: number) =>
+      (await okData<{ actions: { code: string }[] }>(token, 'GET', `/api/roi/actions?category_id=${categoryId}`)).actions.map(
+        (a) => a.code,
+      );
+    expect(await codesOf(w.tokens.superadmin, xcube)).toEqual(['B002']);
+
     // The superadmin, who maintains the library, may still act there by its folder id (the Xcube library's codes).
     expect(
       await act(w.tokens.superadmin, { type: 'B002', category_id: xcube, code: `f:${xcube}`, roi_ids: [roi] }),
@@ -203,12 +214,14 @@ describe.each(dialects)('identify folders on %s', (dialect) => {
         target_id: cls,
       }),
     ).toMatchObject({ code: 1011, msg: 'Operation not supported' });
+    expect(await codesOf(w.tokens.user, team)).toEqual(await codesOf(w.tokens.user, CATEGORY.TEAM));
     expect(await act(w.tokens.user, { type: '51', category_id: team, roi_ids: [other], target_id: target })).toMatchObject({
       affected: 1,
     });
 
     // An ordinary folder's id is its folder category: copy, move, label by hand all still work.
     const second = await newFolder(w.tokens.user, '211Next');
+    expect(await codesOf(w.tokens.user, target)).toEqual(await codesOf(w.tokens.user, CATEGORY.FOLDERS));
     expect(await act(w.tokens.user, { type: '21', category_id: target, roi_ids: [other], target_id: cls })).toMatchObject({
       affected: 1,
     });

@@ -73,7 +73,7 @@ export const identifyRoutes = ({ identify }: { identify: IdentifyService }): Fas
       ...endpoint(API.roiActions, { tags, summary: 'The bulk action codes the caller may use in a category' }),
       config: signedIn,
       handler: async (request) =>
-        ok(identify.actions(requireAuth(request).user, request.query.category_id, request.query.reviewed_type)),
+        ok(await identify.actions(requireAuth(request).user, request.query.category_id, request.query.reviewed_type)),
     });
 
     app.route({

@@ -325,9 +325,11 @@ export class IdentifyService {
     return folders.heldByAny(this.db.kysely, row.id, f.source.folderIds);
   }
 
-  actions(actor: UserRow, categoryId: number, reviewedType?: number): Actions {
+  /** The codes the caller may use; a positive category id is one folder, answered by the rules of its own category. */
+  async actions(actor: UserRow, categoryId: number, reviewedType?: number): Promise<Actions> {
     if (actor.is_demo === 1) return { actions: [], reason: 'role' };
-    const category = effectiveCategory(actor, categoryId);
+    const folder = categoryId > 0 ? await visibleFolder(this.db.kysely, actor, categoryId, 'category_id') : undefined;
+    const category = effectiveCategory(actor, folder ? folder.category_id : categoryId);
     const codes = allowedCodes(actor.role, category, reviewedType);
     if (codes.length > 0) return { actions: codes.map(describe), reason: null };
     return { actions: [], reason: category === CATEGORY.EXAMPLE ? 'example' : isPlainUser(actor) ? 'role' : 'none' };
