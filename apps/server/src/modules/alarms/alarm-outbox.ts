@@ -46,6 +46,8 @@ export class AlarmOutbox {
   private again = false;
   /** The lanes sending now, by receiver. */
   private readonly lanes = new Map<string, Promise<void>>();
+  /** Stopping: no new lane starts (an alarm evaluated during shutdown still pokes). */
+  private stopped = false;
 
   constructor(
     private readonly db: Db,
@@ -161,10 +163,11 @@ export class AlarmOutbox {
   }
 
   poke() {
-    void this.deliverDue().catch(this.onError);
+    if (!this.stopped) void this.deliverDue().catch(this.onError);
   }
 
   async stop() {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.scanning;
