@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TreeNode } from '@ipp/contracts';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { importFolder, captureTimeOf, ImportError } from '../src/modules/transfer/import-folder.ts';
@@ -13,6 +14,7 @@ import { blobStoreOf } from '../src/storage/s3-blobs.ts';
 import { buildWorld, call, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
+import { databaseUrl } from './helpers/pg-admin.ts';
 import { pngOf, registerIpp, roiMultipart } from './helpers/device.ts';
 import { unzip, zipOf } from './helpers/zip.ts';
 import { checkEcotaxa } from './helpers/ecotaxa-rules.ts';
@@ -289,12 +291,14 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
   });
 
   it('npm run import --pixel-size: stored on each imported image; a bad value is refused before anything is read', async () => {
-    const cliEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: env.config.DATA_DIR,
-      DATABASE_URL: env.config.DATABASE_URL ?? '',
-    };
-    if (!env.config.DATABASE_URL) delete cliEnv.DATABASE_URL;
+    // The command line works on the world's own database: its SQLite file in DATA_DIR, or its PostgreSQL database.
+    const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: env.config.DATA_DIR };
+    delete cliEnv.DATABASE_URL;
+    delete cliEnv.STORAGE_URL;
+    if (env.db.dialect === 'postgres') {
+      const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(env.db.kysely);
+      cliEnv.DATABASE_URL = databaseUrl(rows[0]!.name);
+    }
     const bad = await run(process.execPath, ['--import', 'tsx', IMPORT_CLI, dir, '--station', 'A1', '--pixel-size', 'wide'], {
       env: cliEnv,
     }).catch((e: { code: number; stderr: string }) => e);
