@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
 import { registerTextGuard } from './http/text-guard.ts';
-import { registerDeadline, registerUserConcurrency } from './http/deadline.ts';
+import { EXPENSIVE_RUNNING, EXPENSIVE_WAIT_MS, registerDeadline, registerExpensiveBounds } from './http/deadline.ts';
 import { openapiTransform } from './http/openapi.ts';
 import { clientErrorHandler, httpServerOptions, registerSecurityHeaders, requestSerializer } from './http/transport.ts';
 import { AppError } from './http/app-error.ts';
@@ -266,7 +266,11 @@ export async function buildApp({
   const orphans = new OrphanSweeper(db, blobs, config.ORPHAN_GRACE_MINUTES * 60_000);
   app.addHook('onClose', async () => orphans.stop());
   registerAccessControl(app, auth, devices.authenticate);
-  registerUserConcurrency(app, config.EXPENSIVE_PER_USER);
+  registerExpensiveBounds(app, {
+    perUser: config.EXPENSIVE_PER_USER,
+    running: EXPENSIVE_RUNNING,
+    waitMs: Math.min(EXPENSIVE_WAIT_MS, config.REQUEST_DEADLINE_MS),
+  });
 
   const origins = config.CORS_ORIGINS.split(',')
     .map((o) => o.trim())

@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
   PostgresDialect,
   SqliteDialect,
+  type DatabaseConnection,
   type Dialect,
   type Driver,
   type LogEvent,
@@ -74,7 +76,10 @@ export function openDatabase(options: DatabaseOptions): Db {
   // index instead of reading it whole, so a 10M-ROI database still opens in moments.
   sqlite.pragma('analysis_limit = 1000');
   sqlite.pragma('optimize = 0x10002');
-  const kysely = new GuardedKysely<Database>({ dialect: guarded(new SqliteDialect({ database: sqlite })), log: options.log });
+  const kysely = new GuardedKysely<Database>({
+    dialect: guarded(new SqliteDialect({ database: sqlite }), true),
+    log: options.log,
+  });
   return { kysely, dialect: 'sqlite', describe: `SQLite ${target}`, close: () => kysely.destroy() };
 }
 
@@ -123,20 +128,65 @@ class GuardedKysely<DB> extends Kysely<DB> {
   }
 }
 
-/** The dialect with a driver that refuses a new connection to code that is inside an open transaction. */
-function guarded(dialect: Dialect): Dialect {
+const yieldingWork = new AsyncLocalStorage<true>();
+/** The longest pause between two queries of yielding work. */
+export const MAX_QUERY_PAUSE_MS = 250;
+
+/**
+ * Runs `work` so that, on SQLite, each query it starts outside a transaction waits first: a turn of the event loop,
+ * and after any yielding work's query, as long again as that query held the connection (at most MAX_QUERY_PAUSE_MS).
+ * So at most about half of the time goes to such work while other requests wait (issue 37). better-sqlite3 answers
+ * synchronously and Kysely's promises settle in microtasks, so a request's queries otherwise run back to back with
+ * nothing else in between: one user's long statistics read held every upload and page load until it was done, and an
+ * upload, which needs a turn of the event loop for each step (its body, the image decoding, the file write), waited a
+ * long query at each. The pause is one for the whole database, shared by every piece of yielding work, so several at
+ * once take turns rather than adding up. Other work (uploads, page loads) never waits for it. The expensive routes run
+ * their handlers this way (http/deadline.ts). No effect on PostgreSQL, whose queries wait on the network anyway.
+ */
+export function yieldingBetweenQueries<T>(work: () => T): T {
+  return yieldingWork.run(true, work);
+}
+
+/**
+ * The dialect with a driver that refuses a new connection to code that is inside an open transaction; with `paced`
+ * (SQLite), work run by yieldingBetweenQueries waits its turn before each connection it takes.
+ */
+function guarded(dialect: Dialect, paced = false): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createDriver: () => {
       const driver = dialect.createDriver();
+      // When yielding work may run its next query, and since when it holds the connection (0: it does not).
+      const pacing = { freeAt: 0, heldSince: 0 };
+      const waitTurn = async () => {
+        await nextTurn();
+        // Checked again after each wait: another piece of yielding work may have run a query meanwhile.
+        for (let ms = pacing.freeAt - performance.now(); ms >= 1; ms = pacing.freeAt - performance.now()) await sleep(ms);
+      };
       return new Proxy(driver, {
         get(target, prop, receiver) {
           if (prop === 'acquireConnection') {
             return () => {
               if (openTransaction.getStore()?.open) return Promise.reject(new QueryOutsideTransactionError());
-              return target.acquireConnection();
+              if (!paced || !yieldingWork.getStore()) return target.acquireConnection();
+              return waitTurn()
+                .then(() => target.acquireConnection())
+                .then((connection) => {
+                  pacing.heldSince = performance.now();
+                  return connection;
+                });
+            };
+          }
+          if (prop === 'releaseConnection' && paced) {
+            return (connection: DatabaseConnection) => {
+              if (yieldingWork.getStore() && pacing.heldSince > 0) {
+                const now = performance.now();
+                pacing.freeAt = now + Math.min(now - pacing.heldSince, MAX_QUERY_PAUSE_MS);
+                pacing.heldSince = 0;
+              }
+              return target.releaseConnection(connection);
             };
           }
           const value: unknown = Reflect.get(target, prop, receiver);

@@ -76,7 +76,7 @@ export function errorAnswersOf(route: RouteInfo, method: string, multipart: bool
   if (access !== 'device') {
     out[429] = failure(
       route.expensive
-        ? '1003: the caller already has as many expensive calls in flight as allowed; try again later.'
+        ? "1003: the caller already has as many expensive calls in flight as allowed, or the server is busy with other users' expensive calls for more than 5 seconds; try again later."
         : '1003: too many attempts (sign-in, password) or password checks at once; try again later.',
     );
   }
