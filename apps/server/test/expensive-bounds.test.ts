@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExpensiveGate } from '../src/http/deadline.ts';
 import { buildWorld, type World } from './helpers/actors.ts';
-import { body, buildTestApp, createUser, login, type TestEnv } from './helpers/build.ts';
+import { body, buildTestApp, createTeam, createUser, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { pngOf, registerIpp, roiMultipart, telemetry } from './helpers/device.ts';
 import { shapePng } from './helpers/shapes.ts';
@@ -254,5 +254,48 @@ describe('the process-wide turn of expensive calls (issue 37)', () => {
     await expect(late).rejects.toMatchObject({ code: 1003, key: 'busy' });
     held();
     expect(gate.running).toBe(0);
+  });
+});
+
+describe.each(dialects)('expensive calls beyond the process-wide bound on %s (issue 37)', (dialect) => {
+  let env: TestEnv;
+  afterEach(() => env.close());
+
+  it('lets a call wait its turn, then answers busy in the caller’s language; the held ones still answer', async () => {
+    const gates: (() => void)[] = [];
+    // The wait for a turn is the normal deadline's when shorter: 1 s here; the held calls have the long deadline.
+    env = await buildTestApp(dialect, {
+      config: { REQUEST_DEADLINE_MS: 1000 },
+      beforeReady: (app) => {
+        app.get('/api/test/held', { config: { access: 'signed-in', expensive: true, deadline: 'long' } }, async () => {
+          await new Promise<void>((resolve) => gates.push(resolve));
+          return { code: 1000, data: 'done' };
+        });
+      },
+    });
+    const team = await createTeam(env, 'T');
+    const tokens: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await createUser(env, `u${i}`, 'user', { groupId: team });
+      tokens.push(await login(env, `u${i}`));
+    }
+    const held = (token: string, lang = 'en') =>
+      env.app.inject({ method: 'GET', url: '/api/test/held', headers: { 'x-token': token, 'x-lang': lang } });
+    // Four users' calls run (EXPENSIVE_RUNNING); a fifth and a sixth user's wait their turn.
+    const running = tokens.slice(0, 4).map((t) => held(t));
+    while (gates.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = Date.now();
+    const [en, zh] = await Promise.all([held(tokens[4]!), held(tokens[5]!, 'zh')]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect([en.statusCode, body(en).code, body(en).msg]).toEqual([429, 1003, 'The server is busy. Try again in 1 seconds']);
+    expect(body(zh).msg).toBe('服务器繁忙，请 1 秒后再试');
+    expect(gates).toHaveLength(4);
+    gates.splice(0).forEach((open) => open());
+    for (const res of await Promise.all(running)) expect(body(res).data).toBe('done');
+    // The turns are free again.
+    const again = held(tokens[4]!);
+    while (gates.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    gates.splice(0).forEach((open) => open());
+    expect(body(await again).data).toBe('done');
   });
 });
