@@ -1,5 +1,5 @@
 import { PIE_TOP_CLASSES, type ClassCount } from '@ipp/contracts';
-import { CHART_COLORS, OTHERS_COLOR, type ChartOption } from './chart-option';
+import { CHART_COLORS, LEGEND_TOP, OTHERS_COLOR, type ChartOption } from './chart-option';
 
 export interface ClassSlice {
   name: string;
@@ -43,14 +43,17 @@ export function classPieOption(slices: readonly ClassSlice[], seriesName: string
   let color = 0;
   return {
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: { type: 'scroll', bottom: 0 },
+    // On top and plain like every legend: wrapped onto rows, never paged (<EChart> moves the pie under them).
+    legend: { ...LEGEND_TOP },
     series: [
       {
         type: 'pie',
         name: seriesName,
         // A smaller ring leaves the labels room for a whole word ("Appendicularian") at the card's width at 1440 px.
         radius: ['26%', '47%'],
-        center: ['50%', '45%'],
+        // The pie's box starts under a one-row legend; center and radius are of that box.
+        top: 28,
+        center: ['50%', '50%'],
         // Labels at the card's edges, each on its own lines, wrapping rather than cutting to "00…" (issue 20);
         // overlapping ones are hidden (the legend and tooltip still name every slice).
         // A class name's three-digit code is its own word, so a long name wraps after it, not inside a word

@@ -15,8 +15,9 @@ interface FakeChart {
 const charts = vi.hoisted(() => [] as FakeChart[]);
 
 vi.mock('@/lib/echarts', () => ({
+  chartLayout: () => ({ width: 0, height: 0, legends: [], plots: [] }),
   init: (element: HTMLElement, _theme: unknown, options: { locale: string }) => {
-    const chart = { element, locale: options.locale, setOption: vi.fn(), resize: vi.fn(), dispose: vi.fn() };
+    const chart = { element, locale: options.locale, setOption: vi.fn(), resize: vi.fn(), dispose: vi.fn(), getOption: vi.fn() };
     charts.push(chart);
     return chart;
   },

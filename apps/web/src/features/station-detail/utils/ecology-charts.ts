@@ -1,5 +1,15 @@
 import type { EcologyBucket, NbssSeries } from '@ipp/contracts';
-import { bucketXAxis, CHART_COLORS, GRID_UNDER_LEGEND, LEGEND_TOP, partialLine, type ChartOption } from '@/lib/chart-option';
+import {
+  bucketXAxis,
+  CHART_COLORS,
+  GRID_UNDER_LEGEND,
+  LEGEND_TOP,
+  linearTick,
+  logTick,
+  partialCap,
+  partialLine,
+  type ChartOption,
+} from '@/lib/chart-option';
 import type { BucketAxis } from '@/lib/chart-time';
 
 /**
@@ -31,6 +41,11 @@ export function ecologySeriesOption(
   withBiovolume: boolean,
 ): ChartOption {
   const valueFormatter = (value: unknown) => (typeof value === 'number' ? formatScientific(value) : '—');
+  const concentration = buckets.map((b) => b.concentration_per_l);
+  const biovolume = buckets.map((b) => b.biovolume_mm3_per_l);
+  // The hour so far sets neither axis (partialCap): its few images in a litre or two are no peak.
+  const concentrationCap = partialCap(concentration, axis);
+  const biovolumeCap = withBiovolume ? partialCap(biovolume, axis) : undefined;
   return {
     color: [CHART_COLORS[4], CHART_COLORS[1]],
     legend: { ...LEGEND_TOP },
@@ -38,14 +53,15 @@ export function ecologySeriesOption(
     grid: GRID_UNDER_LEGEND,
     xAxis: bucketXAxis(axis, false),
     yAxis: [
-      { type: 'value', name: names.perLitre, axisLabel: { formatter: (v: number) => formatScientific(v) } },
+      { type: 'value', name: names.perLitre, max: concentrationCap, axisLabel: { formatter: linearTick } },
       ...(withBiovolume
         ? [
             {
               type: 'value' as const,
               name: names.mm3PerLitre,
+              max: biovolumeCap,
               splitLine: { show: false },
-              axisLabel: { formatter: (v: number) => formatScientific(v) },
+              axisLabel: { formatter: linearTick },
             },
           ]
         : []),
@@ -53,8 +69,9 @@ export function ecologySeriesOption(
     series: [
       ...partialLine(
         { type: 'line', name: names.concentration, connectNulls: false, symbolSize: 4, yAxisIndex: 0 },
-        buckets.map((b) => b.concentration_per_l),
+        concentration,
         axis,
+        concentrationCap,
       ),
       ...(withBiovolume
         ? partialLine(
@@ -66,8 +83,9 @@ export function ecologySeriesOption(
               yAxisIndex: 1,
               lineStyle: { type: 'dashed' },
             },
-            buckets.map((b) => b.biovolume_mm3_per_l),
+            biovolume,
             axis,
+            biovolumeCap,
           )
         : []),
     ],
@@ -111,9 +129,9 @@ export function nbssOption(series: readonly NbssSeries[], names: NbssNames): Cha
       name: names.xAxis,
       nameLocation: 'middle',
       nameGap: 28,
-      axisLabel: { formatter: (v: number) => formatScientific(v) },
+      axisLabel: { formatter: logTick },
     },
-    yAxis: { type: 'log', name: names.yAxis, axisLabel: { formatter: (v: number) => formatScientific(v) } },
+    yAxis: { type: 'log', name: names.yAxis, axisLabel: { formatter: logTick } },
     series: series.map((s) => ({
       type: 'line' as const,
       name: names.seriesName(s),

@@ -1,5 +1,13 @@
 import type { SiteBucket, SiteRoi } from '@ipp/contracts';
-import { bucketXAxis, CHART_COLORS, partialBars, partialLine, type ChartOption } from '@/lib/chart-option';
+import {
+  bucketXAxis,
+  CHART_COLORS,
+  linearTick,
+  partialBars,
+  partialCap,
+  partialLine,
+  type ChartOption,
+} from '@/lib/chart-option';
 import { bucketAxis, bucketLabels, type BucketAxis, type TimeFormats } from '@/lib/chart-time';
 
 const GRID = { top: 40, left: 8, right: 16, bottom: 8 };
@@ -58,6 +66,9 @@ export function histogramOption(axis: BucketAxis, buckets: readonly SiteBucket[]
  * (so far) is a hollow point reached by a dotted segment.
  */
 export function concentrationOption(axis: BucketAxis, buckets: readonly SiteBucket[], name: string, unit: string): ChartOption {
+  const values = buckets.map((bucket) => bucket.concentration_per_l);
+  // The hour so far does not set the scale (partialCap).
+  const cap = partialCap(values, axis);
   return {
     color: [CHART_COLORS[4]],
     tooltip: {
@@ -66,11 +77,12 @@ export function concentrationOption(axis: BucketAxis, buckets: readonly SiteBuck
     },
     grid: GRID,
     xAxis: bucketXAxis(axis, false),
-    yAxis: { type: 'value', name: unit },
+    yAxis: { type: 'value', name: unit, max: cap, axisLabel: { formatter: linearTick } },
     series: partialLine(
       { type: 'line', name, connectNulls: false, symbolSize: 4, areaStyle: { opacity: 0.15 } },
-      buckets.map((bucket) => bucket.concentration_per_l),
+      values,
       axis,
+      cap,
     ),
   };
 }
