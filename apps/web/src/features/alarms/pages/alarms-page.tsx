@@ -12,6 +12,7 @@ import { usePaging } from '@/hooks/use-paging';
 import { PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
 import { useAlarms, type AlarmFilter } from '../api/get-alarms';
+import { WrapText } from '@/components/wrap-text';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
 import { ruleText, valueText } from '../components/alarm-text';
 import { RuleFormModal } from '../components/rule-form-modal';
@@ -31,29 +32,32 @@ function AlarmList() {
 
   const columns: TableColumnsType<Alarm> = [
     { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 196, render: (v: number) => <TimeText at={v} /> },
+    // The station and the rule wrap rather than cut: cut, two stations' site IDs read alike (issue 37).
     {
       title: t('alarms.station'),
       key: 'station',
-      width: 170,
-      ellipsis: true,
-      render: (_, a) => `${a.site_name} (${a.dev_id})`,
+      width: 180,
+      render: (_, a) => (
+        <WrapText>
+          {a.site_name} ({a.dev_id})
+        </WrapText>
+      ),
     },
     {
       title: t('alarms.rule'),
       key: 'rule',
-      ellipsis: true,
       render: (_, a) => (
         <Flex vertical>
-          <span>{a.rule_name}</span>
+          <WrapText>{a.rule_name}</WrapText>
           <Typography.Text type="secondary">{ruleText(t, a)}</Typography.Text>
         </Flex>
       ),
     },
-    { title: t('alarms.value'), key: 'value', width: 96, align: 'right', render: (_, a) => valueText(t, a) },
+    { title: t('alarms.value'), key: 'value', width: 110, align: 'right', render: (_, a) => valueText(t, a) },
     {
       title: t('alarms.stateLabel'),
       dataIndex: 'state',
-      width: 168,
+      width: 140,
       render: (s: Alarm['state'], a) => (
         <Flex vertical align="start">
           <Tag color={STATE_COLOR[s]} data-testid={`alarm-state-${a.id}`}>
@@ -66,7 +70,7 @@ function AlarmList() {
     {
       title: t('alarms.acknowledgedBy'),
       key: 'ack',
-      width: 190,
+      width: 170,
       ellipsis: true,
       render: (_, a) =>
         a.acknowledged_at ? (
@@ -82,7 +86,8 @@ function AlarmList() {
     {
       title: t('common.actions'),
       key: 'actions',
-      width: 104,
+      // "Acknowledge" whole in English, in a small button (issue 37: it was clipped at 104 px).
+      width: 136,
       fixed: 'right',
       render: (_, a) =>
         a.state === 'active' && (
@@ -150,14 +155,13 @@ function RuleList() {
   const [editing, setEditing] = useState<AlarmRule | 'new' | null>(null);
 
   const columns: TableColumnsType<AlarmRule> = [
-    { title: t('alarms.ruleName'), dataIndex: 'name', width: 200, ellipsis: true },
+    { title: t('alarms.ruleName'), dataIndex: 'name', width: 200, render: (v: string) => <WrapText>{v}</WrapText> },
     { title: t('alarms.condition.label'), key: 'condition', render: (_, r) => ruleText(t, r) },
     {
       title: t('alarms.station'),
       dataIndex: 'ipp_id',
       width: 200,
-      ellipsis: true,
-      render: (v: number | null) => (v === null ? t('alarms.allStations') : stationName(v)),
+      render: (v: number | null) => <WrapText>{v === null ? t('alarms.allStations') : stationName(v)}</WrapText>,
     },
     {
       title: t('alarms.renotifyLabel'),

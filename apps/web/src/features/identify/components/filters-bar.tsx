@@ -149,7 +149,8 @@ export const FiltersBar = memo(function FiltersBar({ filters, onChange, review, 
         aria-label={t('roiFlags.filter.label')}
         title={t('roiFlags.filter.label')}
         popupMatchSelectWidth={false}
-        style={{ width: 150 }}
+        // As wide as the chosen state, whole ("Temperature o…" was cut at 150 px, issue 37).
+        style={{ minWidth: 150 }}
         options={(['all', ...ROI_FLAG_FILTERS] as const).map((value) => ({ value, label: t(`roiFlags.filter.${value}`) }))}
         data-testid="identify-flag"
       />

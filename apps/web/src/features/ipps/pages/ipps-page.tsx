@@ -10,6 +10,7 @@ import { useIpps } from '@/api/get-ipps';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { ConfirmAction } from '@/components/confirm-action';
 import { PagedTable } from '@/components/paged-table';
+import { WrapText } from '@/components/wrap-text';
 import { useCountries } from '@/hooks/use-countries';
 import { useSession } from '@/hooks/use-session';
 import { usePaging } from '@/hooks/use-paging';
@@ -23,6 +24,7 @@ import { formatCoordinates } from '../utils/location';
 import { formatTimeWithZone } from '@/lib/time-zones';
 
 const EDIT_PATH = '/manage/ipp_edit';
+
 const VIEW_PATH = '/ipp/ipp-view';
 const NONE = '—';
 
@@ -61,32 +63,31 @@ export function IppsPage() {
     paging.removed(ipps.data?.items.length);
   };
 
-  // Fixed widths with ellipsis (full text on hover): long names, serial numbers and "Last known" wiper states stay
-  // inside 1440 px instead of pushing columns under the fixed actions (issue 20). The site name takes what is left.
+  // Fixed widths, and text that wraps rather than cuts: "SIM-0…" and "OPS-…" read alike (issue 37), a tooltip does not
+  // tell rows apart. Long unbroken serial numbers or site IDs break anywhere. The site name takes what is left.
   const columns: TableColumnsType<Ipp> = [
     { title: t('ipps.status'), key: 'status', width: 88, render: (_, ipp) => <IppStatusBadge ipp={ipp} /> },
     {
       title: t('ipps.location'),
       key: 'location',
-      width: 164,
+      width: 150,
       render: (_, ipp) => (
         <Flex vertical>
-          <Typography.Text ellipsis={{ tooltip: countries.name(ipp.country) }}>{countries.name(ipp.country)}</Typography.Text>
-          <Typography.Text type="secondary" ellipsis>
+          <span>{countries.name(ipp.country)}</span>
+          <Typography.Text type="secondary">
             {formatCoordinates(ipp.longitude, ipp.latitude) ?? t('ipps.noCoordinates')}
           </Typography.Text>
         </Flex>
       ),
     },
-    { title: t('ipps.site'), dataIndex: 'site_name', ellipsis: true, render: (value: string) => value || NONE },
-    { title: t('ipps.devId'), dataIndex: 'dev_id', width: 84, ellipsis: true },
-    { title: t('ipps.sync.column'), key: 'sync', width: 96, render: (_, ipp) => <ConfigSyncTag ipp={ipp} /> },
+    { title: t('ipps.site'), dataIndex: 'site_name', render: (value: string) => <WrapText>{value || NONE}</WrapText> },
+    { title: t('ipps.devId'), dataIndex: 'dev_id', width: 104, render: (value: string) => <WrapText>{value}</WrapText> },
+    { title: t('ipps.sync.column'), key: 'sync', width: 104, render: (_, ipp) => <ConfigSyncTag ipp={ipp} /> },
     {
       title: t('ipps.serialNumber'),
       dataIndex: 'serial_number',
-      width: 120,
-      ellipsis: true,
-      render: (value: string) => value || NONE,
+      width: 132,
+      render: (value: string) => <WrapText>{value || NONE}</WrapText>,
     },
   ];
   if (isSuperadmin) {
@@ -94,15 +95,14 @@ export function IppsPage() {
       title: t('ipps.team'),
       dataIndex: 'group_name',
       width: 130,
-      ellipsis: true,
-      render: (value: string | null) => value ?? NONE,
+      render: (value: string | null) => <WrapText>{value ?? NONE}</WrapText>,
     });
   }
   columns.push(
     {
       title: t('ipps.wiperStatus'),
       dataIndex: 'wiper_status',
-      width: 150,
+      width: 132,
       render: (value: string | null, ipp) => {
         const state = value && (WIPER_STATES as readonly string[]).includes(value) ? t(`measured.wiper.${value}`) : value;
         if (!state) return NONE;
@@ -233,7 +233,7 @@ export function IppsPage() {
               : undefined
           }
           tableLayout="fixed"
-          scroll={{ x: isSuperadmin ? 1040 : 900 }}
+          scroll={{ x: isSuperadmin ? 1100 : 960 }}
           rowTestId={(ipp) => `ipp-row-${ipp.dev_id}`}
           locale={{
             // While the first page loads the spinner says enough.

@@ -12,6 +12,7 @@ import { usePaging } from '@/hooks/use-paging';
 import { useDeleteTeam } from '../api/delete-team';
 import { TeamFormModal } from '../components/team-form-modal';
 import { TimeText } from '@/components/time-text';
+import { WrapText } from '@/components/wrap-text';
 
 type Editing = { kind: 'add' } | { kind: 'rename'; team: Team } | null;
 
@@ -38,29 +39,28 @@ export function TeamsPage() {
     paging.removed(teams.data?.items.length);
   };
 
-  // Fixed widths with ellipsis (full text on hover) and the actions fixed on the right: a 64-character team name no
-  // longer pushes the counts and Delete off the page at 1440 px (issue 20).
+  // Fixed widths and the actions fixed on the right: a 64-character team name no longer pushes the counts and Delete
+  // off the page at 1440 px (issue 20). Names wrap rather than cut (issue 37: "Demo Team…" beside empty columns); the
+  // counts' columns are as narrow as their numbers, their headers wrap.
   const columns: TableColumnsType<Team> = [
-    { title: t('teams.id'), dataIndex: 'id', width: 80 },
-    { title: t('teams.name'), dataIndex: 'name', ellipsis: true },
+    { title: t('teams.id'), dataIndex: 'id', width: 64 },
+    { title: t('teams.name'), dataIndex: 'name', render: (value: string) => <WrapText>{value}</WrapText> },
     {
       title: t('teams.adminAccount'),
       dataIndex: 'admin_account',
-      width: 130,
-      ellipsis: true,
-      render: (value: string | null) => value ?? '—',
+      width: 140,
+      render: (value: string | null) => <WrapText>{value ?? '—'}</WrapText>,
     },
     {
       title: t('teams.adminName'),
       dataIndex: 'admin_name',
-      width: 160,
-      ellipsis: true,
-      render: (value: string | null) => value ?? '—',
+      width: 150,
+      render: (value: string | null) => <WrapText>{value ?? '—'}</WrapText>,
     },
-    { title: t('teams.superadminCount'), dataIndex: 'superadmin_count', align: 'right', width: 132 },
-    { title: t('teams.adminCount'), dataIndex: 'admin_count', align: 'right', width: 100 },
-    { title: t('teams.userCount'), dataIndex: 'user_count', align: 'right', width: 84 },
-    { title: t('common.createdAt'), dataIndex: 'created_at', width: 220, render: (value: number) => <TimeText at={value} /> },
+    { title: t('teams.superadminCount'), dataIndex: 'superadmin_count', align: 'right', width: 100 },
+    { title: t('teams.adminCount'), dataIndex: 'admin_count', align: 'right', width: 84 },
+    { title: t('teams.userCount'), dataIndex: 'user_count', align: 'right', width: 76 },
+    { title: t('common.createdAt'), dataIndex: 'created_at', width: 210, render: (value: number) => <TimeText at={value} /> },
   ];
   if (canManage) {
     columns.push({
