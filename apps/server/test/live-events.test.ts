@@ -240,4 +240,30 @@ describe.each(dialects)('live events on %s', (dialect) => {
     onSecond.close();
     onFirst.close();
   });
+
+  it.runIf(dialect === 'postgres')(
+    'ends a stream held by another process within a second of the sign-out (issue 37)',
+    async () => {
+      await start({ EVENT_HEARTBEAT_MS: 60_000 });
+      const db2 = openDatabase({
+        dataDir: env.config.DATA_DIR,
+        databaseUrl: env.db.pg!.connectionString,
+        pgSchema: env.db.pg!.schema,
+      });
+      const second = await buildApp({ config: env.config, db: db2, clock: env.clock.read });
+      await second.listen({ port: 0, host: '127.0.0.1' });
+      extra.push(async () => {
+        await second.close();
+        await db2.close();
+      });
+      const onSecond = await openStream(second, w.tokens.user);
+      expect(onSecond.status).toBe(200);
+      // The page signs out through the first process; the second ends the stream it holds.
+      const signedOutAt = Date.now();
+      expect(body(await call(env, w.tokens.user, 'GET', '/api/wyrbac/login/logout')).code).toBe(1000);
+      await onSecond.ended;
+      expect(Date.now() - signedOutAt).toBeLessThan(1500);
+      expect(second.liveStreams.size).toBe(0);
+    },
+  );
 });
