@@ -1,6 +1,7 @@
 import type { Alarm, AlarmKind, AlarmRule } from '@ipp/contracts';
 import type { TFunction } from 'i18next';
 
+/** The unit of each kind's limit and reading; '' where there is none, and durations (minutes) are written by durationText. */
 const UNIT: Record<AlarmKind, string> = {
   offline: 'min',
   temperature_high: '°C',
@@ -14,6 +15,23 @@ const UNIT: Record<AlarmKind, string> = {
 };
 
 const num = (value: number) => String(Math.round(value * 10) / 10);
+
+/** Kinds whose limit and reading are minutes. */
+const DURATION_KINDS: readonly AlarmKind[] = ['offline', 'no_images'];
+
+/**
+ * Minutes as a person reads a duration, in the interface language: "45 min", "3 h 5 min", "28 d 14 h" ("28 天 14 小时"),
+ * never "41193 min" (issue 37). Beyond a day the minutes are left out.
+ */
+export function durationText(t: TFunction, minutes: number) {
+  const total = Math.max(0, Math.round(minutes));
+  const d = Math.floor(total / 1440);
+  const h = Math.floor((total % 1440) / 60);
+  const m = total % 60;
+  if (d > 0) return h > 0 ? t('alarms.duration.daysHours', { d, h }) : t('alarms.duration.days', { d });
+  if (h > 0) return m > 0 ? t('alarms.duration.hoursMin', { h, m }) : t('alarms.duration.hours', { h });
+  return t('alarms.duration.min', { n: m });
+}
 
 /** Whole hours of a biology rule's window (the server counts whole hours, as here). */
 const hoursOf = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60) / 60));
@@ -30,12 +48,15 @@ export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold
       hours: hoursOf(rule.minutes),
     });
   const limit = rule.threshold ?? rule.minutes;
+  if (limit !== null && DURATION_KINDS.includes(rule.kind))
+    return t(`alarms.condition.${rule.kind}`, { limit: durationText(t, limit) });
   return t(`alarms.condition.${rule.kind}`, { limit: limit === null ? '' : `${num(limit)} ${UNIT[rule.kind]}`.trim() });
 }
 
 /** The reading that raised an alarm (or its latest while active), with its unit; '—' for faults. */
 export function valueText(t: TFunction, alarm: Pick<Alarm, 'kind' | 'value'>) {
   if (alarm.value === null || alarm.kind === 'wiper_fault') return '—';
+  if (DURATION_KINDS.includes(alarm.kind)) return durationText(t, alarm.value);
   const unit = alarm.kind === 'class_concentration' ? t('ecology.perLitre') : UNIT[alarm.kind];
   return `${num(alarm.value)} ${unit}`.trim();
 }

@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { i18n, setLanguage } from '@/i18n';
+import { durationText, ruleText, valueText } from './alarm-text';
+
+afterEach(async () => {
+  await i18n.changeLanguage('zh');
+});
+
+const offline = { kind: 'offline' as const, threshold: null, minutes: 1, class_name: null };
+
+describe('alarm durations (issue 37: "41193 min", "离线 1 min 及以上")', () => {
+  it('reads minutes as days, hours and minutes in English', async () => {
+    await setLanguage('en');
+    const t = i18n.t.bind(i18n);
+    expect(durationText(t, 41_193)).toBe('28 d 14 h');
+    expect(durationText(t, 28 * 1440)).toBe('28 d');
+    expect(durationText(t, 185)).toBe('3 h 5 min');
+    expect(durationText(t, 120)).toBe('2 h');
+    expect(durationText(t, 45)).toBe('45 min');
+    expect(valueText(t, { kind: 'offline', value: 41_193 })).toBe('28 d 14 h');
+    expect(valueText(t, { kind: 'no_images', value: 61 })).toBe('1 h 1 min');
+    expect(ruleText(t, offline)).toBe('Offline for 1 min or more');
+    // Other kinds keep their own units.
+    expect(valueText(t, { kind: 'humidity_high', value: 81.26 })).toBe('81.3 %');
+  });
+
+  it('writes the units in Chinese in Chinese', async () => {
+    await setLanguage('zh');
+    const t = i18n.t.bind(i18n);
+    expect(durationText(t, 41_193)).toBe('28 天 14 小时');
+    expect(durationText(t, 185)).toBe('3 小时 5 分钟');
+    expect(valueText(t, { kind: 'offline', value: 41_193 })).toBe('28 天 14 小时');
+    expect(ruleText(t, offline)).toBe('离线 1 分钟及以上');
+    expect(ruleText(t, { ...offline, kind: 'no_images', minutes: 90 })).toBe('在线，1 小时 30 分钟及以上无图像');
+  });
+});
