@@ -298,8 +298,16 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('identify worksp
     await button(page, t.importImages).click();
     const importing = page.getByRole('dialog', { name: t.importTitle });
     await importing.locator('input[type=file]').setInputFiles(zipPath);
+    // Another instrument's images (issue 37): their pixel size goes with the import.
+    await importing.getByRole('spinbutton').fill('0.5');
+    const sent = page.waitForRequest((r) => r.url().includes('/api/roi/import?'));
     await button(importing, t.import).click();
+    expect(new URL((await sent).url()).searchParams.get('pixel_size_um')).toBe('0.5');
     await expect.poll(() => attr(page, 'identify-import-report', 'data-imported'), { timeout: 30_000 }).toBe('2');
+    // The report says where the capture times came from: the zip entries' own times here.
+    expect(await page.getByTestId('identify-import-times').textContent()).toContain(
+      lang === 'en' ? "2 from the files' own times" : '2 张取自文件自身的修改时间',
+    );
     // The twin is listed, not dropped: same image, another class; the stored ROI keeps the first.
     expect(await attr(page, 'identify-import-conflicts', 'data-count')).toBe('1');
     expect(await page.getByTestId('identify-import-report').textContent()).toContain(`${twin}/copy.png`);

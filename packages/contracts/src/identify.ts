@@ -605,7 +605,7 @@ export const ImportReportSchema = z.object({
   ),
   imported: z.number().int(),
   /**
-   * Where the capture times came from (folder imports): a time in the file name (SPC-<camera>-<unix seconds>-…), else
+   * Where the stored images' capture times came from (folder imports): a time in the file name (SPC-<camera>-<unix seconds>-…), else
    * the file's own modification time (in a zip: the entry's time).
    */
   capture_times: z.object({ file_name: z.number().int(), file_time: z.number().int() }).optional(),

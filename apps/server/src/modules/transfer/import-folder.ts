@@ -148,8 +148,9 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
           hiClassId: cls.id,
           pixelSizeUm: opts.pixelSizeUm ?? null,
         });
-        times[captured.from]++;
         if (result.stored) {
+          // Where the stored images' capture times came from (a duplicate keeps the time it was stored with).
+          times[captured.from]++;
           report.imported++;
           stored++;
         } else {
