@@ -127,6 +127,38 @@ describe.each(dialects)('identify folders on %s', (dialect) => {
     expect(after.map((m) => m.length)).toEqual([0, 20, 20]);
   });
 
+  it('a move to the team gallery (42) and a move to a folder (52) of the same images at once: each ends in one place', async () => {
+    const { ids, a, b } = await threeFolders();
+    const picked = ids.slice(0, 10);
+    const [toTeam, toB] = await Promise.all([
+      act(w.tokens.ownAdmin, { type: '42', category_id: CATEGORY.FOLDERS, code: `f:${a}`, roi_ids: picked }),
+      act(secondAdmin, { type: '52', category_id: CATEGORY.FOLDERS, code: `f:${a}`, roi_ids: picked, target_id: b }),
+    ]);
+    expect(toTeam.affected + toB.affected).toBe(10);
+    const teamFolders = (
+      await env.db.kysely.selectFrom('roi_folders').select('id').where('category_id', '=', CATEGORY.TEAM).execute()
+    ).map((f) => f.id);
+    const held = await expectEachInOneFolder(picked, [a, b, ...teamFolders]);
+    expect(held[0]).toEqual(ids.slice(10));
+    expect(held.slice(2).flat().length).toBe(toTeam.affected);
+    // One after the other: the 42 that comes second finds none of them in A and moves none.
+    const next = ids.slice(10, 20);
+    await act(secondAdmin, { type: '52', category_id: CATEGORY.FOLDERS, code: `f:${a}`, roi_ids: next, target_id: b });
+    expect(
+      await act(w.tokens.ownAdmin, { type: '42', category_id: CATEGORY.FOLDERS, code: `f:${a}`, roi_ids: next }),
+    ).toMatchObject({
+      affected: 0,
+      unchanged: 10,
+    });
+    const after = await expectEachInOneFolder(next, [a, b, ...teamFolders]);
+    expect(
+      after
+        .slice(2)
+        .flat()
+        .filter((id) => next.includes(id)),
+    ).toEqual([]);
+  });
+
   it('a folder id as category_id stands for its own category: the example ROIs stay read-only', async () => {
     const [roi, other] = await rois(2);
     // The superadmin puts an image in the Xcube library (folder of its class).

@@ -186,15 +186,13 @@ export class BulkService {
           })),
         };
       case ACTION.COPY_TO_TEAM:
+        return { affected: await addToGalleries(ctx, teamGalleryOf) };
       case ACTION.MOVE_TO_TEAM: {
-        const affected = await addToGalleries(ctx, (r) => ({
-          category_id: CATEGORY.TEAM,
-          group_id: r.group_id,
-          ipp_id: null,
-          user_id: null,
-        }));
-        if (body.type === ACTION.MOVE_TO_TEAM) await folders.removeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
-        return { affected };
+        // As 52: only the ROIs still in the folder the move is made from go to the team gallery, the others count as
+        // unchanged (a move of the same ROIs elsewhere at the same time took them first).
+        const taken = await folders.takeMembers(trx, await sourceFolders(ctx), ids, ctx.live);
+        await addToGalleries({ ...ctx, rows: rows.filter((r) => taken.has(r.id)) }, teamGalleryOf);
+        return { affected: taken.size };
       }
       case ACTION.COPY_TO_XCUBE:
         return {
@@ -322,6 +320,14 @@ async function sourceFolders(ctx: Ctx): Promise<number[]> {
   }
   return (await categoryFolders(trx, actor, ctx.category, {})).filter((f) => canRemoveFromFolder(actor, f)).map((f) => f.id);
 }
+
+/** The team gallery an ROI goes to (41, 42): its team's. */
+const teamGalleryOf = (r: RoiCore): folders.FolderScope => ({
+  category_id: CATEGORY.TEAM,
+  group_id: r.group_id,
+  ipp_id: null,
+  user_id: null,
+});
 
 /** Copies each ROI into the gallery folder named after its class, creating folders as needed. */
 async function addToGalleries(ctx: Ctx, scopeOf: (roi: RoiCore) => folders.FolderScope): Promise<number> {
