@@ -1,6 +1,7 @@
 import type { Action } from '@ipp/contracts';
 import { ACTION } from '@ipp/contracts/constants';
-import { Card, Col, Row } from 'antd';
+import { ApartmentOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Drawer, Grid, Row } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -106,6 +107,11 @@ export function IdentifyPage() {
   const navigate = useNavigate();
   const matching = useSelectMatching(ws.query, order.length, setSelection);
   const [keysHelp, setKeysHelp] = useState(false);
+  // From 992 to 1199 px three panes do not fit (issue 37: 155/348/155 px at 1024): the tree moves into a drawer and
+  // the grid and the detail share the width. Unmeasured (unit tests) or narrower, the panes stack as before.
+  const screens = Grid.useBreakpoint();
+  const compact = screens.lg === true && screens.xl !== true;
+  const [treeOpen, setTreeOpen] = useState(false);
   const [similarRequest, setSimilarRequest] = useState(0);
   /** The grid's columns now (↑ and ↓ move by a row). */
   const [columns, setColumns] = useState(1);
@@ -219,27 +225,49 @@ export function IdentifyPage() {
 
   const runOnSelection = (action: Action) => bulk.start(action, selectedIds);
 
+  const modelsButton = ws.isAdmin && (
+    <AiModelsButton groupId={ws.groupId} needsTeam={ws.isSuperadmin && ws.groupId === undefined} readOnly={ws.session.demo} />
+  );
+
   return (
-    <Row gutter={[12, 12]} data-testid="identify-page">
-      <Col xs={24} lg={6} xxl={5}>
+    <Row gutter={[12, 12]} data-testid="identify-page" data-layout={compact ? 'compact' : 'panes'}>
+      {compact ? (
+        <Drawer
+          open={treeOpen}
+          onClose={() => setTreeOpen(false)}
+          placement="left"
+          size={360}
+          title={t('identify.tree')}
+          extra={modelsButton}
+          data-testid="identify-tree-drawer"
+        >
+          <CategoryPane ws={ws} />
+        </Drawer>
+      ) : (
+        <Col xs={24} lg={6} xxl={5}>
+          <Card size="small" title={t('identify.tree')} extra={modelsButton}>
+            <CategoryPane ws={ws} />
+          </Card>
+        </Col>
+      )}
+      <Col xs={24} lg={compact ? 15 : 12} xxl={13}>
         <Card
           size="small"
-          title={t('identify.tree')}
+          title={t(`identify.category.${category.key}`)}
           extra={
-            ws.isAdmin && (
-              <AiModelsButton
-                groupId={ws.groupId}
-                needsTeam={ws.isSuperadmin && ws.groupId === undefined}
-                readOnly={ws.session.demo}
-              />
+            compact && (
+              <Button
+                size="small"
+                icon={<ApartmentOutlined />}
+                onClick={() => setTreeOpen(true)}
+                aria-expanded={treeOpen}
+                data-testid="identify-tree-open"
+              >
+                {t('identify.tree')}
+              </Button>
             )
           }
         >
-          <CategoryPane ws={ws} />
-        </Card>
-      </Col>
-      <Col xs={24} lg={12} xxl={13}>
-        <Card size="small" title={t(`identify.category.${category.key}`)}>
           <RoiBrowser
             ws={ws}
             items={items}
@@ -261,7 +289,7 @@ export function IdentifyPage() {
           />
         </Card>
       </Col>
-      <Col xs={24} lg={6}>
+      <Col xs={24} lg={compact ? 9 : 6}>
         <Card size="small" title={t('identify.detail.title')}>
           <DetailPane
             roi={focused}
