@@ -146,14 +146,17 @@ export class AlarmOutbox {
     }
     const giveUp = attempts >= OUTBOX_MAX_ATTEMPTS;
     const next = now + retryDelayMs(attempts);
-    await repo.updateDelivery(this.db.kysely, row.id, {
-      attempts,
-      attempted_at: now,
-      last_error: error,
-      leased_until: null,
-      ...(giveUp ? { failed_at: now } : { next_at: next }),
+    // The try's outcome and the receiver's pause together: no pass sees one without the other.
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await repo.updateDelivery(trx, row.id, {
+        attempts,
+        attempted_at: now,
+        last_error: error,
+        leased_until: null,
+        ...(giveUp ? { failed_at: now } : { next_at: next }),
+      });
+      await repo.deferReceiver(trx, row, next);
     });
-    await repo.deferReceiver(this.db.kysely, row, next);
     return false;
   }
 
