@@ -379,5 +379,9 @@ describe.each(dialects)('webhook addresses on %s', (dialect) => {
     expect(hook.received).toHaveLength(0);
     const status = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/alarm/webhook')).data as AlarmWebhook;
     expect(status.last_delivery).toMatchObject({ ok: false, error: 'address not allowed' });
+    // A failure stored before this check (the receiver's own status) is shown as a class too.
+    await env.db.kysely.updateTable('alarm_deliveries').set({ last_error: 'HTTP 403' }).execute();
+    const old = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/alarm/webhook')).data as AlarmWebhook;
+    expect(old.last_delivery).toMatchObject({ ok: false, error: 'network error' });
   });
 });

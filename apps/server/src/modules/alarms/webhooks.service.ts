@@ -18,7 +18,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
-import { postWebhook, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
+import { postWebhook, WEBHOOK_FAILURES, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
 /**
@@ -26,6 +26,10 @@ import { teamNotFound } from '../access/not-found.ts';
  * a receiver that never answers holds only its own team's notices (the outbox sends each receiver's in its own lane).
  */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
+
+const SHOWN_ERRORS: ReadonlySet<string> = new Set([...WEBHOOK_FAILURES, 'webhook removed']);
+/** What the team is shown of a stored failure: its class; anything else (a row from before issue 37) as a class too. */
+const failureClass = (error: string) => (SHOWN_ERRORS.has(error) ? error : 'network error');
 
 /** `v1=` HMAC-SHA256 (hex) of `<timestamp>.<body>` with the team's secret: what a receiver recomputes to trust a notice. */
 export function webhookSignature(secret: string, timestamp: number, body: string) {
@@ -123,7 +127,12 @@ export class WebhooksService implements AlarmNotifier {
       updated_at: webhook ? Number(webhook.updated_at) : null,
       ...counts,
       last_delivery: last
-        ? { at: Number(last.attempted_at), ok: last.delivered_at !== null, error: last.last_error, attempts: last.attempts }
+        ? {
+            at: Number(last.attempted_at),
+            ok: last.delivered_at !== null,
+            error: last.last_error === null ? null : failureClass(last.last_error),
+            attempts: last.attempts,
+          }
         : null,
     };
   }
