@@ -184,7 +184,7 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
       ? ['Copepod', 'Oithona'].flatMap((c) => fs.readdirSync(path.join(dir, c))).filter((f) => /-1\d{9}-/.test(f)).length
       : 0;
     // 140Noctiluca's a.png and b.png have no time in their names either (broken.png failed before it was read).
-    expect(report.capture_times).toEqual({ file_name: named + 1, file_time: real - named + 2 + 3 });
+    expect(report.capture_times).toEqual({ labels_csv: 0, file_name: named + 1, file_time: real - named + 2 + 3 });
     const k = env.db.kysely;
     const timeOf = async (seed: number) =>
       Number(
@@ -310,11 +310,55 @@ describe.each(dialects)('folder-per-class import on %s', (dialect) => {
     }).catch((e: { code: number; stdout: string }) => e);
     // broken.png fails (exit 1); every image stored has 0.25 µm per pixel.
     expect((ok as { stdout: string }).stdout).toMatch(
-      /capture times: \d+ from file names, \d+ from the files' modification times/,
+      /capture times: 0 from labels.csv, \d+ from file names, \d+ from the files' modification times/,
     );
     const sizes = await env.db.kysely.selectFrom('rois').select('pixel_size_um').execute();
     expect(sizes.length).toBe((havePwssc ? 6 : 0) + 2);
     for (const s of sizes) expect(s.pixel_size_um).toBe(0.25);
+  });
+
+  it("issue 37: a set's labels.csv time column gives the capture times, before the file name and the file time", async () => {
+    fs.mkdirSync(path.join(dir, 'Timed'));
+    const files = ['a.png', 'b.png', 'SPC-X-1473068024-9.png', 'c.png', 'd.png'];
+    for (const [i, f] of files.entries()) fs.writeFileSync(path.join(dir, 'Timed', f), await pngOf(80 + i));
+    const mtime = new Date(Date.UTC(2023, 0, 2, 3, 4, 5));
+    fs.utimesSync(path.join(dir, 'Timed', 'd.png'), mtime, mtime);
+    fs.writeFileSync(
+      path.join(dir, 'labels.csv'),
+      [
+        'path,class,captured_at',
+        'Timed/a.png,Timed,2026-03-04T05:06:07Z',
+        'Timed/b.png,Timed,1700000000',
+        'Timed/SPC-X-1473068024-9.png,Timed,2026-03-04 05:06:08+0800',
+        'Timed/c.png,Timed,1700000000123',
+        'Timed/d.png,Timed,not a time',
+      ].join('\n'),
+    );
+    const report = await importFolder(env.db, env.app.rois, () => env.clock.now, { dir, devId: 'A1', as: 'hi' });
+    expect(report.capture_times!.labels_csv).toBe(4);
+    const k = env.db.kysely;
+    const timeOf = async (seed: number) =>
+      Number(
+        (
+          await k
+            .selectFrom('rois')
+            .select('roi_time')
+            .where(
+              'sha256',
+              '=',
+              createHash('sha256')
+                .update(await pngOf(seed))
+                .digest('hex'),
+            )
+            .executeTakeFirstOrThrow()
+        ).roi_time,
+      );
+    expect(await timeOf(80)).toBe(Date.UTC(2026, 2, 4, 5, 6, 7));
+    expect(await timeOf(81)).toBe(1700000000000);
+    expect(await timeOf(82)).toBe(Date.UTC(2026, 2, 3, 21, 6, 8));
+    expect(await timeOf(83)).toBe(1700000000123);
+    // No time the table can read: the file's own.
+    expect(await timeOf(84)).toBe(mtime.getTime());
   });
 
   it('reads capture times from file names', () => {
@@ -378,7 +422,7 @@ describe.each(dialects)('zip import from the console on %s', (dialect) => {
     for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
     const res = body(await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', Buffer.concat(chunks)));
     expect(res.code, JSON.stringify(res)).toBe(1000);
-    expect((res.data as { capture_times: unknown }).capture_times).toEqual({ file_name: 1, file_time: 1 });
+    expect((res.data as { capture_times: unknown }).capture_times).toEqual({ labels_csv: 0, file_name: 1, file_time: 1 });
     const times = (await env.db.kysely.selectFrom('rois').select('roi_time').orderBy('roi_time').execute()).map((r) =>
       Number(r.roi_time),
     );
@@ -402,6 +446,18 @@ describe.each(dialects)('zip import from the console on %s', (dialect) => {
     expect(res.code, JSON.stringify(res)).toBe(1000);
     const stored = await env.db.kysely.selectFrom('rois').select('pixel_size_um').execute();
     expect(stored).toEqual([{ pixel_size_um: 0.5 }, { pixel_size_um: 0.5 }]);
+  });
+
+  it("issue 37: a zip's labels.csv gives its images' capture times", async () => {
+    const zip = await zipOf({
+      'set/labels.csv': Buffer.from('path,class,time\nCopepod/a.png,Copepod,2025-07-08T09:10:11Z\n'),
+      'set/Copepod/a.png': await pngOf(97),
+    });
+    const res = body(await upload(w.tokens.ownAdmin, 'dev_id=A1&as=hi', zip));
+    expect(res.code, JSON.stringify(res)).toBe(1000);
+    expect((res.data as { capture_times: unknown }).capture_times).toEqual({ labels_csv: 1, file_name: 0, file_time: 0 });
+    const [row] = await env.db.kysely.selectFrom('rois').select('roi_time').execute();
+    expect(Number(row!.roi_time)).toBe(Date.UTC(2025, 6, 8, 9, 10, 11));
   });
 
   it('two administrators import the same set at once: each image stored once, one new class, no conflict', async () => {

@@ -605,10 +605,11 @@ export const ImportReportSchema = z.object({
   ),
   imported: z.number().int(),
   /**
-   * Where the stored images' capture times came from (folder imports): a time in the file name (SPC-<camera>-<unix seconds>-…), else
+   * Where the stored images' capture times came from (folder imports): the set's labels.csv (a `path` column and a
+   * time column: captured_at, time, timestamp…), else a time in the file name (SPC-<camera>-<unix seconds>-…), else
    * the file's own modification time (in a zip: the entry's time).
    */
-  capture_times: z.object({ file_name: z.number().int(), file_time: z.number().int() }).optional(),
+  capture_times: z.object({ labels_csv: z.number().int(), file_name: z.number().int(), file_time: z.number().int() }).optional(),
   duplicates: z.number().int(),
   /** Duplicates filed under another class than the stored ROI's: the ROI keeps `kept`, the file's folder said `class`. */
   conflicts: z.array(z.object({ file: z.string(), class: z.string(), kept: z.string(), roi_id: z.number().int() })),

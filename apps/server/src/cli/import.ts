@@ -16,8 +16,9 @@ Imports a folder holding one sub-folder of images per class as human-identified 
   --as reference   the same, and each class is also filed in the station's team library (-2)
   --pixel-size µm  micrometres per pixel of these images, where another instrument than the station's took them:
                    stored on each imported image as its own pixel size (default: the station's)
-Capture times come from file names carrying unix seconds (SPC-<camera>-<seconds>-...), else the file's own
-modification time; the summary says how many came from each.
+Capture times come from the set's labels.csv where it has a path column and a time column (captured_at, time,
+timestamp...: unix seconds, milliseconds or ISO 8601, UTC unless it says otherwise), else from file names carrying unix
+seconds (SPC-<camera>-<seconds>-...), else from the file's own modification time; the summary says how many came from each.
 A folder named like an EcoTaxa category folder (detritus__84963) is the class without its __<taxon id>.
 The database and image store are those of the server (DATABASE_URL, DATA_DIR). Re-running is safe.`;
 
@@ -96,7 +97,10 @@ async function main(): Promise<number> {
       );
     const times = report.capture_times;
     if (times)
-      console.log(`capture times: ${times.file_name} from file names, ${times.file_time} from the files' modification times`);
+      console.log(
+        `capture times: ${times.labels_csv} from labels.csv, ${times.file_name} from file names, ` +
+          `${times.file_time} from the files' modification times`,
+      );
     console.log(
       `${report.station}: ${report.imported} imported, ${report.duplicates} already there, ${report.failed_total} failed, ` +
         `${report.classes.length} classes, ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CATEGORY, CLASS_NAME_PATTERN, IMPORT_LISTED_MAX } from '@ipp/contracts';
+import { CSV_BOM, csvRecords } from '@ipp/contracts/csv';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -31,8 +32,8 @@ export interface ImportReport {
   /** images: stored by this import; duplicates: already there, so not stored (issue 37: they were counted as images). */
   classes: { folder: string; class: string; created: boolean; images: number; duplicates: number }[];
   imported: number;
-  /** Folder imports: how many capture times came from file names, how many from the files' own times. */
-  capture_times?: { file_name: number; file_time: number };
+  /** Folder imports: how many capture times came from labels.csv, from file names, from the files' own times. */
+  capture_times?: { labels_csv: number; file_name: number; file_time: number };
   /** Images already stored for the station (a re-run, or one image filed under two classes). */
   duplicates: number;
   /**
@@ -93,6 +94,51 @@ export function captureOf(name: string, mtimeMs: number): { time: number; from: 
   return m ? { time: Number(m[1]) * 1000, from: 'file_name' } : { time: Math.round(mtimeMs), from: 'file_time' };
 }
 
+/** The labels.csv columns read as an image's capture time, the first one present. */
+const TIME_COLUMNS = ['captured_at', 'capture_time', 'roi_time', 'time', 'timestamp', 'datetime', 'date_time'];
+/** labels.csv is read up to this size (a row is some 200 bytes: 100,000 images). */
+const LABELS_MAX = 32 * 1024 * 1024;
+
+/**
+ * A capture time as a labels.csv cell writes it: unix seconds (10 digits, decimals allowed), unix milliseconds
+ * (13 digits), or an ISO 8601 date-time (UTC where it names no offset); null for anything else.
+ */
+export function labelTimeOf(cell: string): number | null {
+  const text = cell.trim();
+  if (/^\d{9,10}(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (/^\d{12,13}$/.test(text)) return Number(text);
+  const iso = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(:\d{2}(\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i.exec(text);
+  if (!iso) return null;
+  const zone = iso[5] ? iso[5].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2') : 'Z';
+  const ms = Date.parse(`${iso[1]}T${iso[2]}${zone}`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * The capture times a set's labels.csv gives (a `path` column, `<class folder>/<file>`, and a time column of
+ * TIME_COLUMNS), by path; empty without such a file or column (the PWSSC sets' labels.csv has no time).
+ */
+async function labelTimesOf(dir: string): Promise<Map<string, number>> {
+  const file = path.join(dir, 'labels.csv');
+  const stat = await fs.stat(file).catch(() => null);
+  const times = new Map<string, number>();
+  if (!stat?.isFile() || stat.size > LABELS_MAX) return times;
+  let text = await fs.readFile(file, 'utf8');
+  if (text.startsWith(CSV_BOM)) text = text.slice(1);
+  const records = csvRecords(text);
+  const top = records.next();
+  if (top.done) return times;
+  const header = top.value.map((h) => h.trim().toLowerCase());
+  const at = { path: header.indexOf('path'), time: header.findIndex((h) => TIME_COLUMNS.includes(h)) };
+  if (at.path < 0 || at.time < 0) return times;
+  for (const cells of records) {
+    const time = labelTimeOf(cells[at.time] ?? '');
+    const where = (cells[at.path] ?? '').trim().replace(/\\/g, '/');
+    if (time !== null && where) times.set(where, time);
+  }
+  return times;
+}
+
 /**
  * The class a folder names: without a trailing `__<digits>`, the EcoTaxa taxon id its "one folder per category"
  * exports append (`detritus__84963` → `detritus`), which would otherwise become part of a class no taxon maps to.
@@ -121,9 +167,10 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
     conflicts_total: 0,
     failed: [],
     failed_total: 0,
-    capture_times: { file_name: 0, file_time: 0 },
+    capture_times: { labels_csv: 0, file_name: 0, file_time: 0 },
   };
   const times = report.capture_times!;
+  const labelTimes = await labelTimesOf(opts.dir);
   let done = 0;
   for (const entry of plan) {
     const cls = await k
@@ -136,7 +183,9 @@ export async function importFolder(db: Db, rois: RoisService, clock: Clock, opts
       const full = path.join(opts.dir, entry.folder, file);
       try {
         const [data, stat] = await Promise.all([fs.readFile(full), fs.stat(full)]);
-        const captured = captureOf(file, stat.mtimeMs);
+        // labels.csv's time where it gives one, else the file name's, else the file's own time.
+        const listed = labelTimes.get(`${entry.folder}/${file}`);
+        const captured = listed === undefined ? captureOf(file, stat.mtimeMs) : { time: listed, from: 'labels_csv' as const };
         const result = await rois.ingest({
           ippId: station.id,
           capturedAt: captured.time,

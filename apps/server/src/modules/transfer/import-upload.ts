@@ -21,7 +21,8 @@ import { IMAGE, ImportError, importFolder, type ImportAs } from './import-folder
 
 /** What an EcoTaxa import unpacks: images and the export's tables. */
 const ECOTAXA_ENTRY = (name: string) => IMAGE.test(name) || /\.tsv$/i.test(name);
-const IMAGE_ENTRY = (name: string) => IMAGE.test(name);
+/** A class-folder zip: its images, and a labels.csv that may give their capture times. */
+const IMAGE_ENTRY = (name: string) => IMAGE.test(name) || /(^|\/)labels\.csv$/i.test(name);
 
 const MB = 1024 * 1024;
 export const IMPORT_ZIP_MAX = 512 * MB;

@@ -74,7 +74,11 @@ export function ImportButton({ stations, defaultDevId }: { stations: readonly St
           </Typography.Paragraph>
           {r.capture_times && (
             <Typography.Paragraph type="secondary" data-testid="identify-import-times">
-              {t('identify.import.captureTimes', { name: r.capture_times.file_name, file: r.capture_times.file_time })}
+              {t('identify.import.captureTimes', {
+                table: r.capture_times.labels_csv,
+                name: r.capture_times.file_name,
+                file: r.capture_times.file_time,
+              })}
             </Typography.Paragraph>
           )}
           <ul style={{ maxHeight: 240, overflow: 'auto', paddingInlineStart: 18 }}>
