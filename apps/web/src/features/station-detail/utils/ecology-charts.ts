@@ -131,7 +131,8 @@ export function nbssOption(series: readonly NbssSeries[], names: NbssNames): Cha
       nameGap: 28,
       axisLabel: { formatter: logTick },
     },
-    yAxis: { type: 'log', name: names.yAxis, axisLabel: { formatter: logTick } },
+    // The long name starts at the axis and runs right: centred on it, "NBSS (mm³ L⁻¹ mm⁻³)" lost its first letter.
+    yAxis: { type: 'log', name: names.yAxis, nameTextStyle: { align: 'left' }, axisLabel: { formatter: logTick } },
     series: series.map((s) => ({
       type: 'line' as const,
       name: names.seriesName(s),
