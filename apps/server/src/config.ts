@@ -96,8 +96,11 @@ const EnvSchema = z.object({
    */
   SCRYPT_CONCURRENCY: intFrom(1, 16).default(2),
   SCRYPT_QUEUE: intFrom(0, 1000).default(16),
-  /** Expensive calls (statistics, similarity, classify uploads) one user may have in flight at once. */
-  EXPENSIVE_PER_USER: intFrom(1, 100).default(2),
+  /**
+   * Expensive calls (statistics, similarity, classify uploads) one user may have in flight at once; more are refused.
+   * 4: Data detail asks for four cards at once (issue 37).
+   */
+  EXPENSIVE_PER_USER: intFrom(1, 100).default(4),
   /** Live event streams (GET /api/events) one user may hold open at once (a tab each); more are refused with 1003. */
   EVENT_STREAMS_PER_USER: intFrom(1, 100).default(8),
   /** Live event streams the process holds open at once, all users together. */

@@ -39,6 +39,43 @@ const LONG_READ = sql<{ s: number }>`with recursive c(x) as (select 1 union all 
   select sum(x) as s from c`;
 
 /**
+ * Calls made at the same moment: one connection each, opened first, then every request written in one go, so the
+ * server reads them together (over fetch, one connection's set-up after another let the first calls finish before
+ * the last arrived, and those were never at once).
+ */
+async function burstTo(env: TestEnv, calls: { token: string | undefined; url: string }[]): Promise<Answer[]> {
+  const { port } = env.app.server.address() as AddressInfo;
+  const sockets = await Promise.all(
+    calls.map(
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+          socket.once('error', reject);
+        }),
+    ),
+  );
+  // The server has taken every connection before any request is written.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = performance.now();
+  const answers = sockets.map(
+    (socket) =>
+      new Promise<Answer>((resolve, reject) => {
+        let raw = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (raw += chunk));
+        socket.once('error', reject);
+        socket.once('end', () => resolve(parseAnswer(raw, performance.now() - started)));
+      }),
+  );
+  calls.forEach(({ token, url }, i) =>
+    sockets[i]!.write(
+      `GET ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lang: en\r\n${token ? `X-Token: ${token}\r\n` : ''}Connection: close\r\n\r\n`,
+    ),
+  );
+  return Promise.all(answers);
+}
+
+/**
  * Issue 37: the bound on expensive calls, over a real listening socket (app.inject hands each request in on its own,
  * which hid that on SQLite one request ran from arrival to answer before the next was even read).
  */
@@ -107,42 +144,7 @@ describe.each(dialects)('expensive calls over a socket on %s (issue 37)', (diale
     return { status: res.status, code: answer.code, msg: answer.msg, ms: performance.now() - started };
   };
   const refused = (a: Answer) => a.status === 429 && a.code === 1003;
-  /**
-   * Calls made at the same moment: one connection each, opened first, then every request written in one go, so the
-   * server reads them together (over fetch, one connection's set-up after another let the first calls finish before
-   * the last arrived, and those were never at once).
-   */
-  const burst = async (calls: { token: string | undefined; url: string }[]): Promise<Answer[]> => {
-    const { port } = env.app.server.address() as AddressInfo;
-    const sockets = await Promise.all(
-      calls.map(
-        () =>
-          new Promise<net.Socket>((resolve, reject) => {
-            const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
-            socket.once('error', reject);
-          }),
-      ),
-    );
-    // The server has taken every connection before any request is written.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = performance.now();
-    const answers = sockets.map(
-      (socket) =>
-        new Promise<Answer>((resolve, reject) => {
-          let raw = '';
-          socket.setEncoding('utf8');
-          socket.on('data', (chunk: string) => (raw += chunk));
-          socket.once('error', reject);
-          socket.once('end', () => resolve(parseAnswer(raw, performance.now() - started)));
-        }),
-    );
-    calls.forEach(({ token, url }, i) =>
-      sockets[i]!.write(
-        `GET ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lang: en\r\n${token ? `X-Token: ${token}\r\n` : ''}Connection: close\r\n\r\n`,
-      ),
-    );
-    return Promise.all(answers);
-  };
+  const burst = (calls: { token: string | undefined; url: string }[]) => burstTo(env, calls);
 
   it('lets one user run at most EXPENSIVE_PER_USER of twelve calls at once on each expensive route; the rest are told busy', async () => {
     const routes = [
@@ -233,6 +235,40 @@ describe.each(dialects)('expensive calls over a socket on %s (issue 37)', (diale
       body(await env.app.inject({ method: 'GET', url: '/api/test/long-read', headers: { 'x-token': w.tokens.user! } })).code,
     ).toBe(1000);
   }, 120_000);
+});
+
+describe.each(dialects)("the console's own pages under the default bound on %s (issue 37)", (dialect) => {
+  let env: TestEnv;
+  afterEach(() => env.close());
+
+  it('answers the four cards Data detail asks for at once, under the default EXPENSIVE_PER_USER', async () => {
+    env = await buildTestApp(dialect);
+    const w = await buildWorld(env);
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const now = env.clock.now;
+    expect((await telemetry(env, a1.key, { at: now - 60_000, temperature_c: 12 })).statusCode).toBe(200);
+    await env.app.rois.ingest({
+      ippId: a1.id,
+      capturedAt: now - 60_000,
+      labelIndex: 1,
+      confidence: 0.9,
+      sizePx: 100,
+      data: await shapePng('disc', 900),
+    });
+    await env.app.listen({ port: 0, host: '127.0.0.1' });
+    // Once the station's summary has come, the page mounts the ecology, corrected counts, completeness and trend cards.
+    const urls = [
+      '/api/ecology/get-site-ecology?dev_id=A1&period=24h',
+      `/api/ai/corrected-counts?dev_id=A1&start=${now - 86_400_000}&end=${now}`,
+      '/api/ipp/completeness?dev_id=A1&period=24h',
+      '/api/ipp/telemetry-trend?dev_id=A1&period=24h',
+    ];
+    const answers = await burstTo(
+      env,
+      urls.map((url) => ({ token: w.tokens.user, url })),
+    );
+    expect(answers.map((a) => [a.status, a.code])).toEqual(urls.map(() => [200, 1000]));
+  });
 });
 
 describe('the process-wide turn of expensive calls (issue 37)', () => {
