@@ -123,7 +123,7 @@ export function nbssOption(series: readonly NbssSeries[], names: NbssNames): Cha
         })}`;
       },
     },
-    grid: { ...GRID_UNDER_LEGEND, left: 16, right: 24, bottom: 32, containLabel: true },
+    grid: { ...GRID_UNDER_LEGEND, left: 44, right: 24, bottom: 32, containLabel: true },
     xAxis: {
       type: 'log',
       name: names.xAxis,
@@ -131,8 +131,8 @@ export function nbssOption(series: readonly NbssSeries[], names: NbssNames): Cha
       nameGap: 28,
       axisLabel: { formatter: logTick },
     },
-    // The long name starts at the axis and runs right: centred on it, "NBSS (mm³ L⁻¹ mm⁻³)" lost its first letter.
-    yAxis: { type: 'log', name: names.yAxis, nameTextStyle: { align: 'left' }, axisLabel: { formatter: logTick } },
+    // The long name is centred on the axis: the grid leaves it room on the left ("NBSS (mm³ L⁻¹ mm⁻³)" lost its "N").
+    yAxis: { type: 'log', name: names.yAxis, axisLabel: { formatter: logTick } },
     series: series.map((s) => ({
       type: 'line' as const,
       name: names.seriesName(s),
