@@ -154,7 +154,7 @@ export const RoiCell = memo(function RoiCell({ roi, selected, focused, onClick, 
             color: roi.attention ? token.colorWarningText : token.colorText,
           }}
         >
-          {roi.attention && <StarFilled style={{ marginRight: 2 }} />}
+          {roi.attention && <StarFilled aria-hidden style={{ marginRight: 2 }} />}
           {className}
         </span>
         <Tag

@@ -548,6 +548,12 @@ describe('identify workspace: AI models entry', () => {
       await screen.findByTestId('roi-cell-6');
       expect(cell(4).getAttribute('data-mark')).toBe('predicted');
       expect(text('roi-mark-4')).toBe('AI 82%');
+      // Named by what it shows, then what the mark means (issue 37: the name left out the visible "AI 82%"); the grid
+      // is the one Tab stop, its cells hold nothing focusable.
+      expect(cell(4).getAttribute('aria-label')).toBeNull();
+      expect(cell(4).textContent).toMatch(/^001Copepod ?AI 82% · 模型预测 · /);
+      expect(screen.getByTestId('identify-grid').getAttribute('tabindex')).toBe('0');
+      expect(cell(4).querySelectorAll('input, button, [tabindex]')).toHaveLength(0);
       await waitFor(() =>
         expect(screen.getByTestId('roi-mark-4').getAttribute('title')).toBe('模型预测\n前 3 名: 001桡足类 82% · 002硅藻链 10%'),
       );
