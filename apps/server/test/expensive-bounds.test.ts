@@ -161,9 +161,11 @@ describe.each(dialects)('expensive calls over a socket on %s (issue 37)', (diale
       const ran = answers.filter((a) => !refused(a));
       expect(atOnce.peak, route).toBeLessThanOrEqual(2);
       expect(ran.length, `${route} ${JSON.stringify(answers[0])}`).toBeGreaterThanOrEqual(1);
-      // SQLite reads the twelve together, and refuses all but two. PostgreSQL checks each caller's session over the
-      // network, so a quick call may be answered before the last of the twelve is counted: it runs in the freed place.
-      if (dialect === 'sqlite' || route === '/api/test/long-read') expect(ran.length, route).toBeLessThanOrEqual(2);
+      // Twelve calls that last: all but two refused. A quick route may answer its first two before the last of the
+      // twelve is read (on a loaded machine the server may read them over a few turns; on PostgreSQL each session is
+      // checked over the network): a later one then runs in the freed place, never a third at once (the peak above).
+      // Before issue 37, SQLite ran all twelve.
+      if (route === '/api/test/long-read') expect(ran.length, route).toBeLessThanOrEqual(2);
       else expect(ran.length, route).toBeLessThan(12);
       expect(
         ran.every((a) => a.code === 1000),
