@@ -204,9 +204,11 @@ describe.skipIf(!chromiumAvailable)('accessibility in Chromium (issue 37)', () =
       await page.getByTestId('header-more-panel').getByTestId('language-switch').waitFor();
       await page.getByTestId('header-more').click();
       await shot(page, `home-${viewport.width}-${lang}`);
+      expect(await seriousViolations(page)).toEqual([]);
 
       await openIdentify(page);
       await shot(page, `identify-${viewport.width}-${lang}`);
+      expect(await seriousViolations(page)).toEqual([]);
       // Nothing spills out of a pane, nor out of the page.
       const spills = await page.getByTestId('identify-page').evaluate((root) =>
         Array.from(root.querySelectorAll('.ant-card-body, .ant-card-head')).flatMap((box) => {
