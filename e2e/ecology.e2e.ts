@@ -166,12 +166,13 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('ecology product
     await choose(page, 'identify-station', `E2E ecology ${base + 2}`);
     await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('20');
     await expect.poll(() => page.getByTestId('identify-node-count-t:ai').textContent()).toBe('20');
-    // Sizes in µm: this station has no pixel size, so no ESD bound matches; the measured station's ten discs and rods
-    // (a few hundred µm at 2 µm per pixel) are all at least 1 µm and none reaches 10 mm.
+    // Sizes in µm: this station has no pixel size, so its own ten match no ESD bound; the ten it imported carry their
+    // acquisition's pixel size (acq_pixel_size_um, issue 37) and, like the measured station's ten discs and rods (a few
+    // hundred µm at 2 µm per pixel), are all at least 1 µm and none reaches 10 mm.
     await choose(page, 'identify-size-unit', t.esdUnit);
     await page.getByTestId('identify-size-min').fill('1');
     await page.getByTestId('identify-size-min').press('Enter');
-    await page.getByTestId('identify-grid-empty').waitFor();
+    await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('10');
     await choose(page, 'identify-station', `E2E ecology ${base + 1}`);
     await expect.poll(() => page.getByTestId('identify-grid').getAttribute('data-count'), { timeout: 15_000 }).toBe('10');
     await page.getByTestId('identify-size-min').fill('10000');
