@@ -151,6 +151,22 @@ export type AlarmAcknowledgeBody = z.input<typeof AlarmAcknowledgeBodySchema>;
 export const AlarmSummarySchema = z.object({ active: z.number().int(), acknowledged: z.number().int() });
 export type AlarmSummary = z.infer<typeof AlarmSummarySchema>;
 
+/**
+ * What a team administrator is told of a failed webhook try: a class, never the receiver's status or words (issue 37);
+ * the console shows each in the viewer's language.
+ */
+export const WEBHOOK_FAILURES = [
+  'timeout',
+  'refused',
+  'unknown host',
+  'TLS error',
+  'network error',
+  'HTTP error',
+  'address not allowed',
+  'webhook removed',
+] as const;
+export type WebhookFailureKind = (typeof WEBHOOK_FAILURES)[number];
+
 /** A team's webhook as administrators see it: never the secret itself, only its last characters. */
 export const AlarmWebhookSchema = z.object({
   url: z.string().nullable(),

@@ -9,17 +9,7 @@ import net from 'node:net';
  * failures told as a class, never as what the receiver answered.
  */
 
-/** What a team administrator is told of a failed try: a class, never the receiver's status or words. */
-export const WEBHOOK_FAILURES = [
-  'timeout',
-  'refused',
-  'unknown host',
-  'TLS error',
-  'network error',
-  'HTTP error',
-  'address not allowed',
-] as const;
-export type WebhookFailureKind = (typeof WEBHOOK_FAILURES)[number];
+import type { WebhookFailureKind } from '@ipp/contracts';
 
 export class WebhookFailure extends Error {
   constructor(readonly kind: WebhookFailureKind) {

@@ -7,6 +7,7 @@ import {
   type AlarmNotice,
   type AlarmWebhook,
   type AlarmWebhookSaveResult,
+  WEBHOOK_FAILURES,
 } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
@@ -18,7 +19,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
-import { postWebhook, WEBHOOK_FAILURES, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
+import { postWebhook, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
 /**
@@ -27,7 +28,7 @@ import { teamNotFound } from '../access/not-found.ts';
  */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 
-const SHOWN_ERRORS: ReadonlySet<string> = new Set([...WEBHOOK_FAILURES, 'webhook removed']);
+const SHOWN_ERRORS: ReadonlySet<string> = new Set(WEBHOOK_FAILURES);
 /** What the team is shown of a stored failure: its class; anything else (a row from before issue 37) as a class too. */
 const failureClass = (error: string) => (SHOWN_ERRORS.has(error) ? error : 'network error');
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n, setLanguage } from '@/i18n';
-import { durationText, ruleText, valueText } from './alarm-text';
+import { WEBHOOK_FAILURES } from '@ipp/contracts';
+import { durationText, ruleText, valueText, webhookFailureText } from './alarm-text';
 
 afterEach(async () => {
   await i18n.changeLanguage('zh');
@@ -32,5 +33,20 @@ describe('alarm durations (issue 37: "41193 min", "离线 1 min 及以上")', ()
     expect(valueText(t, { kind: 'offline', value: 41_193 })).toBe('28 天 14 小时');
     expect(ruleText(t, offline)).toBe('离线 1 分钟及以上');
     expect(ruleText(t, { ...offline, kind: 'no_images', minutes: 90 })).toBe('在线，1 小时 30 分钟及以上无图像');
+  });
+});
+
+describe('webhook failure classes (issue 37: the zh console showed "timeout")', () => {
+  it('names every class the server may send in both languages', async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      await setLanguage(lang);
+      const t = i18n.t.bind(i18n);
+      const texts = WEBHOOK_FAILURES.map((kind) => webhookFailureText(t, kind));
+      // Each class has its own words, none is the raw key or the English class in the Chinese console.
+      expect(new Set(texts).size).toBe(WEBHOOK_FAILURES.length);
+      for (const text of texts) expect(text).not.toMatch(/^alarms\./);
+      if (lang === 'zh') for (const text of texts) expect(text).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(webhookFailureText(i18n.t.bind(i18n), null)).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import type { Alarm, AlarmKind, AlarmRule } from '@ipp/contracts';
+import type { Alarm, AlarmKind, AlarmRule, WebhookFailureKind } from '@ipp/contracts';
 import type { TFunction } from 'i18next';
 
 /** The unit of each kind's limit and reading; '' where there is none, and durations (minutes) are written by durationText. */
@@ -32,6 +32,21 @@ export function durationText(t: TFunction, minutes: number) {
   if (h > 0) return m > 0 ? t('alarms.duration.hoursMin', { h, m }) : t('alarms.duration.hours', { h });
   return t('alarms.duration.min', { n: m });
 }
+
+const FAILURE_KEY: Record<WebhookFailureKind, string> = {
+  timeout: 'timeout',
+  refused: 'refused',
+  'unknown host': 'unknownHost',
+  'TLS error': 'tls',
+  'network error': 'network',
+  'HTTP error': 'http',
+  'address not allowed': 'notAllowed',
+  'webhook removed': 'removed',
+};
+
+/** A failed webhook try's class (the server tells only that) in the interface language; an unknown class as sent. */
+export const webhookFailureText = (t: TFunction, error: string | null) =>
+  error && error in FAILURE_KEY ? t(`alarms.webhook.failures.${FAILURE_KEY[error as WebhookFailureKind]}`) : (error ?? '');
 
 /** Whole hours of a biology rule's window (the server counts whole hours, as here). */
 const hoursOf = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60) / 60));

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmAction } from '@/components/confirm-action';
 import { useAlarmWebhook, useSaveAlarmWebhook } from '../api/webhook';
 import { formatTimeWithZone } from '@/lib/time-zones';
+import { webhookFailureText } from './alarm-text';
 
 /**
  * The team's alarm webhook (administrators): where raised alarms are posted as signed JSON, the signing secret (shown
@@ -80,7 +81,10 @@ export function WebhookCard({ groupId }: { groupId?: number }) {
               {last
                 ? last.ok
                   ? t('alarms.webhook.lastOk', { time: formatTimeWithZone(last.at) })
-                  : t('alarms.webhook.lastFailed', { time: formatTimeWithZone(last.at), error: last.error ?? '' })
+                  : t('alarms.webhook.lastFailed', {
+                      time: formatTimeWithZone(last.at),
+                      error: webhookFailureText(t, last.error),
+                    })
                 : t('alarms.webhook.noneYet')}
               {current.pending > 0 && ` · ${t('alarms.webhook.pending', { count: current.pending })}`}
               {current.failed > 0 && ` · ${t('alarms.webhook.failed', { count: current.failed })}`}
