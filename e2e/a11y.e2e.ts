@@ -206,7 +206,7 @@ describe.skipIf(!chromiumAvailable)('accessibility in Chromium (issue 37)', () =
       await shot(page, `home-${viewport.width}-${lang}`);
       expect(await seriousViolations(page)).toEqual([]);
       // Pages with a wide table or a long form, where a pane scrolls.
-      for (const each of PAGES.filter((p) => ['/system/config', '/manage/ipp'].includes(p.path))) {
+      for (const each of PAGES.filter((p) => ['/system/config', '/manage/ipp', '/alarms'].includes(p.path))) {
         await each.open(page);
         expect({ [each.path]: await seriousViolations(page) }).toEqual({ [each.path]: [] });
       }

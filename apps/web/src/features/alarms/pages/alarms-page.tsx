@@ -118,7 +118,8 @@ function AlarmList() {
           columns={columns}
           dataSource={alarms.data?.items}
           loading={alarms.isLoading}
-          scroll={{ x: 1040 }}
+          // An empty list keeps its own width: a pane that scrolls with nothing to focus is one no keyboard reaches.
+          scroll={alarms.data?.items.length ? { x: 1040 } : undefined}
           locale={{ emptyText: state === 'open' ? t('alarms.noneOpen') : t('alarms.none') }}
           data-testid="alarm-table"
           pagination={{
@@ -236,7 +237,7 @@ function RuleList() {
           dataSource={rules.data}
           loading={rules.isLoading}
           pagination={false}
-          scroll={{ x: 800 }}
+          scroll={rules.data?.length ? { x: 800 } : undefined}
           locale={{ emptyText: t('alarms.noRules') }}
           data-testid="alarm-rule-table"
         />
