@@ -126,7 +126,7 @@ describe.each(dialects)('class taxa on %s', (dialect) => {
       }),
     );
     expect((imported.data as { classes: unknown[] }).classes).toEqual([
-      { folder: 'calanus', class: '001Copepod', created: false, images: 1 },
+      { folder: 'calanus', class: '001Copepod', created: false, images: 1, duplicates: 0 },
     ]);
   });
 
