@@ -73,8 +73,9 @@ describe('alarms page', () => {
     const fetchMock = server('user');
     renderRoutes(appRouteObjects, ['/alarms']);
     const user = userEvent.setup();
-    const table = await screen.findByTestId('alarm-table');
-    await within(table).findByText('Daya Bay (21001)');
+    // The table takes its scroll width once it has rows (an empty one keeps its own: issue 37), so it is read then.
+    await screen.findByText('Daya Bay (21001)');
+    const table = screen.getByTestId('alarm-table');
     expect(within(table).getByText('Internal humidity above 80 %')).toBeTruthy();
     expect(within(table).getByText('91.2 %')).toBeTruthy();
     expect(screen.getByTestId('alarm-state-7').textContent).toBe('Active');
