@@ -127,9 +127,17 @@ describe.skipIf(!chromiumAvailable)('accessibility in Chromium (issue 37)', () =
       if (i > 30) throw new Error('the menu was not reached');
       await page.keyboard.press('Shift+Tab');
     }
-    for (let i = 0; (await page.evaluate(() => document.activeElement?.textContent?.trim())) !== 'Identify Management'; i++) {
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    for (let i = 0; (await focusedText()) !== 'Identify Management'; i++) {
       if (i > 30) throw new Error('the menu item of Identify Management was not reached');
+      const before = await focusedText();
       await page.keyboard.press('ArrowDown');
+      // The menu moves focus a frame later; a key pressed before then acts on the item it left (as a person's would
+      // not), so the next key waits for the move.
+      await expect
+        .poll(focusedText, { timeout: 1000 })
+        .not.toBe(before)
+        .catch(() => undefined);
     }
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/identify');
