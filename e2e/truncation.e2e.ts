@@ -13,7 +13,7 @@ import { useConsole, type Lang } from './support/use-console.ts';
  * The rule. The text that tells one row from another (site ID, station name, team name, account, class name), every
  * column header and every button in a row must show whole: no part of it may lie outside a box that clips it, and an
  * ellipsis counts as cut even with a tooltip (two stations that read "SIM-0…" cannot be told apart by reading the
- * list). A chart legend must never be paged or cut: every entry lies inside the chart, above (not over) the plot.
+ * list), and a header or button may not break inside a word. A chart legend must never be paged or cut: every entry lies inside the chart, above (not over) the plot.
  */
 
 const HOUR = 3_600_000;
@@ -136,6 +136,34 @@ function cutTexts(root: Locator): Promise<string[]> {
   });
 }
 
+/**
+ * The Latin words under `root` drawn across two lines, as "word (broken)": a header squeezed into a narrow column
+ * breaks inside a word ("Tea / m ID") rather than being cut. Runs in the page.
+ */
+function brokenWords(root: Locator): Promise<string[]> {
+  return root.evaluateAll((elements) => {
+    const out: string[] = [];
+    for (const element of elements) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/[A-Za-z0-9][\x21-\x7e]*/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set(
+            Array.from(range.getClientRects())
+              .filter((r) => r.width > 0)
+              .map((r) => Math.round(r.top)),
+          );
+          if (tops.size > 1) out.push(`${match[0]} (broken)`);
+        }
+      }
+    }
+    return out;
+  });
+}
+
 /** The cells of the columns whose header is one of `headers`, in the table under `scope`. */
 async function columnCells(scope: Locator, headers: readonly string[]): Promise<Locator[]> {
   const titles = (await scope.locator('thead th').allTextContents()).map((title) => title.trim());
@@ -154,6 +182,7 @@ async function expectTableWhole(scope: Locator, headers: readonly string[], minR
   const cut = [
     ...(await cutTexts(scope.locator('thead th'))),
     ...(await cutTexts(scope.locator('tbody tr.ant-table-row button'))),
+    ...(await brokenWords(scope.locator('thead th, tbody tr.ant-table-row button'))),
   ];
   for (const cells of await columnCells(scope, headers)) cut.push(...(await cutTexts(cells)));
   expect(cut).toEqual([]);

@@ -43,7 +43,7 @@ export function TeamsPage() {
   // off the page at 1440 px (issue 20). Names wrap rather than cut (issue 37: "Demo Team…" beside empty columns); the
   // counts' columns are as narrow as their numbers, their headers wrap.
   const columns: TableColumnsType<Team> = [
-    { title: t('teams.id'), dataIndex: 'id', width: 64 },
+    { title: t('teams.id'), dataIndex: 'id', width: 96 },
     { title: t('teams.name'), dataIndex: 'name', render: (value: string) => <WrapText>{value}</WrapText> },
     {
       title: t('teams.adminAccount'),
