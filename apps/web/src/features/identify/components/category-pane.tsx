@@ -5,7 +5,7 @@ import { memo, useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALL_TEAMS, useTeams } from '@/api/get-teams';
 import { useFormatCount } from '@/hooks/use-format-count';
-import { stationName } from '@/lib/station-name';
+import { stationName, stationNameIdFirst } from '@/lib/station-name';
 import { useGroupDelete } from '../api/group-delete';
 import { useToolbar } from '../api/get-toolbar';
 import { useDeleteToolbar } from '../api/delete-toolbar';
@@ -169,6 +169,11 @@ function CategoryPaneView({ ws }: { ws: Workspace }) {
           value={station?.id}
           onChange={(value) => ws.selectStation(value ?? null)}
           options={ws.stations.map((s) => ({ value: s.id, label: stationName(s) }))}
+          // The pane is narrow: the chosen station shows its site ID first, so a cut takes the end of its name.
+          labelRender={({ value, label }) => {
+            const chosen = ws.stations.find((s) => s.id === value);
+            return chosen ? <span title={stationName(chosen)}>{stationNameIdFirst(chosen)}</span> : label;
+          }}
           notFoundContent={t('monitor.noStations')}
           data-testid="identify-station"
         />
