@@ -58,10 +58,19 @@ function refuseIfBusy(turn: Turn) {
   }
 }
 
-async function limited<T>(work: () => Promise<T>, turn: Turn | null): Promise<T> {
+/** Runs a sign-in check (real or pretended) as its name's one check in flight, refused when busy (refuseIfBusy). */
+async function holdingName<T>(turn: Turn | null, work: () => Promise<T>): Promise<T> {
   if (turn) refuseIfBusy(turn);
   if (turn?.key !== undefined) inFlight.add(turn.key);
   try {
+    return await work();
+  } finally {
+    if (turn?.key !== undefined) inFlight.delete(turn.key);
+  }
+}
+
+function limited<T>(work: () => Promise<T>, turn: Turn | null): Promise<T> {
+  return holdingName(turn, async () => {
     if (running >= limits.concurrency) {
       // The slot is handed over by the one that ends (running stays counted), so nobody can slip in between.
       await new Promise<void>((resolve) => (turn?.trusted ? trustedWaiting : waiting).push(resolve));
@@ -78,9 +87,7 @@ async function limited<T>(work: () => Promise<T>, turn: Turn | null): Promise<T>
       if (next) next();
       else running--;
     }
-  } finally {
-    if (turn?.key !== undefined) inFlight.delete(turn.key);
-  }
+  });
 }
 
 /** How long the last hashes took to compute (queue wait not included). */
@@ -92,7 +99,8 @@ function noteRunMs(ms: number) {
   if (recentRunsMs.length > RECENT_RUNS) recentRunsMs.shift();
 }
 
-const sampleRunMs = () => recentRunsMs[Math.floor(Math.random() * recentRunsMs.length)] ?? 0;
+// Not the seeded generator (lib/random.ts): this draw hides timing and must not replay.
+const sampleRunMs = () => (recentRunsMs.length === 0 ? 0 : recentRunsMs[crypto.randomInt(recentRunsMs.length)]!);
 
 /** What a check entering the untrusted lane now would wait for its turn, estimated from the queue and recent hashes. */
 function estimatedWaitMs(): number {
@@ -110,16 +118,11 @@ function estimatedWaitMs(): number {
  * entering the queue now would: the wait the queue would give it, estimated, plus a hash's time drawn from the recent
  * ones. Timing tells no more than the real checks' spread.
  */
-export async function pretendToVerify(turn: Turn): Promise<false> {
-  refuseIfBusy(turn);
-  if (turn.key !== undefined) inFlight.add(turn.key);
-  try {
-    const ms = estimatedWaitMs() + sampleRunMs();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return false;
-  } finally {
-    if (turn.key !== undefined) inFlight.delete(turn.key);
-  }
+export function pretendToVerify(turn: Turn): Promise<false> {
+  return holdingName(turn, async () => {
+    await new Promise((resolve) => setTimeout(resolve, estimatedWaitMs() + sampleRunMs()));
+    return false as const;
+  });
 }
 
 const KEY_LENGTH = 64;

@@ -2,14 +2,13 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type { WebhookFailureKind } from '@ipp/contracts';
 
 /*
  * How a webhook notice leaves the console (issue 37): only to addresses outside the host and its networks, checked
  * after name resolution on the very address the socket connects to, with a short deadline, no redirect followed, and
  * failures told as a class, never as what the receiver answered.
  */
-
-import type { WebhookFailureKind } from '@ipp/contracts';
 
 export class WebhookFailure extends Error {
   constructor(readonly kind: WebhookFailureKind) {
