@@ -112,10 +112,10 @@ export class AlarmOutbox {
     }
   }
 
-  /** One receiver's notices, oldest first, until none is due or a try fails. */
+  /** One receiver's notices, oldest first, until none is due, a try fails or the outbox stops (shutdown waits for it). */
   private async lane(first: OutboxRow & { attempts: number }) {
     let row: (OutboxRow & { attempts: number }) | undefined = first;
-    while (row && (await this.attempt(row))) {
+    while (row && (await this.attempt(row)) && !this.stopped) {
       const now = this.clock();
       row = await repo.nextDueOf(this.db.kysely, first, now);
       if (row && !(await repo.leaseDelivery(this.db.kysely, row.id, now, now + LEASE_MS))) return;
