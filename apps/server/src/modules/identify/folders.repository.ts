@@ -122,45 +122,19 @@ export async function addMembers(
   return added;
 }
 
-/** Takes ROIs out of folders; answers how many memberships ended. */
-export async function removeMembers(
-  db: Kysely<Database>,
-  folderIds: readonly number[],
-  roiIds: readonly number[],
-  live: ReadonlySet<number>,
-) {
-  if (folderIds.length === 0) return 0;
-  let removed = 0;
-  for (const part of idChunks(roiIds, 500)) {
-    const rows = await db
-      .selectFrom('folder_rois')
-      .select(['folder_id', 'roi_id'])
-      .where('folder_id', 'in', folderIds)
-      .where('roi_id', 'in', part)
-      .execute();
-    if (rows.length === 0) continue;
-    const perFolder = new Map<number, number>();
-    for (const r of rows) if (live.has(r.roi_id)) perFolder.set(r.folder_id, (perFolder.get(r.folder_id) ?? 0) + 1);
-    await db.deleteFrom('folder_rois').where('folder_id', 'in', folderIds).where('roi_id', 'in', part).execute();
-    for (const [folderId, n] of perFolder) await bumpCount(db, folderId, -n);
-    removed += rows.length;
-  }
-  return removed;
-}
-
 /**
- * Takes ROIs out of folders and answers which of them were taken out of at least one: the delete itself says which
- * memberships it ended (RETURNING), so a move that comes second, after another move took the same ROIs out, finds
- * none and moves none. Each folder's stored count loses its live members taken out.
+ * Ends these ROIs' memberships of these folders and answers the memberships the delete itself ended (RETURNING): a
+ * second call for the same ROIs, after another took them out, ends none. Each folder's stored count loses its live
+ * members taken out.
  */
-export async function takeMembers(
+async function endMemberships(
   db: Kysely<Database>,
   folderIds: readonly number[],
   roiIds: readonly number[],
   live: ReadonlySet<number>,
-): Promise<Set<number>> {
-  const taken = new Set<number>();
-  if (folderIds.length === 0) return taken;
+): Promise<{ folder_id: number; roi_id: number }[]> {
+  if (folderIds.length === 0) return [];
+  const ended: { folder_id: number; roi_id: number }[] = [];
   const perFolder = new Map<number, number>();
   for (const part of idChunks(roiIds, 500)) {
     const rows = await db
@@ -170,12 +144,35 @@ export async function takeMembers(
       .returning(['folder_id', 'roi_id'])
       .execute();
     for (const r of rows) {
-      taken.add(r.roi_id);
+      ended.push(r);
       if (live.has(r.roi_id)) perFolder.set(r.folder_id, (perFolder.get(r.folder_id) ?? 0) + 1);
     }
   }
   for (const [folderId, n] of perFolder) await bumpCount(db, folderId, -n);
-  return taken;
+  return ended;
+}
+
+/** Takes ROIs out of folders; answers how many memberships ended. */
+export async function removeMembers(
+  db: Kysely<Database>,
+  folderIds: readonly number[],
+  roiIds: readonly number[],
+  live: ReadonlySet<number>,
+) {
+  return (await endMemberships(db, folderIds, roiIds, live)).length;
+}
+
+/**
+ * Takes ROIs out of folders and answers which of them were taken out of at least one, so a move that comes second,
+ * after another move took the same ROIs out, finds none and moves none.
+ */
+export async function takeMembers(
+  db: Kysely<Database>,
+  folderIds: readonly number[],
+  roiIds: readonly number[],
+  live: ReadonlySet<number>,
+): Promise<Set<number>> {
+  return new Set((await endMemberships(db, folderIds, roiIds, live)).map((r) => r.roi_id));
 }
 
 /** Member ids of a folder (live and recycled). */
