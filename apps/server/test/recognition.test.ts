@@ -36,13 +36,17 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
   const fail = async (token: Token, method: 'GET' | 'POST', url: string, payload?: object, lang = 'en') =>
     body(await call(env, token, method, url, payload, lang)) as { code: number; msg: string };
   /** An ROI of a shape: human-labelled (hi) in its class, or arriving with a device label index (0 = none). */
-  const ingest = async (ippId: number, shape: Shape, opts: { hi?: boolean; label?: number; at?: number } = {}) =>
+  const ingest = async (
+    ippId: number,
+    shape: Shape,
+    opts: { hi?: boolean; label?: number; at?: number; confidence?: number } = {},
+  ) =>
     (
       await env.app.rois.ingest({
         ippId,
         capturedAt: opts.at ?? now() - 30 * MIN,
         labelIndex: opts.label ?? 0,
-        confidence: null,
+        confidence: opts.confidence ?? null,
         sizePx: 100,
         data: await shapePng(shape, ++seed),
         hiClassId: opts.hi ? classOf[shape] : undefined,
@@ -310,6 +314,67 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     // Another team cannot see or cancel it.
     expect((await fail(w.tokens.otherAdmin, 'GET', `/api/ai/job?job_id=${job.job_id}`)).code).toBe(1002);
     expect((await okData<{ items: Job[] }>(w.tokens.otherAdmin, 'GET', '/api/ai/jobs')).items).toEqual([]);
+  });
+
+  it('a re-identification gives every ROI it scores the model’s confidence; list, ROI and AI label agree', async () => {
+    // The instrument labelled these right (rod as rod), with its own scores: the model keeps the class.
+    const kept: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      kept.push(await ingest(a1.id, 'rod', { label: labelOf.rod, confidence: 0.123 + i / 100, at: now() - (20 - i) * MIN }));
+    }
+    const moved = await ingest(a1.id, 'ring', { label: labelOf.disc, confidence: 0.777, at: now() - 10 * MIN });
+    await trainTeamA();
+    const job = await okData<{ job_id: number }>(w.tokens.ownAdmin, 'POST', '/api/roi/re-identify', {
+      dev_id: 'A1',
+      Roi_time_s: '-24 hour',
+    });
+    await env.app.jobs.drain();
+    expect((await okData<Job>(w.tokens.user, 'GET', `/api/ai/job?job_id=${job.job_id}`)).status).toBe('done');
+    const page = await okData<{ items: { id: number; class_id: number | null; confidence: number | null }[] }>(
+      w.tokens.user,
+      'GET',
+      `/api/roi/index?category_id=-100&ipp_id=${a1.id}&limit=1000`,
+    );
+    for (const id of [...kept, moved]) {
+      const insight = await okData<RoiInsight>(w.tokens.user, 'GET', `/api/ai/roi?roi_id=${id}`);
+      const row = await roiRow(id);
+      const listed = page.items.find((r) => r.id === id)!;
+      expect(insight.ai, `ROI ${id}`).not.toBeNull();
+      // One current label: the class and the confidence the model gave, wherever they are read.
+      expect([row.class_id, listed.class_id]).toEqual([insight.ai!.class_id, insight.ai!.class_id]);
+      expect(row.confidence).toBeCloseTo(insight.ai!.confidence, 6);
+      expect(listed.confidence).toBeCloseTo(insight.ai!.confidence, 6);
+      expect(row.confidence).not.toBeCloseTo(id === moved ? 0.777 : 0.123, 2);
+    }
+    expect((await roiRow(moved)).class_id).toBe(classOf.ring);
+  });
+
+  it('an image validated or labelled by hand leaves the review queue; a dubious verdict stays', async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await ingest(a1.id, 'disc', { label: labelOf.disc, confidence: 0.3 }));
+    await env.db.kysely.updateTable('rois').set({ review_status: 1 }).where('id', 'in', ids).execute();
+    await env.db.kysely.updateTable('rois').set({ review_status: 3 }).where('id', '=', ids[2]!).execute();
+    await okData(w.tokens.user, 'POST', '/api/roi/save-move', { type: '81', category_id: -100, roi_ids: [ids[0]] });
+    await okData(w.tokens.user, 'POST', '/api/roi/save-move', {
+      type: '82',
+      category_id: -100,
+      roi_ids: [ids[1], ids[2]],
+      target_id: classOf.rod,
+    });
+    const rows = await Promise.all(ids.map(roiRow));
+    expect(rows.map((r) => [r.hi, r.review_status])).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 3],
+    ]);
+    expect(rows[0]!.reviewed_at).toBe(now());
+    const queue = await okData<{ items: { id: number }[] }>(
+      w.tokens.ownAdmin,
+      'GET',
+      `/api/roi/index?category_id=-7&reviewed_type=0&limit=100`,
+    );
+    expect(queue.items.map((r) => r.id)).not.toContain(ids[0]);
+    expect(queue.items.map((r) => r.id)).not.toContain(ids[1]);
   });
 
   it('resumes a re-identification whose worker died mid-way, labelling every ROI once', async () => {

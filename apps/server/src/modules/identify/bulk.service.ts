@@ -255,15 +255,16 @@ export class BulkService {
       }
       case ACTION.VALIDATE: {
         // Validate as predicted: the AI label becomes a human one; unlabelled and human-labelled ROIs stay as they are.
+        // A validated image has been looked at by a person: it leaves the review queue.
         const predicted = rows.filter((r) => r.class_id !== null && r.hi === 0);
-        return {
-          affected: await this.rois.relabel(
-            trx,
-            predicted,
-            (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }),
-            ctx.source,
-          ),
-        };
+        const affected = await this.rois.relabel(
+          trx,
+          predicted,
+          (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }),
+          ctx.source,
+        );
+        await leaveReview(trx, predicted, ctx.now);
+        return { affected };
       }
       case ACTION.SET_CLASS: {
         // Set class in place: a human label, the ROIs stay where they are; in the review queue it also approves.
@@ -275,6 +276,8 @@ export class BulkService {
           ctx.source,
         );
         if (ctx.category === CATEGORY.REVIEW) return { affected: await roisRepo.setReview(trx, ids, 2, ctx.now) };
+        // Elsewhere a hand label still settles an image that was waiting for review (a dubious verdict stays).
+        await leaveReview(trx, rows, ctx.now);
         return { affected };
       }
       case ACTION.DUBIOUS:
@@ -288,6 +291,15 @@ export class BulkService {
         throw notSupported();
     }
   }
+}
+
+/** Hand-labelled ROIs that were waiting for review are approved: a person has now looked at them. */
+async function leaveReview(trx: Trx, rows: readonly { id: number }[], now: number) {
+  await roisRepo.approveWaiting(
+    trx,
+    rows.map((r) => r.id),
+    now,
+  );
 }
 
 /**

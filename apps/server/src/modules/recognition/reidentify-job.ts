@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { originalName, type BlobStore } from '../../storage/blobs.ts';
 import type { RoisService } from '../rois/rois.service.ts';
-import { findRoisCore, setReview } from '../rois/rois.repository.ts';
+import { findRoisCore, setConfidences, setReview } from '../rois/rois.repository.ts';
 import type { FeaturePool } from './feature-pool.ts';
 import { decodeImage } from './features.ts';
 import { VECTOR_VERSION } from './vector.ts';
@@ -22,8 +22,9 @@ export const REID_BATCH = 500;
 /**
  * A re-identification job (spec §3, §4): the station's ROIs in the time range (optionally of one AI class) that no
  * human has labelled, in (time, id) order, 500 per step. Each step classifies with the model the job was given,
- * then in one transaction moves labels, class counts and rollups, stores the AI labels, sends low-confidence ones
- * to review and records the job's cursor. Human (HI) labels are never overwritten.
+ * then in one transaction moves labels, class counts and rollups, stores the AI labels and the model's confidence on
+ * every ROI it scored (changed or not), sends low-confidence ones to review and records the job's cursor. Human (HI)
+ * labels are never overwritten.
  */
 export class ReidentifyJob {
   constructor(
@@ -107,6 +108,8 @@ export class ReidentifyJob {
           };
         });
         await saveLabels(trx, rowsOut);
+        // Every ROI scored carries the model's confidence now, its class changed or not (one current label).
+        await setConfidences(trx, new Map(rowsOut.map((r) => [r.roi_id, r.confidence])));
         await confidence(
           trx,
           rows.map((r) => r.id),

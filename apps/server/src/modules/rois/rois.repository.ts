@@ -86,6 +86,37 @@ export async function setFavorites(db: Kysely<Database>, ids: readonly number[],
   return changed;
 }
 
+/**
+ * The ROIs' current confidence (issue 38: one current label per ROI): a re-identification writes the model's
+ * calibrated confidence on every ROI it scores, changed or not, so the grid, the list, the export and the review
+ * order read what the detail pane reads. One statement per chunk, by a CASE on the id.
+ */
+export async function setConfidences(db: Kysely<Database>, values: ReadonlyMap<number, number>) {
+  for (const part of idChunks([...values.keys()], 500)) {
+    const cases = sql.join(
+      part.map((id) => sql`when ${id} then cast(${values.get(id)!} as double precision)`),
+      sql` `,
+    );
+    await db
+      .updateTable('rois')
+      .set({ confidence: sql<number>`case id ${cases} end` })
+      .where('id', 'in', part)
+      .execute();
+  }
+}
+
+/** Approves the ROIs among `ids` that wait for review (state 1); other states are left as they are. */
+export async function approveWaiting(db: Kysely<Database>, ids: readonly number[], at: number) {
+  for (const part of idChunks(ids)) {
+    await db
+      .updateTable('rois')
+      .set({ review_status: 2, reviewed_at: at })
+      .where('id', 'in', part)
+      .where('review_status', '=', 1)
+      .execute();
+  }
+}
+
 /** Sets the review state (1 waiting, 2 approved, 3 rejected) where it differs; answers how many changed. */
 export async function setReview(db: Kysely<Database>, ids: readonly number[], status: number, at: number) {
   let changed = 0;
