@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoAcceptThresholds } from '../src/modules/recognition/calibration.ts';
+import { autoAcceptThresholds, outOfFold } from '../src/modules/recognition/calibration.ts';
 import { trainClassifier } from '../src/modules/recognition/classifier/train-forest.ts';
 import { mulberry32 } from '../src/lib/random.ts';
 import { LinearHead, softmax, trainLinear } from '../src/modules/recognition/linear-head.ts';
@@ -10,6 +10,7 @@ import {
   loadPredictor,
   TeamModel,
   trainTeamModel,
+  CEILING,
 } from '../src/modules/recognition/team-model.ts';
 
 /** Three Gaussian classes in 6 dimensions (means 2.5 apart on their own axis), seeded. */
@@ -122,5 +123,18 @@ describe('auto-accept thresholds', () => {
     expect(at90[3]).toEqual({ class_id: 4, threshold: null, precision: null, coverage: 0, predicted: 0 });
     // A lower target accepts more: at 80% the 0.50 cut gives 8/10.
     expect(autoAcceptThresholds(oof, [1], 0.8)[0]).toMatchObject({ threshold: 0.5, precision: 0.8, coverage: 1 });
+  });
+
+  it('never sets a threshold above the confidences the model gives (issue 38: 0.9999 stored as 1.000)', () => {
+    // A report from before issue 38 rounded 0.99988 up to 1: every label right, yet a threshold of 1 reviewed them all.
+    const oof = { predicted: [7, 7, 7, 7, 7, 7], confidence: [1, 1, 1, 1, 1, 1], right: [1, 1, 1, 1, 1, 1] };
+    const [auto] = autoAcceptThresholds(oof, [7], 0.95);
+    expect(auto!.threshold).toBe(CEILING);
+    expect(auto!.coverage).toBe(1);
+    // Out-of-fold confidences are now rounded down, so a threshold never exceeds the label it came from.
+    const p = Float64Array.from([0.99988, 0.00012]);
+    const { oof: fresh } = outOfFold([p], [7, 8], [7], [[7]], 1);
+    expect(fresh.confidence[0]).toBeLessThanOrEqual(0.99988);
+    expect(fresh.confidence[0]).toBe(0.999);
   });
 });

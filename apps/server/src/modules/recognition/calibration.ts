@@ -1,11 +1,11 @@
-import { calibrate } from './team-model.ts';
+import { calibrate, CEILING } from './team-model.ts';
 
 /**
  * What a model's cross-validation says about its confidences (docs/recognition.md, "Confidence"): kept in its
  * report, so that the auto-accept thresholds can be chosen again for another target precision without training.
  */
 export interface OutOfFold {
-  /** Per cross-validated sample: the predicted class id, its calibrated confidence (3 decimals), 1 if right. */
+  /** Per cross-validated sample: the predicted class id, its calibrated confidence (3 decimals, rounded down), 1 if right. */
   predicted: number[];
   confidence: number[];
   right: number[];
@@ -54,7 +54,11 @@ export function autoAcceptThresholds(oof: OutOfFold, classes: number[], target: 
       if (i + 1 < rows.length && rows[i + 1]!.conf === rows[i]!.conf) continue;
       const accepted = i + 1;
       const precision = right / accepted;
-      if (accepted >= MIN_ACCEPTED && precision >= target) best = { threshold: rows[i]!.conf, precision, accepted };
+      // A threshold is a confidence the model gives: never above the ceiling of its confidences (reports before
+      // issue 38 rounded 0.9999 up to 1, a threshold no label could reach).
+      if (accepted >= MIN_ACCEPTED && precision >= target) {
+        best = { threshold: Math.min(rows[i]!.conf, CEILING), precision, accepted };
+      }
     }
     return {
       class_id: c,
@@ -86,7 +90,8 @@ export function outOfFold(
     for (let j = 1; j < q.length; j++) if (q[j]! > q[best]!) best = j;
     const right = accepted[i]!.includes(classes[best]!) ? 1 : 0;
     oof.predicted.push(classes[best]!);
-    oof.confidence.push(Math.round(q[best]! * 1000) / 1000);
+    // Rounded down: a threshold chosen among these is never above the confidence it came from.
+    oof.confidence.push(Math.floor(q[best]! * 1000) / 1000);
     oof.right.push(right);
     const truth = classes.indexOf(y[i]!);
     counts[truth]![right ? truth : best]!++;

@@ -157,7 +157,7 @@ export function crossValidateTeamModel(
 /** Smallest probability a class has before calibration (a forest vote share of 0 is not impossibility). */
 const FLOOR = 1e-6;
 /** No calibrated probability is certainty: a model has not seen every image. */
-const CEILING = 0.9999;
+export const CEILING = 0.9999;
 
 /** Temperature scaling of probabilities: p_i^(1/T) renormalised, after a floor so that no class is impossible. */
 export function calibrate(p: Float64Array, temperature: number): Float64Array {
