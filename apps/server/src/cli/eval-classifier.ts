@@ -5,13 +5,14 @@ import { evaluate, type Evaluation } from '../modules/recognition/classifier/eva
 import { crossValidate, trainClassifier, type TrainingSet } from '../modules/recognition/classifier/train-forest.ts';
 import { mulberry32 } from '../lib/random.ts';
 import { scan, type Images } from './image-sets.ts';
+import { HELD_OUT_FILE, NATURAL_HOLDOUT, heldOutDigest, loadHeldOut } from './held-out.ts';
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
 import { crossValidateTeamModel, trainTeamModel, type Predictor } from '../modules/recognition/team-model.ts';
 import { VECTOR_VERSION, backbone, vectorOf } from '../modules/recognition/vector.ts';
 
 const USAGE = `usage: npm run eval:classifier -- <dir> [--test <dir2>] [--folds 5] [--report <file>] [--seed N] [--trees N]
                                     [--threshold N] [--no-labels-csv] [--head team|forest] [--features vector|measured]
-                                    [--curve] [--holdout F]
+                                    [--curve] [--holdout F] [--held-out [--train-on all|first]]
 
 Measures how well recognition (features + random forest, docs/recognition.md) tells apart the classes of a labelled
 image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
@@ -29,6 +30,12 @@ image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
                    the test set, the others of <dir2> join the training set (npm run train:backbone's split: with
                    <dir> pwssc-spc, <dir2> pwssc-spc-more and F 0.2, the test images are those the committed
                    backbone never saw)
+  --held-out       the project's headline measurement (docs/recognition.md, "Measuring"): <dir> and --test default
+                   to ../shared/data/pwssc-spc and pwssc-spc-more with --holdout 0.2; the frozen balanced held-out
+                   list (apps/server/models/held-out.json, at most 20 images a class) is never trained on and gives
+                   the headline balanced accuracy; the --holdout images give the natural-mix figures beside it
+  --train-on T     with --held-out: all (default) trains on every other image of both sets; first on <dir>'s alone
+  --prior P        team head: balanced (default; the regression is logit-adjusted, docs/recognition.md) or natural
 One image (same bytes) in several class folders is one sample: any of its classes counts as correct.
 A labels.csv in a set's folder (header row; a sha256 or path column, path relative to the folder, and an
 upstream_classes or classes column, '|'-separated) adds the classes it lists for an image to those of its folders,
@@ -166,7 +173,7 @@ function render(title: string, ev: Evaluation, names: string[], notes: string[],
   for (const note of notes) lines.push(`- ${note}`);
   lines.push(
     '',
-    `**Top-1 accuracy ${pct(ev.accuracy)}**, balanced accuracy ${pct(ev.balancedAccuracy)} (${ev.n} images).`,
+    `**Balanced accuracy ${pct(ev.balancedAccuracy)}**, top-1 accuracy ${pct(ev.accuracy)}${ev.ece === undefined ? '' : `, expected calibration error ${pct(ev.ece)}`} (${ev.n} images).`,
     ...(curve.length ? ['', ...curve] : []),
     '',
     '## Per class (worst recall first)',
@@ -210,6 +217,9 @@ async function main(): Promise<number> {
         features: { type: 'string', default: 'vector' },
         curve: { type: 'boolean' },
         holdout: { type: 'string' },
+        'held-out': { type: 'boolean' },
+        'train-on': { type: 'string', default: 'all' },
+        prior: { type: 'string', default: 'balanced' },
         help: { type: 'boolean' },
       },
     });
@@ -225,9 +235,17 @@ async function main(): Promise<number> {
   const seed = Number(args.values.seed);
   const trees = Number(args.values.trees);
   const threshold = Number(args.values.threshold);
-  const [dirArg] = args.positionals;
+  const heldOutMode = args.values['held-out'] === true;
+  const shared = path.resolve(import.meta.dirname, '../../../../../shared/data');
+  if (heldOutMode) {
+    args.values.test ??= path.join(shared, 'pwssc-spc-more');
+    args.values.holdout ??= String(NATURAL_HOLDOUT);
+  }
+  const dirArg = args.positionals[0] ?? (heldOutMode ? path.join(shared, 'pwssc-spc') : undefined);
   if (
     !dirArg ||
+    !['all', 'first'].includes(args.values['train-on']!) ||
+    !['balanced', 'natural'].includes(args.values.prior!) ||
     args.positionals.length > 1 ||
     !Number.isInteger(folds) ||
     folds < 2 ||
@@ -298,11 +316,30 @@ async function main(): Promise<number> {
     // An image in both sets is scored, never trained on.
     for (const sha of testImages.keys()) if (trainImages.delete(sha)) overlap++;
   }
+  /** --held-out: the frozen balanced list, scored and never trained on. */
+  const balancedImages: Images = new Map();
+  if (heldOutMode) {
+    const frozen = loadHeldOut();
+    for (const { sha256 } of frozen.images) {
+      const image = trainImages.get(sha256) ?? testImages?.get(sha256);
+      if (!image) throw new Error(`held-out image ${sha256} is in neither set`);
+      balancedImages.set(sha256, image);
+      trainImages.delete(sha256);
+    }
+    if (args.values['train-on'] === 'first')
+      for (const sha of [...trainImages.keys()]) if (!firstSet.has(sha)) trainImages.delete(sha);
+    notes.push(
+      `Held-out list ${path.relative(process.cwd(), HELD_OUT_FILE)} (digest ${heldOutDigest(frozen)}): ${balancedImages.size} images, at most ${frozen.per_class} a class, never trained on; ` +
+        `trained on ${args.values['train-on'] === 'first' ? `the images of ${dir} alone` : 'every other image of both sets'}.`,
+    );
+  }
   const withEmbedding = args.values.features === 'vector';
   const head = args.values.head as 'team' | 'forest';
+  const prior = args.values.prior as 'balanced' | 'natural';
   const train = await measureAll(testDir ? 'train' : 'images', trainImages, threshold, timing, withEmbedding);
   const test = testImages ? await measureAll('test', testImages, threshold, timing, withEmbedding) : [];
-  const names = [...new Set([...train, ...test].flatMap((s) => s.labels))].sort();
+  const balanced = balancedImages.size ? await measureAll('held-out', balancedImages, threshold, timing, withEmbedding) : [];
+  const names = [...new Set([...train, ...test, ...balanced].flatMap((s) => s.labels))].sort();
   const idOf = new Map(names.map((n, i) => [n, i]));
   const toSet = (samples: Sample[]): TrainingSet & { accepted: number[][] } => ({
     x: samples.map((s) => s.values),
@@ -315,7 +352,7 @@ async function main(): Promise<number> {
   const fit = (set: TrainingSet): Predictor =>
     head === 'forest'
       ? trainClassifier(set, { seed, trees, onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees) })
-      : trainTeamModel(set, { seed });
+      : trainTeamModel(set, { seed, prior });
   const crossValidation = (set: TrainingSet & { accepted: number[][] }): Evaluation =>
     head === 'forest'
       ? crossValidate(set, folds, {
@@ -323,7 +360,7 @@ async function main(): Promise<number> {
           trees,
           onProgress: (f) => progress(`cross-validation (${folds} folds, trees)`, Math.round(f * folds * trees), folds * trees),
         })
-      : crossValidateTeamModel(set, folds, { seed, onFold: (i) => progress(`cross-validation (folds)`, i + 1, folds) });
+      : crossValidateTeamModel(set, folds, { seed, prior, onFold: (i) => progress(`cross-validation (folds)`, i + 1, folds) });
   const learningCurve = (
     set: TrainingSet & { accepted: number[][] },
     testSet: (TrainingSet & { accepted: number[][] }) | null,
@@ -370,7 +407,7 @@ async function main(): Promise<number> {
       ? `Recognition vector version ${VECTOR_VERSION}: measured features (version ${FEATURE_VERSION}) and the embedding of backbone ${(await backbone()).version}; binarization threshold ${threshold}, seed ${seed}.`
       : `Measured features only (version ${FEATURE_VERSION}), binarization threshold ${threshold}, seed ${seed}.`,
     head === 'team'
-      ? 'Model: the per-team model (random forest and softmax regression, probabilities averaged; team-model.ts).'
+      ? `Model: the per-team model (random forest and softmax regression, probabilities averaged; team-model.ts), ${prior} prior.`
       : `Model: random forest alone, ${trees} trees.`,
     `Training set ${dir}: ${train.length} distinct images in ${trainClasses.size} classes` +
       ` (${multi(train)} images have several accepted classes — several class folders or labels.csv — and count as correct in any of them).`,
@@ -383,8 +420,19 @@ async function main(): Promise<number> {
     const testSet = toSet(test);
     const unknown = testSet.accepted.filter((ok) => !ok.some((c) => trainClasses.has(c))).length;
     const unknownClasses = [...new Set(test.flatMap((s) => s.labels))].filter((n) => !trainClasses.has(idOf.get(n)!));
-    ev = evaluate(fit(trainSet), testSet);
+    const model = fit(trainSet);
+    ev = evaluate(model, testSet);
     title = 'Recognition: train / test evaluation';
+    if (heldOutMode) {
+      const natural = ev;
+      ev = evaluate(model, toSet(balanced));
+      title = 'Recognition: balanced held-out evaluation';
+      const line =
+        `Natural mix (the ${natural.n} held-out images of ${testDir}, as the ocean sends them): top-1 ${pct(natural.accuracy)}, ` +
+        `balanced accuracy ${pct(natural.balancedAccuracy)}, expected calibration error ${pct(natural.ece ?? 0)}.`;
+      notes.push(line);
+      console.error(line);
+    }
     notes.push(
       `Test set ${testDir}: ${test.length} distinct images (${multi(test)} with several accepted classes).`,
       `${overlap} images of the test set also in the training set were left out of training.`,

@@ -25,6 +25,8 @@ export interface Evaluation {
   /** confusion[true][predicted] counts; a prediction among a sample's accepted classes counts as its true class. */
   confusion: number[][];
   n: number;
+  /** Expected calibration error of the top-1 confidence (15 equal-width bins), where the model gave confidences. */
+  ece?: number;
 }
 
 /** A training set whose samples may each accept several classes as correct. */
@@ -60,8 +62,38 @@ export function scorePredictions(y: number[], predicted: number[], accepted?: nu
 }
 
 export function evaluate(model: Pick<Classifier, 'predictMany'>, set: LabelledSet): Evaluation {
-  const predicted = model.predictMany(set.x, 1).map((p) => p[0]?.class_id ?? Number.NaN);
-  return scorePredictions(set.y, predicted, set.accepted);
+  const top = model.predictMany(set.x, 1).map((p) => p[0]);
+  const predicted = top.map((p) => p?.class_id ?? Number.NaN);
+  const ev = scorePredictions(set.y, predicted, set.accepted);
+  const right = predicted.map((c, i) => c === set.y[i] || (set.accepted?.[i]?.includes(c) ?? false));
+  return {
+    ...ev,
+    ece: expectedCalibrationError(
+      top.map((p) => p?.p ?? 0),
+      right,
+    ),
+  };
+}
+
+/**
+ * Expected calibration error (Guo et al. 2017): the top-1 confidences in 15 equal-width bins, the gap between each
+ * bin's mean confidence and its accuracy, weighted by the bin's share of the samples. 0 is perfectly calibrated.
+ */
+export function expectedCalibrationError(confidence: readonly number[], right: readonly boolean[], bins = 15): number {
+  const n = confidence.length;
+  if (n === 0) return 0;
+  const sumConf = new Float64Array(bins);
+  const sumRight = new Float64Array(bins);
+  const count = new Float64Array(bins);
+  confidence.forEach((c, i) => {
+    const b = Math.min(bins - 1, Math.max(0, Math.floor(c * bins)));
+    sumConf[b]! += c;
+    sumRight[b]! += right[i] ? 1 : 0;
+    count[b]!++;
+  });
+  let ece = 0;
+  for (let b = 0; b < bins; b++) if (count[b]) ece += Math.abs(sumConf[b]! - sumRight[b]!) / n;
+  return ece;
 }
 
 /**
