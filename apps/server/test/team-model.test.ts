@@ -77,6 +77,23 @@ describe('linear head and team model', () => {
     expect(() => LinearHead.fromJSON({ ...head.toJSON(), bias: [1] })).toThrow(/malformed/);
   });
 
+  it('logit adjustment answers as if classes were equally common: a rare class keeps its recall (issue 38)', () => {
+    // Class 10 twenty times as common as 12 in training; the test set is balanced.
+    const all = blobs(3000, 5);
+    const keep = all.y.map((c, i) => c !== 12 || i % 20 === 2);
+    const train = { x: all.x.filter((_, i) => keep[i]), y: all.y.filter((_, i) => keep[i]) };
+    const test = blobs(600, 6);
+    const recall = (head: LinearHead, c: number) => {
+      const ids = test.y.flatMap((y, i) => (y === c ? [i] : []));
+      return ids.filter((i) => head.predict(test.x[i]!, 1)[0]!.class_id === c).length / ids.length;
+    };
+    const natural = trainLinear(train, { seed: 3 });
+    const balanced = trainLinear(train, { seed: 3, balanced: true });
+    const mean = (head: LinearHead) => (recall(head, 10) + recall(head, 11) + recall(head, 12)) / 3;
+    expect(recall(balanced, 12)).toBeGreaterThan(recall(natural, 12) + 0.1);
+    expect(mean(balanced)).toBeGreaterThan(mean(natural));
+  });
+
   it('averages forest and regression, keeps its temperature through JSON, and is reproducible by seed', () => {
     const train = blobs(240, 4);
     const a = trainTeamModel(train, { seed: 5 }).withTemperature(1.7);

@@ -14,6 +14,12 @@ export interface LinearOptions {
   l2?: number;
   learningRate?: number;
   batch?: number;
+  /**
+   * Logit adjustment (Menon et al. 2021): trained with ln(class share) added to its logits, the head learns scores
+   * free of the training set's class mix, so its argmax is the class most likely were every class equally common
+   * (what balanced accuracy measures; a station's own mix is put back by prior adaptation, corrected-counts.ts).
+   */
+  balanced?: boolean;
   onProgress?: (fraction: number) => void;
 }
 
@@ -140,6 +146,11 @@ export function trainLinear(set: TrainingSet, opts: LinearOptions = {}): LinearH
   for (let j = 0; j < d; j++) scale[j] = scale[j]! > 1e-12 ? 1 / Math.sqrt(scale[j]!) : 0;
   const z = x.map((v) => standardise(v, mean, scale));
   const t = y.map((c) => index.get(c)!);
+  const logPrior = new Float64Array(C);
+  if (opts.balanced) {
+    for (const c of t) logPrior[c]!++;
+    for (let c = 0; c < C; c++) logPrior[c] = Math.log(logPrior[c]! / n);
+  }
 
   const epochs = opts.epochs ?? 40;
   const batch = opts.batch ?? 64;
@@ -175,7 +186,7 @@ export function trainLinear(set: TrainingSet, opts: LinearOptions = {}): LinearH
         const zs = z[s]!;
         let max = -Infinity;
         for (let c = 0; c < C; c++) {
-          let v = b[c]!;
+          let v = b[c]! + logPrior[c]!;
           const row = c * d;
           for (let j = 0; j < d; j++) v += W[row + j]! * zs[j]!;
           p[c] = v;

@@ -96,6 +96,12 @@ export function loadPredictor(json: unknown): Predictor {
 
 export interface TeamTrainOptions {
   seed?: number;
+  /**
+   * balanced (default): the regression is trained with logit adjustment, so both halves answer as if every class
+   * were equally common (issue 38: balanced accuracy is the headline; prior adaptation puts a station's mix back);
+   * natural: the regression learns the training set's class mix, as before issue 38.
+   */
+  prior?: 'balanced' | 'natural';
   onProgress?: (fraction: number) => void;
 }
 
@@ -103,7 +109,11 @@ export function trainTeamModel(set: TrainingSet, opts: TeamTrainOptions = {}): T
   const seed = opts.seed ?? 42;
   const report = opts.onProgress;
   const forest = trainClassifier(set, { seed, trees: ENSEMBLE_TREES, onProgress: report && ((f) => report(f * 0.4)) });
-  const linear = trainLinear(set, { seed, onProgress: report && ((f) => report(0.4 + f * 0.6)) });
+  const linear = trainLinear(set, {
+    seed,
+    balanced: (opts.prior ?? 'balanced') === 'balanced',
+    onProgress: report && ((f) => report(0.4 + f * 0.6)),
+  });
   return new TeamModel(forest, linear);
 }
 
@@ -140,6 +150,7 @@ export function crossValidateTeamModel(
     if (test.length > 0 && new Set(train.y).size > 0) {
       const model = trainTeamModel(train, {
         seed: opts.seed,
+        prior: opts.prior,
         onProgress: opts.onProgress && ((fraction) => opts.onProgress!((f + fraction) / folds)),
       });
       const out = model.probaMany(test.map((i) => set.x[i]!));
