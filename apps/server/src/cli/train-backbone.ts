@@ -8,16 +8,21 @@ import { Backbone, BACKBONE_DIR } from '../modules/recognition/embedding/backbon
 import { goldenImages } from '../modules/recognition/embedding/golden.ts';
 import { NET_SIDE, netInputOf } from '../modules/recognition/embedding/net-input.ts';
 import { scan } from './image-sets.ts';
+import { heldOutDigest, loadHeldOut } from './held-out.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const USAGE = `usage: npm run train:backbone -- [<dir> ...] [--out <dir>] [--epochs 30] [--seed 42] [--threads 2]
-                                   [--holdout 0.2] [--smoke]
+                                   [--holdout 0.2] [--recipe v2] [--device cpu|cuda] [--smoke]
 
 Trains the plankton backbone (docs/recognition.md, "Backbone") with PyTorch (python3-torch) on folder-per-class
 image sets (default ../shared/data/pwssc-spc and ../shared/data/pwssc-spc-more), exports it to ONNX and writes, in
 --out (default apps/server/models/backbone): backbone.onnx, training.json, golden.json and model-card.md.
   --holdout F   of every set after the first, the images whose sha256 falls in the first F of the hash space are
                 never trained on (default 0.2): the held-out images every accuracy figure is measured on
+  --recipe R    v1: the first backbone's training; v2 (default): square-root class sampling, logit-adjusted loss,
+                mixup, blur, contrast and noise, weights averaged (docs/recognition.md, "Backbone")
+  --device D    where PyTorch trains (cpu; cuda on a machine with a GPU)
+  The frozen balanced held-out list (apps/server/models/held-out.json) is never trained on either.
   --smoke       a few images, one short epoch, into a temporary folder (npm test runs this)
   --skip-training  keep the backbone.onnx and training.json already in --out; record its outputs and write the
                 model card again (after a change to how the server reads the network)
@@ -27,7 +32,8 @@ interface Sample {
   sha: string;
   label: number;
   size: [number, number];
-  split: 'train' | 'test';
+  /** test: the natural-mix held-out images; held: the frozen balanced list; neither is trained on. */
+  split: 'train' | 'test' | 'held';
   set: number;
   file: string;
 }
@@ -42,6 +48,8 @@ async function main() {
       seed: { type: 'string', default: '42' },
       threads: { type: 'string', default: '2' },
       holdout: { type: 'string', default: '0.2' },
+      recipe: { type: 'string', default: 'v2' },
+      device: { type: 'string', default: 'cpu' },
       work: { type: 'string' },
       smoke: { type: 'boolean', default: false },
       'skip-training': { type: 'boolean', default: false },
@@ -88,6 +96,8 @@ async function main() {
     }
   });
   const classes = [...new Set(entries.map((e) => e.cls))].sort();
+  const heldOut = loadHeldOut();
+  const frozen = new Set(heldOut.images.map((i) => i.sha256));
   const pixels = Buffer.alloc(entries.length * NET_SIDE * NET_SIDE);
   const samples: Sample[] = [];
   for (let i = 0; i < entries.length; i++) {
@@ -99,7 +109,7 @@ async function main() {
       sha: e.sha,
       label: classes.indexOf(e.cls),
       size: input.size,
-      split: e.set > 0 && h < holdout ? 'test' : 'train',
+      split: frozen.has(e.sha) ? 'held' : e.set > 0 && h < holdout ? 'test' : 'train',
       set: e.set,
       file: e.file,
     });
@@ -112,6 +122,7 @@ async function main() {
   const python = process.env.PYTHON ?? '/usr/bin/python3';
   const script = path.join(ROOT, 'apps/server/tools/backbone/train.py');
   const pyArgs = [script, '--data', work, '--out', out, '--seed', args.values.seed!, '--threads', args.values.threads!];
+  pyArgs.push('--recipe', args.values.recipe!, '--device', args.values.device!, '--held-out-digest', heldOutDigest(heldOut));
   pyArgs.push('--epochs', smoke ? '1' : args.values.epochs!);
   if (smoke) pyArgs.push('--max-steps', '2', '--batch', '8');
   const started = Date.now();
@@ -159,37 +170,45 @@ function modelCard(
   classes: string[],
   samples: Sample[],
   training: {
-    epochs: { epoch: number; loss: number; held_out_top1?: number; held_out_balanced?: number }[];
+    epochs: {
+      epoch: number;
+      loss: number;
+      held_out_top1?: number;
+      held_out_balanced?: number;
+      balanced_set_top1?: number;
+      balanced_set_balanced?: number;
+    }[];
     train_seconds: number;
     settings: Record<string, unknown>;
+    held_out_digest?: string;
   },
   backbone: Backbone,
   wallSeconds: number,
   opts: Record<string, unknown>,
 ): string {
   const count = (split: string) => samples.filter((s) => s.split === split).length;
-  const last = [...training.epochs].reverse().find((e) => e.held_out_top1 !== undefined);
+  const last = [...training.epochs].reverse().find((e) => e.held_out_top1 !== undefined || e.balanced_set_balanced !== undefined);
   const perClass = classes.map((c, i) => {
-    const train = samples.filter((s) => s.label === i && s.split === 'train').length;
-    const test = samples.filter((s) => s.label === i && s.split === 'test').length;
-    return `| ${c} | ${train} | ${test} |`;
+    const n = (split: Sample['split']) => samples.filter((s) => s.label === i && s.split === split).length;
+    return `| ${c} | ${n('train')} | ${n('held')} | ${n('test')} |`;
   });
+  const pc = (v: number | undefined) => (v === undefined ? '—' : `${(100 * v).toFixed(1)}%`);
   return [
     '# Model card: plankton backbone',
     '',
     `- **Version** ${backbone.version} (first 12 hex of the ONNX file's sha256); ${backbone.dim} numbers per ROI: the ${backbone.dim - classes.length}-number embedding, then ln of the network's own ${classes.length} class scores (+10⁻⁴), each averaged over the eight turns and mirrors.`,
     `- **Made by** \`npm run train:backbone\` (apps/server/src/cli/train-backbone.ts, apps/server/tools/backbone/train.py), seed ${String(opts.seed)}, ${String(opts.threads)} threads, ${String(training.settings.epochs)} epochs.`,
-    `- **Data**: ${dirs.map((d) => path.relative(ROOT, d)).join(', ')} (MIT, Scripps Plankton Camera, PWSSC): ${samples.length} distinct images, ${count('train')} trained on, ${count('test')} held out (never trained on; of every set after the first, the images whose sha256 falls in the first ${String(opts.holdout)} of the hash space).`,
+    `- **Data**: ${dirs.map((d) => path.relative(ROOT, d)).join(', ')} (MIT, Scripps Plankton Camera, PWSSC): ${samples.length} distinct images, ${count('train')} trained on, ${count('held') + count('test')} held out (never trained on): the frozen balanced list apps/server/models/held-out.json and, of every set after the first, the images whose sha256 falls in the first ${String(opts.holdout)} of the hash space.`,
     `- **Input**: the grey level above the background, stretched to its 99.5th percentile, fitted into ${NET_SIDE}×${NET_SIDE} (net-input.ts), and ln of the image's long and short side.`,
     `- **Training time**: ${training.train_seconds} s of training, ${wallSeconds.toFixed(0)} s with export, on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}).`,
-    `- **Held-out score** (images never trained on): the network's own ${classes.length}-class head, averaged over the 8 turns and mirrors, ${last ? `top-1 ${(100 * last.held_out_top1!).toFixed(1)}%, balanced accuracy ${(100 * last.held_out_balanced!).toFixed(1)}%` : 'not measured'} on the held-out images (epoch ${last?.epoch ?? '—'}). The console's per-team classifiers are trained on the embedding and measured separately (docs/recognition.md).`,
-    `- **Final training loss** ${training.epochs.at(-1)?.loss.toFixed(3) ?? '—'} (cross-entropy with label smoothing 0.1, inverse square-root class weights).`,
+    `- **Held-out score** (images never trained on; the network's own ${classes.length}-class head, averaged over the 8 turns and mirrors, epoch ${last?.epoch ?? '—'}): **balanced accuracy ${pc(last?.balanced_set_balanced)}** (top-1 ${pc(last?.balanced_set_top1)}) on the frozen balanced held-out list (${count('held')} images, at most 20 a class, digest ${training.held_out_digest || '—'}); on the natural mix (${count('test')} images) top-1 ${pc(last?.held_out_top1)}, balanced accuracy ${pc(last?.held_out_balanced)}. The console's per-team classifiers are trained on the embedding and measured separately (docs/recognition.md).`,
+    `- **Final training loss** ${training.epochs.at(-1)?.loss.toFixed(3) ?? '—'} (recipe ${String(training.settings.recipe ?? 'v1')}: ${training.settings.recipe === 'v2' ? 'square-root class sampling, logit-adjusted cross-entropy with label smoothing 0.1, mixup on half the batches' : 'cross-entropy with label smoothing 0.1, inverse square-root class weights'}).`,
     '- **Use**: the server embeds every ROI with it (features of the per-team classifiers, "more like this"). Not for other instruments without checking: it has only seen PWSSC dark-field images.',
     '',
     '## Classes',
     '',
-    '| class | trained on | held out |',
-    '| --- | ---: | ---: |',
+    '| class | trained on | held out (balanced list) | held out (natural mix) |',
+    '| --- | ---: | ---: | ---: |',
     ...perClass,
     '',
   ].join('\n');
