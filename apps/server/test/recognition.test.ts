@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, buildWorld, type World } from './helpers/actors.ts';
 import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
-import { registerIpp, roiMultipart, uploadRoi } from './helpers/device.ts';
+import { registerIpp, roiMultipart, telemetry, uploadRoi } from './helpers/device.ts';
 import { shapePng, type Shape } from './helpers/shapes.ts';
 import { JobLost, JobRunner, LEASE_MS } from '../src/modules/recognition/job-runner.ts';
 import { ReidentifyJob } from '../src/modules/recognition/reidentify-job.ts';
@@ -230,7 +230,11 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     for (const shape of SHAPES) await ingest(a1.id, shape); // model-labelled
     await ingest(a1.id, 'disc', { label: labelOf.ring }); // the instrument's label: not corrected
     const range = `dev_id=A1&start=${now() - 60 * MIN}&end=${now()}`;
+    // 3,500 L of water in the range: concentrations of a few thousandths of an individual per litre.
+    await telemetry(env, a1.key, { at: now() - 50 * MIN, volume_total_l: 100 });
+    await telemetry(env, a1.key, { at: now() - MIN, volume_total_l: 3600 });
     type Counts = {
+      volume_l: number;
       items: {
         class_id: number | null;
         human: number;
@@ -241,6 +245,7 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
         corrected: number;
         low: number;
         high: number;
+        concentration_raw: number | null;
       }[];
       uncorrectable: number;
     };
@@ -249,6 +254,12 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     // The model separated the shapes perfectly in its cross-validation: nothing to correct.
     expect([of(plain, 'disc').human, of(plain, 'disc').model_raw, of(plain, 'disc').model_corrected]).toEqual([10, 1, 1]);
     expect([of(plain, 'ring').other, of(plain, 'ring').raw]).toEqual([1, 12]);
+    // Per litre in 3 significant figures, not 2 decimals (issue 38: "0.01 (0.01–0.01)").
+    expect(plain.volume_l).toBeGreaterThan(1000);
+    const ring = of(plain, 'ring').concentration_raw!;
+    expect(ring).toBe(Number((12 / plain.volume_l).toPrecision(3)));
+    expect(ring).toBeLessThan(0.01);
+    expect(ring).not.toBe(Math.round(ring * 100) / 100);
     expect(plain.uncorrectable).toBe(0);
     // A model known to call half the rods discs: its one disc and one rod are corrected to no disc and two rods.
     const report = JSON.parse(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatConfidence, formatCount, formatFileSize, formatTime } from './format';
+import { formatConfidence, formatCount, formatFileSize, formatSignificant, formatTime } from './format';
 
 describe('formatCount (spec §9)', () => {
   it('shows counts below 10000 as they are', () => {
@@ -45,5 +45,16 @@ describe('formatConfidence', () => {
     expect(formatConfidence(0.9994)).toBe('99.9 %');
     expect(formatConfidence(1)).toBe('100.0 %');
     expect(formatConfidence(0)).toBe('0.0 %');
+  });
+});
+
+describe('formatSignificant', () => {
+  it('keeps three significant figures of small concentrations and large ones, zero as 0', () => {
+    expect(formatSignificant(0.0012345)).toBe('0.00123');
+    expect(formatSignificant(0.1)).toBe('0.1');
+    expect(formatSignificant(0)).toBe('0');
+    expect(formatSignificant(2572.4)).toBe('2570');
+    expect(formatSignificant(0.0000123)).toBe('1.23e-5');
+    expect(formatSignificant(-0.0456)).toBe('-0.0456');
   });
 });

@@ -26,6 +26,16 @@ export function formatFileSize(bytes: number): string {
 }
 
 /**
+ * A measured value to `digits` significant figures (concentrations of 0.001-0.1 ind/L keep their digits where a fixed
+ * two decimals read "0.01" or "0"); exponent notation outside 10⁻⁴-10⁶. Zero reads "0".
+ */
+export function formatSignificant(value: number, digits = 3): string {
+  if (value === 0 || !Number.isFinite(value)) return String(value === 0 ? 0 : value);
+  const abs = Math.abs(value);
+  return abs >= 1e-4 && abs < 1e6 ? String(Number(value.toPrecision(digits))) : value.toExponential(digits - 1);
+}
+
+/**
  * A confidence (0-1) in %, one decimal. A model's calibrated probability is never certainty (it stops at 99.99%),
  * so one that would round to 100 reads "> 99.9 %"; an instrument's 1 reads "100.0 %".
  */

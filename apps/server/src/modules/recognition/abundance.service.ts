@@ -82,7 +82,7 @@ export class AbundanceService {
     });
     const volume = telemetry.reduce((a, t) => a + t.volume_l, 0);
     const names = await classNames(this.db.kysely, [0, ...[...byClass.keys()].filter((c): c is number => c !== null)]);
-    const per = (v: number) => (volume > 0 ? round(v / volume) : null);
+    const per = (v: number) => (volume > 0 ? significant(v / volume) : null);
     const items = [...byClass.entries()].map(([c, r]) => {
       const raw = r.human + r.model_raw + r.other;
       const corrected = r.human + r.model_corrected + r.other;
@@ -116,3 +116,5 @@ export class AbundanceService {
 }
 
 const round = (v: number) => Math.round(v * 100) / 100;
+/** Concentrations to 3 significant figures: real ones are 0.001-0.1 ind/L, which 2 decimals flatten to 0.01 or 0. */
+const significant = (v: number) => (v === 0 ? 0 : Number(v.toPrecision(3)));

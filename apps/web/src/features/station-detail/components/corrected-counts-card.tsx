@@ -3,11 +3,14 @@ import { Card, Skeleton, Table, Tooltip, Typography, type TableColumnsType } fro
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
 import { useFormatCount } from '@/hooks/use-format-count';
+import { formatSignificant } from '@/lib/format';
 import { useCorrectedCounts } from '../api/get-corrected-counts';
 
 type Item = CorrectedCounts['items'][number];
 
 const fixed = (v: number | null, digits = 1) => (v === null ? '—' : v.toFixed(digits));
+/** Per litre: three significant figures (real concentrations are 0.001-0.1 ind/L). */
+const perLitre = (v: number | null) => (v === null ? '—' : formatSignificant(v));
 
 /**
  * Corrected abundance (docs/recognition.md): per class, the count as labelled and the count corrected for the team
@@ -63,7 +66,7 @@ export function CorrectedCountsCard({ devId, start, end }: { devId: string; star
       title: t('detail.corrected.concentrationRaw'),
       align: 'right',
       width: 130,
-      render: (_, item) => fixed(item.concentration_raw, 2),
+      render: (_, item) => perLitre(item.concentration_raw),
     },
     {
       key: 'conc-corrected',
@@ -74,10 +77,10 @@ export function CorrectedCountsCard({ devId, start, end }: { devId: string; star
         item.concentration_corrected === null ? (
           '—'
         ) : (
-          <span>
-            {fixed(item.concentration_corrected, 2)}{' '}
+          <span data-testid={`corrected-concentration-${item.class_id ?? 0}`}>
+            {perLitre(item.concentration_corrected)}{' '}
             <Typography.Text type="secondary">
-              ({fixed(item.concentration_low, 2)}–{fixed(item.concentration_high, 2)})
+              ({perLitre(item.concentration_low)}–{perLitre(item.concentration_high)})
             </Typography.Text>
           </span>
         ),

@@ -42,10 +42,10 @@ function server(extra: Record<string, Handler> = {}) {
             corrected: 38.5,
             low: 32.25,
             high: 45,
-            concentration_raw: 4.7,
-            concentration_corrected: 3.85,
-            concentration_low: 3.23,
-            concentration_high: 4.5,
+            concentration_raw: 0.0047,
+            concentration_corrected: 0.00385,
+            concentration_low: 0.000323,
+            concentration_high: 0.045,
           },
         ],
       }),
@@ -116,6 +116,8 @@ describe('data detail', () => {
     expect(within(card).getByText('校正后的丰度')).toBeTruthy();
     expect((await within(card).findByTestId('corrected-raw-1')).textContent).toBe('47');
     expect(within(card).getByTestId('corrected-value-1').textContent).toBe('38.5 (32.3–45.0)');
+    // Per litre in 3 significant figures: real concentrations are 0.001-0.1 ind/L (issue 38: "0.01 (0.01–0.01)").
+    expect(within(card).getByTestId('corrected-concentration-1').textContent).toBe('0.00385 (0.000323–0.045)');
     expect(within(card).getByText(/3 张图像由校正功能之前训练的模型标注/)).toBeTruthy();
     const site = siteRoiFixture();
     const query = Object.fromEntries(callsTo(fetchMock, '/api/ai/corrected-counts')[0]!.url.searchParams);
