@@ -117,7 +117,7 @@ function multinomial(random: () => number, n: number, p: number[]): number[] {
 export function correctedCounts(
   confusion: ConfusionCounts,
   observed: Map<number, number>,
-  opts: { replicates?: number; seed?: number } = {},
+  opts: { replicates?: number; seed?: number; pseudoCount?: number } = {},
 ): CorrectedCount[] {
   const { classes, counts } = confusion;
   const q = classes.map((c) => observed.get(c) ?? 0);
@@ -131,10 +131,14 @@ export function correctedCounts(
   const estimate = scale(point);
   const replicates = opts.replicates ?? 200;
   const random = mulberry32(opts.seed ?? 42);
+  const prior = opts.pseudoCount ?? 0.5 / Math.max(1, classes.length);
   const draws: number[][] = classes.map(() => []);
   if (total > 0) {
     for (let r = 0; r < replicates; r++) {
-      const rows = counts.map((row) => row.map((v) => gamma(random, v + 0.5)));
+      // Each confusion row redrawn around its cross-validation counts. The prior adds ½ to a whole row (spread over
+      // its cells), not ½ to every cell: with 33 classes that put 16.5 pretend errors beside a class's 24 right
+      // answers and gave intervals from 0 for classes the model never got wrong (issue 38).
+      const rows = counts.map((row) => row.map((v) => gamma(random, v + prior)));
       const qr = multinomial(
         random,
         total,
@@ -156,4 +160,75 @@ export function correctedCounts(
   });
   for (const [c, n] of observed) if (!classes.includes(c)) out.push({ class_id: c, raw: n, corrected: n, low: n, high: n });
   return out;
+}
+
+/**
+ * EM prior adaptation (Saerens, Latinne & Decaestecker 2002): the class mix π of a batch of images, given each image's
+ * class probabilities from a model trained as if every class were equally common (team-model.ts, logit adjustment).
+ * Each step reweights every image's probabilities by π and takes their mean as the next π; it climbs the likelihood
+ * of the batch and stops when π moves less than 10⁻⁷ (at most 500 steps).
+ */
+export function emPriors(posteriors: readonly ArrayLike<number>[], opts: { iterations?: number } = {}): Float64Array {
+  const n = posteriors.length;
+  const k = posteriors[0]?.length ?? 0;
+  let prior = new Float64Array(k).fill(1 / Math.max(1, k));
+  if (n === 0) return prior;
+  const next = new Float64Array(k);
+  for (let it = 0; it < (opts.iterations ?? 500); it++) {
+    next.fill(0);
+    for (const p of posteriors) {
+      let z = 0;
+      for (let j = 0; j < k; j++) z += p[j]! * prior[j]!;
+      if (z <= 0) continue;
+      for (let j = 0; j < k; j++) next[j]! += (p[j]! * prior[j]!) / z;
+    }
+    let moved = 0;
+    for (let j = 0; j < k; j++) {
+      next[j]! /= n;
+      moved = Math.max(moved, Math.abs(next[j]! - prior[j]!));
+    }
+    prior = Float64Array.from(next);
+    if (moved < 1e-7) break;
+  }
+  return prior;
+}
+
+/**
+ * Counts by EM prior adaptation with a 95% interval: the estimate is n·π̂. The interval is a bootstrap of the
+ * batch's images (the mix estimated again on each resample) in which every image's class is then drawn from its
+ * probabilities adapted to that mix: it holds both the uncertainty of the mix and that of each image's class.
+ */
+export function emCounts(
+  posteriors: readonly ArrayLike<number>[],
+  opts: { replicates?: number; seed?: number } = {},
+): { corrected: number; low: number; high: number }[] {
+  const n = posteriors.length;
+  const k = posteriors[0]?.length ?? 0;
+  const prior = emPriors(posteriors);
+  const estimate = [...prior].map((v) => v * n);
+  const replicates = opts.replicates ?? 100;
+  const random = mulberry32(opts.seed ?? 42);
+  const draws: number[][] = Array.from({ length: k }, () => []);
+  if (n > 0) {
+    const adapted = new Float64Array(k);
+    for (let r = 0; r < replicates; r++) {
+      const resample = Array.from({ length: n }, () => posteriors[Math.floor(random() * n)]!);
+      const pr = emPriors(resample, { iterations: 100 });
+      const count = new Array<number>(k).fill(0);
+      for (const p of posteriors) {
+        let z = 0;
+        for (let j = 0; j < k; j++) z += adapted[j] = p[j]! * pr[j]!;
+        let u = random() * z;
+        let j = 0;
+        while (j < k - 1 && (u -= adapted[j]!) > 0) j++;
+        count[j]!++;
+      }
+      count.forEach((c, j) => draws[j]!.push(c));
+    }
+  }
+  return estimate.map((e, j) => {
+    const d = draws[j]!.sort((a, b) => a - b);
+    const at = (f: number) => (d.length ? d[Math.min(d.length - 1, Math.floor(f * d.length))]! : e);
+    return { corrected: e, low: Math.min(at(0.025), e), high: Math.max(at(0.975), e) };
+  });
 }
