@@ -5,7 +5,7 @@ import { mulberry32 } from '../lib/random.ts';
 import { decodeImage, DEFAULT_THRESHOLD, featuresOfPixels } from '../modules/recognition/features.ts';
 import { vectorOf } from '../modules/recognition/vector.ts';
 import { trainAndEvaluate } from '../modules/recognition/training.ts';
-import { TeamModel, loadPredictor } from '../modules/recognition/team-model.ts';
+import { type TeamModel, loadPredictor } from '../modules/recognition/team-model.ts';
 import { correctedCounts, emPriors, emCounts } from '../modules/recognition/corrected-counts.ts';
 import { scan, type Images } from './image-sets.ts';
 import { hashPosition, loadHeldOut, NATURAL_HOLDOUT } from './held-out.ts';
