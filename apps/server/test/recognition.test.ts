@@ -12,6 +12,7 @@ import { ModelStore } from '../src/modules/recognition/model-store.ts';
 import { SimilarityIndex } from '../src/modules/recognition/similarity.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { mulberry32 } from '../src/lib/random.ts';
+import { BACKBONE_VERSION } from '../src/modules/recognition/vector.ts';
 
 const MIN = 60_000;
 type Token = string | undefined;
@@ -144,6 +145,11 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
       30,
       model.cv_accuracy,
     ]);
+    // Calibration error of the cross-validated confidences, and the backbone's held-out card (issue 38).
+    expect(report.ece).toBeGreaterThanOrEqual(0);
+    expect(report.ece).toBeLessThan(0.5);
+    expect(report.backbone?.version).toBe(BACKBONE_VERSION);
+    expect(report.backbone?.natural_images).toBeGreaterThan(0);
     expect(report.classes.map((c) => [c.class_name, c.support]).sort()).toEqual([
       ['001Copepod', 10],
       ['002Diatom_chain', 10],

@@ -114,6 +114,21 @@ export type ModelList = z.infer<typeof ModelListSchema>;
  * class (support = the class's training examples) and the most frequent confusions, most frequent first.
  */
 export const ModelReportQuerySchema = z.object({ model_id: z.coerce.number().int().positive().max(MAX_ID) });
+/**
+ * The committed backbone's card (docs/recognition.md, "Measuring"): its figures on images it never trained on: the
+ * frozen balanced held-out list (balanced accuracy, the headline) and the natural-mix held-out images beside it.
+ */
+export const BackboneCardSchema = z.object({
+  version: z.string(),
+  held_out_images: z.number().int(),
+  balanced_accuracy: z.number().nullable(),
+  top1: z.number().nullable(),
+  natural_images: z.number().int(),
+  natural_top1: z.number().nullable(),
+  natural_balanced_accuracy: z.number().nullable(),
+});
+export type BackboneCard = z.infer<typeof BackboneCardSchema>;
+
 export const ModelReportSchema = z.object({
   model_id: z.number().int(),
   version: z.number().int(),
@@ -121,6 +136,10 @@ export const ModelReportSchema = z.object({
   n: z.number().int(),
   accuracy: z.number(),
   balanced_accuracy: z.number(),
+  /** Expected calibration error of the cross-validated confidences; null for reports that kept none. */
+  ece: z.number().nullable(),
+  /** The network under every team model; null where its card cannot be read. */
+  backbone: BackboneCardSchema.nullable(),
   classes: z.array(
     z.object({
       class_id: z.number().int(),

@@ -15,6 +15,8 @@ import { isPlainUser } from '../access/access.ts';
 import { teamOf } from './scope.ts';
 import type { ModelReportData } from './training.ts';
 import { VECTOR_VERSION } from './vector.ts';
+import { expectedCalibrationError } from './classifier/evaluation.ts';
+import { backboneCard } from './embedding/backbone-card.ts';
 
 const modelNotFound = () => new AppError(ResultCode.BAD_PARAM, 'modelNotFound', {}, 'model_id');
 
@@ -85,6 +87,13 @@ export class ModelsService {
       n: data.n,
       accuracy: data.accuracy,
       balanced_accuracy: data.balanced_accuracy,
+      ece: data.oof
+        ? expectedCalibrationError(
+            data.oof.confidence,
+            data.oof.right.map((r) => r === 1),
+          )
+        : null,
+      backbone: backboneCard(),
       classes: data.classes.map((c) => ({ ...c, class_name: name(c.class_id) })),
       confusions: data.confusions.map((c) => ({
         ...c,

@@ -279,6 +279,16 @@ describe('AI models drawer', () => {
           n: 60,
           accuracy: 0.75,
           balanced_accuracy: 0.7,
+          ece: 0.043,
+          backbone: {
+            version: 'abc123def456',
+            held_out_images: 442,
+            balanced_accuracy: 0.612,
+            top1: 0.64,
+            natural_images: 1612,
+            natural_top1: 0.58,
+            natural_balanced_accuracy: 0.6,
+          },
           classes: [
             { class_id: 1, class_name: '001Copepod', support: 30, precision: 0.8, recall: 0.9 },
             { class_id: 2, class_name: '002Diatom_chain', support: 30, precision: 0.7, recall: 0.5 },
@@ -298,6 +308,12 @@ describe('AI models drawer', () => {
     fireEvent.click(await screen.findByTestId('model-report-1'));
     const report = await screen.findByTestId('model-report');
     expect(report.textContent).toContain('75.0 %');
+    // Balanced accuracy is the headline: first, before top-1 and the calibration error (issue 38).
+    const figures = screen.getByTestId('model-report-figures').textContent!;
+    expect(figures.indexOf('70.0 %')).toBeLessThan(figures.indexOf('75.0 %'));
+    expect(figures).toContain('4.3 %');
+    expect(screen.getByTestId('model-report-backbone').textContent).toContain('61.2 %');
+    expect(screen.getByTestId('model-report-backbone').textContent).toContain('442');
     const rows = within(screen.getByTestId('model-report-classes')).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.textContent)).toEqual([
       expect.stringContaining('002Diatom_chain'),

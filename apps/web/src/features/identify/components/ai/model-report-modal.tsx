@@ -9,7 +9,8 @@ type ConfusionRow = ModelReport['confusions'][number];
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 /**
- * A model version's evaluation, as measured by the cross-validation run when it was trained: overall accuracy, each
+ * A model version's evaluation, as measured by the cross-validation run when it was trained: balanced accuracy first
+ * (the mean of the classes' recalls), top-1 and calibration error beside it, the backbone's held-out card, each
  * class's recall and precision (weakest first, so what needs more examples is on top) and the frequent confusions.
  */
 export function ModelReportModal({ modelId, onClose }: { modelId: number; onClose: () => void }) {
@@ -72,10 +73,29 @@ export function ModelReportModal({ modelId, onClose }: { modelId: number; onClos
           <Typography.Text type="secondary">
             {t('identify.models.report.intro', { folds: data.folds, n: data.n })}
           </Typography.Text>
-          <Descriptions size="small" column={2} bordered>
+          <Descriptions size="small" column={3} bordered data-testid="model-report-figures">
+            <Descriptions.Item label={t('identify.models.balancedAccuracy')}>
+              <Typography.Text strong data-testid="model-report-balanced">
+                {pct(data.balanced_accuracy)}
+              </Typography.Text>
+            </Descriptions.Item>
             <Descriptions.Item label={t('identify.models.accuracy')}>{pct(data.accuracy)}</Descriptions.Item>
-            <Descriptions.Item label={t('identify.models.balancedAccuracy')}>{pct(data.balanced_accuracy)}</Descriptions.Item>
+            <Descriptions.Item label={<span title={t('identify.models.report.eceHint')}>{t('identify.models.report.ece')}</span>}>
+              {data.ece === null ? '—' : pct(data.ece)}
+            </Descriptions.Item>
           </Descriptions>
+          {data.backbone && (
+            <Typography.Paragraph type="secondary" style={{ margin: 0 }} data-testid="model-report-backbone">
+              {t('identify.models.report.backbone', {
+                version: data.backbone.version,
+                balanced: data.backbone.balanced_accuracy === null ? '—' : pct(data.backbone.balanced_accuracy),
+                top1: data.backbone.top1 === null ? '—' : pct(data.backbone.top1),
+                images: data.backbone.held_out_images,
+                naturalTop1: data.backbone.natural_top1 === null ? '—' : pct(data.backbone.natural_top1),
+                naturalImages: data.backbone.natural_images,
+              })}
+            </Typography.Paragraph>
+          )}
           <Table<ClassRow>
             rowKey="class_id"
             size="small"

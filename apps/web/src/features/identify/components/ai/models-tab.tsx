@@ -102,16 +102,16 @@ export function ModelsTab({ groupId, readOnly }: { groupId?: number; readOnly: b
     { key: 'train_size', title: t('identify.models.trainSize'), dataIndex: 'train_size', align: 'right' },
     { key: 'classes', title: t('identify.models.classes'), dataIndex: 'classes', align: 'right' },
     {
-      key: 'cv_accuracy',
-      title: <Tooltip title={t('identify.models.cvHint')}>{t('identify.models.accuracy')}</Tooltip>,
-      align: 'right',
-      render: (_, model) => percent(model.cv_accuracy),
-    },
-    {
       key: 'cv_balanced_accuracy',
       title: <Tooltip title={t('identify.models.cvHint')}>{t('identify.models.balancedAccuracy')}</Tooltip>,
       align: 'right',
       render: (_, model) => percent(model.cv_balanced_accuracy),
+    },
+    {
+      key: 'cv_accuracy',
+      title: <Tooltip title={t('identify.models.cvHint')}>{t('identify.models.accuracy')}</Tooltip>,
+      align: 'right',
+      render: (_, model) => percent(model.cv_accuracy),
     },
     {
       key: 'labels',
