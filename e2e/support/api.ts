@@ -41,7 +41,7 @@ export async function login(baseUrl: string, account: string, password: string):
 }
 
 /** The demo team that --seed-demo creates. */
-async function demoTeam(baseUrl: string, token: string): Promise<{ id: number; name: string }> {
+export async function demoTeam(baseUrl: string, token: string): Promise<{ id: number; name: string }> {
   const teams = await call<{ id: number; name: string }[]>(baseUrl, token, '/group/index?page=1&limit=100');
   const team = teams.find((each) => each.name.startsWith('Demo Team'));
   if (!team) throw new Error('no demo team');
