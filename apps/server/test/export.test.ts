@@ -63,6 +63,17 @@ describe.each(dialects)('exports on %s', (dialect) => {
       [String(ids[2]), 'A1', 'Site A1', '2026-11-22T07:02:00.000Z', '002Diatom_chain', 'ai'],
     ]);
     expect(lines[1]!.split(',').slice(11, 13)).toEqual(['36.25', '121.5']);
+    // One current label: the confidence column is the ROI's; a hand label has none (issue 38).
+    await env.db.kysely.updateTable('rois').set({ confidence: 0.612 }).where('id', '=', ids[0]!).execute();
+    await env.db.kysely.updateTable('rois').set({ hi: 1, confidence: 0.5 }).where('id', '=', ids[2]!).execute();
+    const again = (await exportCall(w.tokens.user, { format: 'csv', roi_ids: [ids[2], ids[0]] })).body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(again.slice(1).map((l) => l.split(',').slice(5, 7))).toEqual([
+      ['ai', '0.612'],
+      ['hi', ''],
+    ]);
     // Another team's ROI in the selection fails the whole export, in the caller's language.
     const refused = await exportCall(w.tokens.user, { format: 'csv', roi_ids: [ids[0], bRoi] }, 'zh');
     expect(body(refused)).toMatchObject({ code: 1002, msg: 'ROI 信息获取失败' });

@@ -240,7 +240,8 @@ function csvLine(r: ExportRow, s: Station, taxon: Taxon | null) {
     new Date(Number(r.roi_time)).toISOString(),
     r.class_name,
     labelKindOf(r.hi, r.roi_labelindex),
-    r.confidence,
+    // A hand label has no machine confidence (the detail pane shows none, the EcoTaxa export leaves it empty).
+    r.hi === 1 ? '' : r.confidence,
     r.size_px,
     r.width,
     r.height,
