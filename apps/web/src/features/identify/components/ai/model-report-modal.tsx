@@ -86,14 +86,17 @@ export function ModelReportModal({ modelId, onClose }: { modelId: number; onClos
           </Descriptions>
           {data.backbone && (
             <Typography.Paragraph type="secondary" style={{ margin: 0 }} data-testid="model-report-backbone">
-              {t('identify.models.report.backbone', {
-                version: data.backbone.version,
-                balanced: data.backbone.balanced_accuracy === null ? '—' : pct(data.backbone.balanced_accuracy),
-                top1: data.backbone.top1 === null ? '—' : pct(data.backbone.top1),
-                images: data.backbone.held_out_images,
-                naturalTop1: data.backbone.natural_top1 === null ? '—' : pct(data.backbone.natural_top1),
-                naturalImages: data.backbone.natural_images,
-              })}
+              {t(
+                data.backbone.held_out_images > 0 ? 'identify.models.report.backbone' : 'identify.models.report.backboneNatural',
+                {
+                  version: data.backbone.version,
+                  balanced: data.backbone.balanced_accuracy === null ? '—' : pct(data.backbone.balanced_accuracy),
+                  top1: data.backbone.top1 === null ? '—' : pct(data.backbone.top1),
+                  images: data.backbone.held_out_images,
+                  naturalTop1: data.backbone.natural_top1 === null ? '—' : pct(data.backbone.natural_top1),
+                  naturalImages: data.backbone.natural_images,
+                },
+              )}
             </Typography.Paragraph>
           )}
           <Table<ClassRow>
