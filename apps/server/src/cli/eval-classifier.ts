@@ -35,6 +35,7 @@ image set: <dir> holds one sub-folder of images (png, jpg, webp, tif) per class.
                    list (apps/server/models/held-out.json, at most 20 images a class) is never trained on and gives
                    the headline balanced accuracy; the --holdout images give the natural-mix figures beside it
   --train-on T     with --held-out: all (default) trains on every other image of both sets; first on <dir>'s alone
+  --views N        1 or 8: the backbone's views per image (default: the vector version's)
   --prior P        team head: balanced (default; the regression is logit-adjusted, docs/recognition.md) or natural
 One image (same bytes) in several class folders is one sample: any of its classes counts as correct.
 A labels.csv in a set's folder (header row; a sha256 or path column, path relative to the folder, and an
@@ -142,6 +143,7 @@ async function measureAll(
   threshold: number,
   timing: Timing,
   withEmbedding: boolean,
+  views?: 1 | 8,
 ): Promise<Sample[]> {
   const samples: Sample[] = [];
   let done = 0;
@@ -149,7 +151,7 @@ async function measureAll(
     const t0 = performance.now();
     const pixels = await decodeImage(image.bytes);
     const t1 = performance.now();
-    const { values } = withEmbedding ? await vectorOf(pixels, { threshold }) : featuresOfPixels(pixels, { threshold });
+    const { values } = withEmbedding ? await vectorOf(pixels, { threshold, views }) : featuresOfPixels(pixels, { threshold });
     const t2 = performance.now();
     timing.decodeMs.push(t1 - t0);
     timing.featureMs.push(t2 - t1);
@@ -220,6 +222,7 @@ async function main(): Promise<number> {
         'held-out': { type: 'boolean' },
         'train-on': { type: 'string', default: 'all' },
         prior: { type: 'string', default: 'balanced' },
+        views: { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -246,6 +249,7 @@ async function main(): Promise<number> {
     !dirArg ||
     !['all', 'first'].includes(args.values['train-on']!) ||
     !['balanced', 'natural'].includes(args.values.prior!) ||
+    (args.values.views !== undefined && !['1', '8'].includes(args.values.views)) ||
     args.positionals.length > 1 ||
     !Number.isInteger(folds) ||
     folds < 2 ||
@@ -336,9 +340,12 @@ async function main(): Promise<number> {
   const withEmbedding = args.values.features === 'vector';
   const head = args.values.head as 'team' | 'forest';
   const prior = args.values.prior as 'balanced' | 'natural';
-  const train = await measureAll(testDir ? 'train' : 'images', trainImages, threshold, timing, withEmbedding);
-  const test = testImages ? await measureAll('test', testImages, threshold, timing, withEmbedding) : [];
-  const balanced = balancedImages.size ? await measureAll('held-out', balancedImages, threshold, timing, withEmbedding) : [];
+  const views = args.values.views === undefined ? undefined : (Number(args.values.views) as 1 | 8);
+  const train = await measureAll(testDir ? 'train' : 'images', trainImages, threshold, timing, withEmbedding, views);
+  const test = testImages ? await measureAll('test', testImages, threshold, timing, withEmbedding, views) : [];
+  const balanced = balancedImages.size
+    ? await measureAll('held-out', balancedImages, threshold, timing, withEmbedding, views)
+    : [];
   const names = [...new Set([...train, ...test, ...balanced].flatMap((s) => s.labels))].sort();
   const idOf = new Map(names.map((n, i) => [n, i]));
   const toSet = (samples: Sample[]): TrainingSet & { accepted: number[][] } => ({

@@ -22,6 +22,7 @@ image sets (default ../shared/data/pwssc-spc and ../shared/data/pwssc-spc-more),
   --recipe R    v1: the first backbone's training; v2 (default): square-root class sampling, logit-adjusted loss,
                 mixup, blur, contrast and noise, weights averaged (docs/recognition.md, "Backbone")
   --device D    where PyTorch trains (cpu; cuda on a machine with a GPU)
+  --widths W    the network's channel widths, stem first (default 16,24,48,96,160); --batch N (default 128)
   The frozen balanced held-out list (apps/server/models/held-out.json) is never trained on either.
   --smoke       a few images, one short epoch, into a temporary folder (npm test runs this)
   --skip-training  keep the backbone.onnx and training.json already in --out; record its outputs and write the
@@ -49,6 +50,8 @@ async function main() {
       threads: { type: 'string', default: '2' },
       holdout: { type: 'string', default: '0.2' },
       recipe: { type: 'string', default: 'v2' },
+      widths: { type: 'string' },
+      batch: { type: 'string' },
       device: { type: 'string', default: 'cpu' },
       work: { type: 'string' },
       smoke: { type: 'boolean', default: false },
@@ -123,6 +126,8 @@ async function main() {
   const script = path.join(ROOT, 'apps/server/tools/backbone/train.py');
   const pyArgs = [script, '--data', work, '--out', out, '--seed', args.values.seed!, '--threads', args.values.threads!];
   pyArgs.push('--recipe', args.values.recipe!, '--device', args.values.device!, '--held-out-digest', heldOutDigest(heldOut));
+  if (args.values.widths) pyArgs.push('--widths', args.values.widths);
+  if (args.values.batch && !smoke) pyArgs.push('--batch', args.values.batch);
   pyArgs.push('--epochs', smoke ? '1' : args.values.epochs!);
   if (smoke) pyArgs.push('--max-steps', '2', '--batch', '8');
   const started = Date.now();

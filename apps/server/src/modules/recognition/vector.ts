@@ -15,6 +15,8 @@ export const VECTOR_VERSION = 2;
 /** The committed network's version (first 12 hex of backbone.onnx's sha256) that VECTOR_VERSION 2 means. */
 export const BACKBONE_VERSION = 'fe1adae7899f';
 export const EMBEDDING_DIM = 128;
+/** How many of an ROI's turns and mirrors go through the network (their outputs averaged) in VECTOR_VERSION. */
+export const BACKBONE_VIEWS: 1 | 8 = 8;
 /** The committed network's own class scores: the 33 PWSSC classes of its model card, in that order. */
 export const SCORE_DIM = 33;
 /** What the network gives per ROI: the embedding, then ln(mean class score + 10⁻⁴). */
@@ -42,12 +44,12 @@ export async function releaseBackbone() {
   if (loaded) await (await loaded.catch(() => null))?.close();
 }
 
-export async function vectorOf(img: RawImage, opts: { threshold?: number } = {}): Promise<RoiFeatures> {
+export async function vectorOf(img: RawImage, opts: { threshold?: number; views?: 1 | 8 } = {}): Promise<RoiFeatures> {
   const measured = featuresOfPixels(img, opts);
   const net = await backbone();
   if (net.dim !== LEARNED_DIM)
     throw new Error(`backbone ${net.version} gives ${net.dim} numbers, vector ${VECTOR_VERSION} needs ${LEARNED_DIM}`);
-  const [learned] = await net.embed([netInputOf(img)]);
+  const [learned] = await net.embed([netInputOf(img)], opts.views ?? BACKBONE_VIEWS);
   const values = new Float32Array(measured.values.length + LEARNED_DIM);
   values.set(measured.values);
   values.set(learned!, measured.values.length);
