@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backbone, BACKBONE_DIR } from '../src/modules/recognition/embedding/backbone.ts';
 import { goldenImages } from '../src/modules/recognition/embedding/golden.ts';
 import { dihedral, NET_SIDE, netInputOf } from '../src/modules/recognition/embedding/net-input.ts';
-import { BACKBONE_VERSION, EMBEDDING_DIM, LEARNED_DIM, VECTOR_NAMES, vectorOf } from '../src/modules/recognition/vector.ts';
+import {
+  BACKBONE_VERSION,
+  BACKBONE_VIEWS,
+  EMBEDDING_DIM,
+  LEARNED_DIM,
+  VECTOR_NAMES,
+  vectorOf,
+} from '../src/modules/recognition/vector.ts';
 import { FEATURE_NAMES } from '../src/modules/recognition/features.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -37,7 +44,10 @@ describe('the committed backbone', () => {
       embeddings: Record<string, number[]>;
     };
     const images = goldenImages();
-    const got = await net.embed(images.map((g) => netInputOf(g.image)));
+    const got = await net.embed(
+      images.map((g) => netInputOf(g.image)),
+      BACKBONE_VIEWS,
+    );
     images.forEach((g, i) => {
       const want = golden.embeddings[g.name]!;
       expect(want).toHaveLength(LEARNED_DIM);
@@ -50,17 +60,20 @@ describe('the committed backbone', () => {
     expect(spread).toBeGreaterThan(0.1);
   });
 
-  it('gives the same embedding to an ROI turned or mirrored (plankton have no up or down)', async () => {
+  it('averaged over its eight views, gives the same embedding to an ROI turned or mirrored', async () => {
     const input = netInputOf(goldenImages()[0]!.image);
     const views = dihedral(input.pixels, NET_SIDE);
-    const out = await net.embed(views.map((pixels) => ({ pixels, size: input.size })));
+    const out = await net.embed(
+      views.map((pixels) => ({ pixels, size: input.size })),
+      8,
+    );
     for (const v of out.slice(1)) for (let d = 0; d < LEARNED_DIM; d++) expect(v[d]).toBeCloseTo(out[0]![d]!, 4);
   });
 
   it('the recognition vector is the measured features followed by the embedding', async () => {
     const { image } = goldenImages()[1]!;
     const v = await vectorOf(image);
-    const [e] = await net.embed([netInputOf(image)]);
+    const [e] = await net.embed([netInputOf(image)], BACKBONE_VIEWS);
     expect(v.values).toHaveLength(VECTOR_NAMES.length);
     expect(Array.from(v.values.subarray(FEATURE_NAMES.length))).toEqual(Array.from(e!));
   });

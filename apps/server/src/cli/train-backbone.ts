@@ -8,6 +8,7 @@ import { Backbone, BACKBONE_DIR } from '../modules/recognition/embedding/backbon
 import { goldenImages } from '../modules/recognition/embedding/golden.ts';
 import { NET_SIDE, netInputOf } from '../modules/recognition/embedding/net-input.ts';
 import { scan } from './image-sets.ts';
+import { BACKBONE_VIEWS } from '../modules/recognition/vector.ts';
 import { heldOutDigest, loadHeldOut } from './held-out.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -145,7 +146,10 @@ async function main() {
 
   // 3. Load the exported network as the server does; record its outputs on fixed images; write the model card.
   const backbone = await Backbone.load(path.join(out, 'backbone.onnx'));
-  const golden = await backbone.embed(goldenImages().map((g) => netInputOf(g.image)));
+  const golden = await backbone.embed(
+    goldenImages().map((g) => netInputOf(g.image)),
+    BACKBONE_VIEWS,
+  );
   fs.writeFileSync(
     path.join(out, 'golden.json'),
     JSON.stringify(
@@ -201,7 +205,7 @@ function modelCard(
   return [
     '# Model card: plankton backbone',
     '',
-    `- **Version** ${backbone.version} (first 12 hex of the ONNX file's sha256); ${backbone.dim} numbers per ROI: the ${backbone.dim - classes.length}-number embedding, then ln of the network's own ${classes.length} class scores (+10⁻⁴), each averaged over the eight turns and mirrors.`,
+    `- **Version** ${backbone.version} (first 12 hex of the ONNX file's sha256); ${backbone.dim} numbers per ROI: the ${backbone.dim - classes.length}-number embedding, then ln of the network's own ${classes.length} class scores (+10⁻⁴), ${BACKBONE_VIEWS === 8 ? 'each averaged over the eight turns and mirrors' : 'of the image as it is (one view; the network learnt turns and mirrors from its augmentation)'}.`,
     `- **Made by** \`npm run train:backbone\` (apps/server/src/cli/train-backbone.ts, apps/server/tools/backbone/train.py), seed ${String(opts.seed)}, ${String(opts.threads)} threads, ${String(training.settings.epochs)} epochs.`,
     `- **Data**: ${dirs.map((d) => path.relative(ROOT, d)).join(', ')} (MIT, Scripps Plankton Camera, PWSSC): ${samples.length} distinct images, ${count('train')} trained on, ${count('held') + count('test')} held out (never trained on): the frozen balanced list apps/server/models/held-out.json and, of every set after the first, the images whose sha256 falls in the first ${String(opts.holdout)} of the hash space.`,
     `- **Input**: the grey level above the background, stretched to its 99.5th percentile, fitted into ${NET_SIDE}×${NET_SIDE} (net-input.ts), and ln of the image's long and short side.`,
