@@ -6,7 +6,7 @@ import { decodeImage, DEFAULT_THRESHOLD, featuresOfPixels } from '../modules/rec
 import { vectorOf } from '../modules/recognition/vector.ts';
 import { trainAndEvaluate } from '../modules/recognition/training.ts';
 import { type TeamModel, loadPredictor } from '../modules/recognition/team-model.ts';
-import { correctedCounts, emPriors, emCounts } from '../modules/recognition/corrected-counts.ts';
+import { correctedCounts, emPriors, emCounts, gamma } from '../modules/recognition/corrected-counts.ts';
 import { scan, type Images } from './image-sets.ts';
 import { hashPosition, loadHeldOut, NATURAL_HOLDOUT } from './held-out.ts';
 
@@ -42,24 +42,9 @@ async function measure(images: Images, withEmbedding: boolean, label: string): P
   return out;
 }
 
-/** Dirichlet(α…) by normalised gamma draws (Marsaglia–Tsang). */
+/** Dirichlet(α…) by normalised gamma draws. */
 function dirichlet(random: () => number, alpha: number, k: number): number[] {
-  const gamma = (shape: number): number => {
-    if (shape < 1) return gamma(shape + 1) * Math.pow(random() || 1e-12, 1 / shape);
-    const d = shape - 1 / 3;
-    const c = 1 / Math.sqrt(9 * d);
-    for (;;) {
-      let x: number;
-      let v: number;
-      do {
-        x = Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
-        v = 1 + c * x;
-      } while (v <= 0);
-      v = v * v * v;
-      if (Math.log(random() || 1e-12) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
-    }
-  };
-  const g = Array.from({ length: k }, () => gamma(alpha));
+  const g = Array.from({ length: k }, () => gamma(random, alpha));
   const s = g.reduce((a, v) => a + v, 0);
   return g.map((v) => v / s);
 }

@@ -62,7 +62,8 @@ export function adjustCounts(confusion: number[][], observed: number[]): number[
   return nnls(At, observed);
 }
 
-function gamma(random: () => number, shape: number): number {
+/** A Gamma(shape, 1) draw. */
+export function gamma(random: () => number, shape: number): number {
   // Marsaglia–Tsang, with the boost for shape < 1.
   if (shape < 1) return gamma(random, shape + 1) * Math.pow(random() || 1e-12, 1 / shape);
   const d = shape - 1 / 3;
