@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { evaluate, type Evaluation } from '../modules/recognition/classifier/evaluation.ts';
 import { crossValidate, trainClassifier, type TrainingSet } from '../modules/recognition/classifier/train-forest.ts';
 import { mulberry32 } from '../lib/random.ts';
-import { scan, type Images } from './image-sets.ts';
+import { applyLabelsCsv, scan, type Images } from './image-sets.ts';
+import { mean, median, pct, render } from './eval-report.ts';
 import { HELD_OUT_FILE, NATURAL_HOLDOUT, heldOutDigest, loadHeldOut } from './held-out.ts';
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
 import { crossValidateTeamModel, trainTeamModel, type Predictor } from '../modules/recognition/team-model.ts';
@@ -42,79 +43,6 @@ A labels.csv in a set's folder (header row; a sha256 or path column, path relati
 upstream_classes or classes column, '|'-separated) adds the classes it lists for an image to those of its folders,
 so that a prediction of any of them counts as correct; classes without a folder are ignored. The report says how
 many images that made multi-labelled. --no-labels-csv ignores labels.csv (folders only).`;
-
-/** Fields of one CSV line (RFC 4180 quoting). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(field);
-      field = '';
-    } else field += ch;
-  }
-  out.push(field);
-  return out.map((f) => f.trim());
-}
-
-/**
- * Adds the classes that `<dir>/labels.csv` lists for each image (see USAGE) to its folder classes; classes without a
- * folder in the set are ignored. Returns null without a usable labels.csv, else what it changed.
- */
-function applyLabelsCsv(dir: string, images: Images): { file: string; added: number; multi: number; ignored: number } | null {
-  const file = path.join(dir, 'labels.csv');
-  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return null;
-  const lines = fs
-    .readFileSync(file, 'utf8')
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '');
-  const header = csvFields(lines[0] ?? '').map((h) => h.toLowerCase());
-  const shaCol = header.indexOf('sha256');
-  const pathCol = header.indexOf('path');
-  const classCol = header.includes('upstream_classes') ? header.indexOf('upstream_classes') : header.indexOf('classes');
-  if (classCol < 0 || (shaCol < 0 && pathCol < 0)) {
-    console.error(`eval-classifier: ${file} has no sha256/path and upstream_classes/classes columns: ignored`);
-    return null;
-  }
-  const folders = new Set([...images.values()].flatMap((i) => [...i.labels]));
-  const bySha = new Map<string, Set<string>>();
-  const byPath = new Map<string, Set<string>>();
-  for (const [sha, image] of images) {
-    bySha.set(sha, image.labels);
-    byPath.set(path.relative(dir, image.file).split(path.sep).join('/'), image.labels);
-  }
-  let added = 0;
-  let ignored = 0;
-  for (const line of lines.slice(1)) {
-    const f = csvFields(line);
-    const labels =
-      (shaCol >= 0 ? bySha.get(f[shaCol]!.toLowerCase()) : undefined) ?? (pathCol >= 0 ? byPath.get(f[pathCol]!) : undefined);
-    if (!labels) continue;
-    for (const cls of (f[classCol] ?? '')
-      .split('|')
-      .map((c) => c.trim())
-      .filter(Boolean)) {
-      if (labels.has(cls)) continue;
-      if (!folders.has(cls)) {
-        ignored++;
-        continue;
-      }
-      labels.add(cls);
-      added++;
-    }
-  }
-  const multi = [...images.values()].filter((i) => i.labels.size > 1).length;
-  return { file, added, multi, ignored };
-}
 
 interface Sample {
   sha: string;
@@ -159,46 +87,6 @@ async function measureAll(
     progress(`${label}: features`, ++done, images.size);
   }
   return samples;
-}
-
-const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
-function median(values: number[]) {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : 0;
-}
-const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
-
-/** The evaluation as Markdown: figures, per-class table and confusion matrix (rows true, columns predicted). */
-function render(title: string, ev: Evaluation, names: string[], notes: string[], curve: string[] = []): string {
-  const name = (id: number) => names[id] ?? `#${id}`;
-  const lines: string[] = [`# ${title}`, ''];
-  for (const note of notes) lines.push(`- ${note}`);
-  lines.push(
-    '',
-    `**Balanced accuracy ${pct(ev.balancedAccuracy)}**, top-1 accuracy ${pct(ev.accuracy)}${ev.ece === undefined ? '' : `, expected calibration error ${pct(ev.ece)}`} (${ev.n} images).`,
-    ...(curve.length ? ['', ...curve] : []),
-    '',
-    '## Per class (worst recall first)',
-    '',
-    '| class | precision | recall | support |',
-    '| --- | ---: | ---: | ---: |',
-  );
-  const rows = [...ev.perClass].sort((a, b) => a.recall - b.recall || b.support - a.support);
-  for (const m of rows) lines.push(`| ${name(m.class_id)} | ${pct(m.precision)} | ${pct(m.recall)} | ${m.support} |`);
-  lines.push(
-    '',
-    '## Confusion matrix',
-    '',
-    'Rows: true class; columns: predicted class, numbered as the rows. A prediction among an image’s classes counts on the diagonal.',
-    '',
-  );
-  const header = ['| # | true \\ predicted |', ...ev.classes.map((_, j) => ` ${j + 1} |`)].join('');
-  lines.push(header, `| ---: | --- |${ev.classes.map(() => ' ---: |').join('')}`);
-  ev.confusion.forEach((row, i) => {
-    const cells = row.map((v, j) => (v === 0 ? ' · |' : i === j ? ` **${v}** |` : ` ${v} |`)).join('');
-    lines.push(`| ${i + 1} | ${name(ev.classes[i]!)} |${cells}`);
-  });
-  return `${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<number> {

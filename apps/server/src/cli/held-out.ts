@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Images } from './image-sets.ts';
+import { csvFields, type Images } from './image-sets.ts';
 
 /**
  * The balanced held-out set (docs/recognition.md, "Measuring"): at most 20 images per class that no model, backbone
@@ -45,12 +45,12 @@ export function upstreamClasses(dir: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!fs.existsSync(file)) return out;
   const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter(Boolean);
-  const header = lines[0]!.split(',');
+  const header = csvFields(lines[0]!);
   const sha = header.indexOf('sha256');
   const classes = header.indexOf('upstream_classes');
   if (sha < 0 || classes < 0) return out;
   for (const line of lines.slice(1)) {
-    const f = line.split(',');
+    const f = csvFields(line);
     out.set(f[sha]!, f[classes]!.split('|').filter(Boolean));
   }
   return out;

@@ -263,7 +263,11 @@ export class BulkService {
           (r) => ({ classId: r.class_id, labelIndex: r.roi_labelindex, hi: 1 }),
           ctx.source,
         );
-        await leaveReview(trx, predicted, ctx.now);
+        await roisRepo.approveWaiting(
+          trx,
+          predicted.map((r) => r.id),
+          ctx.now,
+        );
         return { affected };
       }
       case ACTION.SET_CLASS: {
@@ -277,7 +281,7 @@ export class BulkService {
         );
         if (ctx.category === CATEGORY.REVIEW) return { affected: await roisRepo.setReview(trx, ids, 2, ctx.now) };
         // Elsewhere a hand label still settles an image that was waiting for review (a dubious verdict stays).
-        await leaveReview(trx, rows, ctx.now);
+        await roisRepo.approveWaiting(trx, ids, ctx.now);
         return { affected };
       }
       case ACTION.DUBIOUS:
@@ -291,15 +295,6 @@ export class BulkService {
         throw notSupported();
     }
   }
-}
-
-/** Hand-labelled ROIs that were waiting for review are approved: a person has now looked at them. */
-async function leaveReview(trx: Trx, rows: readonly { id: number }[], now: number) {
-  await roisRepo.approveWaiting(
-    trx,
-    rows.map((r) => r.id),
-    now,
-  );
 }
 
 /**
