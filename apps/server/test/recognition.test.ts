@@ -394,6 +394,25 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
     expect(queue.items.map((r) => r.id)).not.toContain(ids[1]);
   });
 
+  it('two people validating the same waiting images at once: each leaves the queue once, one label event each', async () => {
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await ingest(a1.id, 'disc', { label: labelOf.disc, confidence: 0.3 }));
+    await env.db.kysely.updateTable('rois').set({ review_status: 1 }).where('id', 'in', ids).execute();
+    const validate = (token: Token) =>
+      call(env, token, 'POST', '/api/roi/save-move', { type: '81', category_id: -100, roi_ids: ids });
+    const answers = (await Promise.all([validate(w.tokens.user), validate(w.tokens.ownAdmin)])).map(
+      (r) => body(r) as { code: number; data: { affected: number } },
+    );
+    expect(answers.map((a) => a.code)).toEqual([1000, 1000]);
+    // Between them the four images were validated exactly once.
+    expect(answers.reduce((n, a) => n + a.data.affected, 0)).toBe(4);
+    const rows = await Promise.all(ids.map(roiRow));
+    expect(rows.map((r) => [r.hi, r.review_status])).toEqual(ids.map(() => [1, 2]));
+    const events = await env.db.kysely.selectFrom('roi_label_events').select('roi_id').where('roi_id', 'in', ids).execute();
+    expect(events).toHaveLength(4);
+    await countsAgree();
+  });
+
   it('resumes a re-identification whose worker died mid-way, labelling every ROI once', async () => {
     for (let i = 0; i < 12; i++) await ingest(a1.id, i % 2 ? 'rod' : 'ring', { label: labelOf.disc, at: now() - (50 - i) * MIN });
     await trainTeamA();
