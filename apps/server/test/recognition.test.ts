@@ -395,7 +395,7 @@ describe.each(dialects)('AI recognition on %s', (dialect) => {
   });
 
   it('two people validating the same waiting images at once: each leaves the queue once, one label event each', async () => {
-    const ids = [];
+    const ids: number[] = [];
     for (let i = 0; i < 4; i++) ids.push(await ingest(a1.id, 'disc', { label: labelOf.disc, confidence: 0.3 }));
     await env.db.kysely.updateTable('rois').set({ review_status: 1 }).where('id', 'in', ids).execute();
     const validate = (token: Token) =>
