@@ -108,33 +108,47 @@ if (!hasTorch && !process.env.CI) {
 }
 
 describe.skipIf(!hasTorch && !process.env.CI)('npm run train:backbone (smoke run)', () => {
-  it('prepares a few images, trains one short epoch, exports ONNX that the server loads, and writes the model card', async () => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-smoke-test-'));
-    try {
-      const res = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', 'apps/server/src/cli/train-backbone.ts', '--smoke', '--out', out],
-        {
-          cwd: ROOT,
-          encoding: 'utf8',
-          timeout: 120_000,
-        },
-      );
-      expect(res.status, `${res.stdout}\n${res.stderr}`).toBe(0);
-      for (const f of ['backbone.onnx', 'training.json', 'golden.json', 'model-card.md'])
-        expect(fs.existsSync(path.join(out, f))).toBe(true);
-      const smoke = await Backbone.load(path.join(out, 'backbone.onnx'));
-      const classes = (JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8')) as { classes: string[] }).classes;
-      // The embedding, then one score per class the smoke run saw.
-      expect(smoke.dim).toBe(EMBEDDING_DIM + classes.length);
-      const [e] = await smoke.embed([netInputOf(goldenImages()[0]!.image)]);
-      expect(e!.every(Number.isFinite)).toBe(true);
-      await smoke.close();
-      const training = JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8'));
-      expect(training.train_count).toBeGreaterThan(0);
-      expect(training.epochs).toHaveLength(1);
-    } finally {
-      fs.rmSync(out, { recursive: true, force: true });
-    }
-  }, 180_000);
+  it.each([
+    ['v2', []],
+    // The distilled recipe (a teacher at 96×96, students at 64×64): its long run needs a GPU, its smoke run does not.
+    ['distil', ['--recipe', 'distil']],
+  ])(
+    'recipe %s: prepares a few images, trains a few steps, exports ONNX that the server loads, and writes the model card',
+    async (recipe, extra) => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'backbone-smoke-test-'));
+      try {
+        const res = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', 'apps/server/src/cli/train-backbone.ts', '--smoke', '--out', out, ...extra],
+          {
+            cwd: ROOT,
+            encoding: 'utf8',
+            timeout: 120_000,
+          },
+        );
+        expect(res.status, `${res.stdout}\n${res.stderr}`).toBe(0);
+        for (const f of ['backbone.onnx', 'training.json', 'golden.json', 'model-card.md'])
+          expect(fs.existsSync(path.join(out, f))).toBe(true);
+        const smoke = await Backbone.load(path.join(out, 'backbone.onnx'));
+        const training = JSON.parse(fs.readFileSync(path.join(out, 'training.json'), 'utf8'));
+        // The embedding, then one score per class the smoke run saw.
+        expect(smoke.dim).toBe(EMBEDDING_DIM + (training.classes as string[]).length);
+        const [e] = await smoke.embed([netInputOf(goldenImages()[0]!.image)]);
+        expect(e!.every(Number.isFinite)).toBe(true);
+        await smoke.close();
+        expect(training.train_count).toBeGreaterThan(0);
+        expect(training.epochs).toHaveLength(1);
+        if (recipe === 'distil') {
+          // The teacher and both students were trained and measured on the frozen list; the kept one is the first.
+          expect(training.phases.teacher.held_8_views.balanced).toBeGreaterThanOrEqual(0);
+          expect(training.phases.student_s.parameters).toBeLessThan(training.phases.student_m.parameters);
+          expect(training.kept).toBe('s');
+          expect(fs.readFileSync(path.join(out, 'model-card.md'), 'utf8')).toContain('teacher');
+        }
+      } finally {
+        fs.rmSync(out, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });
