@@ -52,12 +52,14 @@ export function trainAndEvaluate(input: TrainInput, onProgress: (fraction: numbe
   let report: ModelReportData | null = null;
   const steps = (k >= 2 ? k : 0) + 1;
   let temperature = 1;
+  let memberWeight = 0;
   if (k >= 2) {
     const evaluation = crossValidateTeamModel(set, k, { seed: input.seed, onFold: (i) => onProgress((i + 1) / steps) });
     accuracy = evaluation.accuracy;
     balancedAccuracy = evaluation.balancedAccuracy;
     const truth = input.y.map((c) => evaluation.probaClasses.indexOf(c));
     temperature = fitTemperature(evaluation.proba, truth);
+    memberWeight = evaluation.memberWeight;
     const { oof, counts } = outOfFold(evaluation.proba, evaluation.probaClasses, input.y, input.accepted, temperature);
     report = {
       ...reportOf(evaluation, k),
@@ -66,7 +68,7 @@ export function trainAndEvaluate(input: TrainInput, onProgress: (fraction: numbe
       oof,
     };
   }
-  const model = trainTeamModel(set, { seed: input.seed }).withTemperature(temperature);
+  const model = trainTeamModel(set, { seed: input.seed, memberWeight }).withTemperature(temperature);
   onProgress(1);
   return { model: model.toJSON(), report, accuracy, balancedAccuracy, classes: counts.size, n: input.y.length };
 }
