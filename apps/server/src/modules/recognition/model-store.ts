@@ -4,10 +4,20 @@ import { autoAcceptOf, DEFAULT_TARGET_PRECISION } from './calibration.ts';
 import { labelledClasses } from '../classes/classes.repository.ts';
 import * as models from './models.repository.ts';
 import type { ModelReportData } from './training.ts';
+import { VECTOR_VERSION } from './vector.ts';
 
 /** Default confidence threshold (vote share) below which an AI label waits in the review queue. */
 export const DEFAULT_THRESHOLD = 0.4;
 const TTL_MS = 10_000;
+
+/**
+ * Whether a model trained on vectors of this version can classify today's vectors: the current version, or the
+ * forests of the first releases (version 1: the 206 measured features, which lead every later vector). A model of
+ * another version learnt from another network's outputs; it labels nothing until the team trains again.
+ */
+export function usableVersion(version: number): boolean {
+  return version === VECTOR_VERSION || version === 1;
+}
 
 export interface ActiveModel {
   id: number;
@@ -47,7 +57,7 @@ export class ModelStore {
   async load(id: number, groupId: number): Promise<ActiveModel | null> {
     let classifier = this.parsed.get(id);
     const row = await models.findModel(this.db.kysely, id);
-    if (!row || row.status !== 'ready') return null;
+    if (!row || row.status !== 'ready' || !usableVersion(row.feature_version)) return null;
     if (!classifier) {
       if (row.model === null) return null;
       classifier = loadPredictor(JSON.parse(row.model));
