@@ -288,7 +288,7 @@ function modelCard(
     training.recipe === 'distil'
       ? distilLines(training as unknown as DistilLog)
       : `- **Final training loss** ${training.epochs.at(-1)?.loss.toFixed(3) ?? '—'} (recipe ${String(training.settings.recipe ?? 'v1')}: ${training.settings.recipe === 'v2' ? 'square-root class sampling, logit-adjusted cross-entropy with label smoothing 0.1, mixup on half the batches' : 'cross-entropy with label smoothing 0.1, inverse square-root class weights'}).`,
-    '- **Use**: the server embeds every ROI with it (features of the per-team classifiers, "more like this"). Not for other instruments without checking: it has only seen PWSSC dark-field images.',
+    '- **Use**: the server embeds every ROI with it: features of the per-team classifiers, "more like this", and its own head mapped to a team\'s classes as a member of the team\'s model (network-member.ts). Not for other instruments without checking: it has only seen PWSSC dark-field images.',
     '',
     '## Classes',
     '',

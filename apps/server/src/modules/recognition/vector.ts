@@ -11,12 +11,12 @@ import { FEATURE_NAMES as MEASURED_NAMES, decodeImage, featuresOfPixels, type Ra
  * VECTOR_VERSION must change whenever the measured features or the committed network change; stored vectors of
  * another version are computed again (a test checks the network against BACKBONE_VERSION).
  */
-export const VECTOR_VERSION = 2;
+export const VECTOR_VERSION = 3;
 /** The committed network's version (first 12 hex of backbone.onnx's sha256) that VECTOR_VERSION 2 means. */
-export const BACKBONE_VERSION = 'fe1adae7899f';
+export const BACKBONE_VERSION = 'f6dab5175ae9';
 export const EMBEDDING_DIM = 128;
 /** How many of an ROI's turns and mirrors go through the network (their outputs averaged) in VECTOR_VERSION. */
-export const BACKBONE_VIEWS: 1 | 8 = 8;
+export const BACKBONE_VIEWS: 1 | 8 = 1;
 /** The committed network's own class scores: the 33 PWSSC classes of its model card, in that order. */
 export const SCORE_DIM = 33;
 /** What the network gives per ROI: the embedding, then ln(mean class score + 10⁻⁴). */
