@@ -8,7 +8,14 @@ import { applyLabelsCsv, scan, type Images } from './image-sets.ts';
 import { mean, median, pct, render } from './eval-report.ts';
 import { HELD_OUT_FILE, NATURAL_HOLDOUT, heldOutDigest, loadHeldOut } from './held-out.ts';
 import { DEFAULT_THRESHOLD, FEATURE_VERSION, decodeImage, featuresOfPixels } from '../modules/recognition/features.ts';
-import { crossValidateTeamModel, trainTeamModel, type Predictor } from '../modules/recognition/team-model.ts';
+import {
+  crossValidateTeamModel,
+  loadPredictor,
+  TeamModel,
+  trainTeamModel,
+  type Predictor,
+} from '../modules/recognition/team-model.ts';
+import { trainAndEvaluate } from '../modules/recognition/training.ts';
 import { VECTOR_VERSION, backbone, vectorOf } from '../modules/recognition/vector.ts';
 
 const USAGE = `usage: npm run eval:classifier -- <dir> [--test <dir2>] [--folds 5] [--report <file>] [--seed N] [--trees N]
@@ -244,10 +251,28 @@ async function main(): Promise<number> {
   const trainSet = toSet(train);
   /** Indices of the training samples that came from <dir> itself (the learning curve's first point). */
   const ofFirstSet = train.flatMap((s, i) => (firstSet.has(s.sha) ? [i] : []));
-  const fit = (set: TrainingSet): Predictor =>
-    head === 'forest'
-      ? trainClassifier(set, { seed, trees, onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees) })
-      : trainTeamModel(set, { seed, prior });
+  const fitted = new Map<TrainingSet, Predictor>();
+  const fit = (set: TrainingSet & { accepted?: number[][] }): Predictor => {
+    let model = fitted.get(set);
+    if (model) return model;
+    if (head === 'forest')
+      model = trainClassifier(set, {
+        seed,
+        trees,
+        onProgress: (f) => progress('training (trees)', Math.round(f * trees), trees),
+      });
+    else if (prior === 'natural') model = trainTeamModel(set, { seed, prior });
+    // The product's training (training.ts): the cross-validation chooses the network member's weight and the
+    // calibration temperature, then the model is trained on everything.
+    else
+      model = loadPredictor(
+        trainAndEvaluate({ x: set.x as number[][], y: set.y, accepted: set.accepted ?? set.y.map((y) => [y]), seed }, (f) =>
+          progress('training (cross-validation, then all)', Math.round(f * 100), 100),
+        ).model,
+      );
+    fitted.set(set, model);
+    return model;
+  };
   const crossValidation = (set: TrainingSet & { accepted: number[][] }): Evaluation =>
     head === 'forest'
       ? crossValidate(set, folds, {
@@ -316,6 +341,10 @@ async function main(): Promise<number> {
     const unknown = testSet.accepted.filter((ok) => !ok.some((c) => trainClasses.has(c))).length;
     const unknownClasses = [...new Set(test.flatMap((s) => s.labels))].filter((n) => !trainClasses.has(idOf.get(n)!));
     const model = fit(trainSet);
+    if (model instanceof TeamModel && model.member)
+      notes.push(
+        `Network member (the backbone's head mapped to the team's classes) weight ${model.memberWeight}, chosen by the cross-validation.`,
+      );
     ev = evaluate(model, testSet);
     title = 'Recognition: train / test evaluation';
     if (heldOutMode) {
