@@ -4,12 +4,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate } from '../modules/recognition/classifier/evaluation.ts';
 import type { Prediction } from '../modules/recognition/classifier/forest.ts';
-import { trainClassifier, type TrainingSet } from '../modules/recognition/classifier/train-forest.ts';
 import { Backbone } from '../modules/recognition/embedding/backbone.ts';
 import { netInputOf } from '../modules/recognition/embedding/net-input.ts';
 import { DEFAULT_THRESHOLD, decodeImage, featuresOfPixels, type RawImage } from '../modules/recognition/features.ts';
-import { topOf, trainLinear } from '../modules/recognition/linear-head.ts';
-import { TeamModel } from '../modules/recognition/team-model.ts';
+import { topOf } from '../modules/recognition/linear-head.ts';
+import { trainTeamModel } from '../modules/recognition/team-model.ts';
 import { hashPosition, loadHeldOut, NATURAL_HOLDOUT } from './held-out.ts';
 import { applyLabelsCsv, scan } from './image-sets.ts';
 
@@ -20,49 +19,14 @@ Issue 38's experiment on which head turns a candidate network into the best labe
 "Experiments of issue 38"). For each network and training set it prints the balanced accuracy on the frozen held-out
 list (apps/server/models/held-out.json) of: the team model (forest + logit-adjusted softmax regression, averaged) on
 the measured features with the network's outputs and on the network's outputs alone, each half alone, and the
-network's own head mapped to the team's classes ("member": P(network class | team class) counted on the training
-set), alone and averaged with the team model.
+network's own head mapped to the team's classes (the network member, network-member.ts; on full vectors only),
+alone and averaged ½ with the team model.
   --train-on  all: every shared image outside both held-out sets; first: pwssc-spc's alone; unseen: the natural-mix
               held-out images (never trained on by the network; only their classes are scored)
 The measured features are cached in $TMPDIR/ipp-eval-heads-measured.json.`;
 
 type Sets = Map<string, { labels: Set<string>; bytes: Buffer }>;
 type Model = { predictMany(xs: ArrayLike<number>[], top?: number): Prediction[][] };
-
-/** The network's 33 class scores from a vector's tail (ln(p + 10⁻⁴) averaged over views), renormalised. */
-function netScores(x: ArrayLike<number>, dim: number, k: number): number[] {
-  const p = Array.from({ length: k }, (_, i) => Math.max(0, Math.exp(x[dim - k + i]!) - 1e-4));
-  const z = p.reduce((a, b) => a + b, 0) || 1;
-  return p.map((v) => v / z);
-}
-
-/** The network's own head as a member of a team model: its scores mapped by P(network class | team class). */
-function member(set: TrainingSet, classes: number[], k: number): (x: ArrayLike<number>) => Float64Array {
-  const dim = set.x[0]!.length;
-  const map = new Map(classes.map((c) => [c, new Float64Array(k).fill(0.1)]));
-  set.x.forEach((x, i) => netScores(x, dim, k).forEach((v, j) => (map.get(set.y[i]!)![j]! += v)));
-  for (const row of map.values()) {
-    const z = row.reduce((a, b) => a + b, 0);
-    row.forEach((v, j) => (row[j] = v / z));
-  }
-  return (x) => {
-    const p = netScores(x, dim, k);
-    const out = new Float64Array(classes.length);
-    classes.forEach((c, i) => (out[i] = map.get(c)!.reduce((a, m, j) => a + m * p[j]!, 0)));
-    const z = out.reduce((a, b) => a + b, 0) || 1;
-    return out.map((v) => v / z);
-  };
-}
-
-function blend(team: TeamModel, m: ((x: ArrayLike<number>) => Float64Array) | null, w: number): Model {
-  return {
-    predictMany: (xs) =>
-      team.probaMany(xs).map((p, r) => {
-        const q = m ? m(xs[r]!) : null;
-        return topOf(team.classes, q ? p.map((v, i) => (1 - w) * v + w * q[i]!) : p, 1);
-      }),
-  };
-}
 
 async function main() {
   const args = parseArgs({
@@ -103,7 +67,6 @@ async function main() {
     const inputs = shas.map((s) => netInputOf(decoded.get(s)!));
     for (let i = 0; i < shas.length; i += 64)
       (await net.embed(inputs.slice(i, i + 64), views)).forEach((v, k) => learned.set(shas[i + k]!, v));
-    const scoreDim = net.dim - 128;
     for (const trainOn of args.values['train-on']!.split(',')) {
       const keep = (s: string) =>
         trainOn === 'unseen'
@@ -124,16 +87,12 @@ async function main() {
         };
         const train = setOf(keep);
         const test = setOf((s) => held.has(s) && trained.has(primary(s)));
-        const linear = trainLinear(train, { seed: 42, balanced: true });
-        const forest = trainClassifier(train, { seed: 42, trees: 200 });
-        const team = new TeamModel(forest, linear);
+        // The product's team model (forest, regression and, on full vectors, the network member).
+        const team = trainTeamModel(train, { seed: 42 });
         const ba = (m: Model) => `${(100 * evaluate(m as never, test).balancedAccuracy).toFixed(1)}%`;
-        const linearOnly: Model = { predictMany: (xs) => xs.map((x) => topOf(linear.classes, linear.proba(x), 1)) };
-        let text = `${which}: team ${ba(team)}, regression ${ba(linearOnly)}, forest ${ba(forest)}`;
-        if (which !== 'measured') {
-          const m = member(train, team.classes, scoreDim);
-          text += `, member ${ba(blend(team, m, 1))}, team+member (½) ${ba(blend(team, m, 0.5))}`;
-        }
+        const linear: Model = { predictMany: (xs) => xs.map((x) => topOf(team.linear.classes, team.linear.proba(x), 1)) };
+        let text = `${which}: team ${ba(team)}, regression ${ba(linear)}, forest ${ba(team.forest)}`;
+        if (team.member) text += `, member ${ba(team.withMemberWeight(1))}, team+member (½) ${ba(team.withMemberWeight(0.5))}`;
         line.push(text);
       }
       console.log(
