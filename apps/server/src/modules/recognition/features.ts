@@ -71,9 +71,12 @@ const ZERO_MEASURES: Measures = {
 /**
  * The features of an image's organism. `threshold` is the instrument's binarization threshold (default 3): grey
  * levels at least that far above the background (the median of the frame's edge) are object (features/segment.ts
- * for the fallback). An image without an object gives all zeros.
+ * for the fallback). An image without an object gives all zeros. `grey` is greyOf(img) where the caller has it.
  */
-export function featuresOfPixels(img: RawImage, opts: { threshold?: number } = {}): RoiFeatures {
+export function featuresOfPixels(
+  img: RawImage,
+  opts: { threshold?: number; stages?: StageTimes; grey?: Uint8Array } = {},
+): RoiFeatures {
   const { width, height, channels } = img;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
     throw new RangeError('image dimensions must be non-negative integers');
@@ -82,33 +85,54 @@ export function featuresOfPixels(img: RawImage, opts: { threshold?: number } = {
     throw new RangeError('image data does not hold width × height × channels bytes (1-4 channels)');
   }
   const threshold = opts.threshold !== undefined && Number.isFinite(opts.threshold) ? opts.threshold : DEFAULT_THRESHOLD;
-  const grey = greyOf(img);
+  const lap = lapper(opts.stages);
+  // The caller may have it already (vector.ts gives the network's input the same grey).
+  const grey = opts.grey ?? greyOf(img);
+  lap('grey');
   const seg = segment(grey, width, height, threshold);
+  lap('segment');
   if (!seg) return { version: FEATURE_VERSION, values: new Float32Array(FEATURE_NAMES.length), measures: { ...ZERO_MEASURES } };
-  const { values, measures } = measure(seg, workingCrop(seg, img, grey), width, height);
+  const crop = workingCrop(seg, img, grey);
+  lap('crop');
+  const { values, measures } = measure(seg, crop, width, height, lap);
   for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) values[i] = 0;
   for (const key of Object.keys(measures) as (keyof Measures)[]) if (!Number.isFinite(measures[key])) measures[key] = 0;
   return { version: FEATURE_VERSION, values, measures };
 }
 
-function measure(seg: Segment, crop: Crop, width: number, height: number): { values: Float32Array; measures: Measures } {
+function measure(
+  seg: Segment,
+  crop: Crop,
+  width: number,
+  height: number,
+  lap: (stage: string) => void,
+): { values: Float32Array; measures: Measures } {
   const { mask, w, h, grey, scale } = crop;
   const out = FEATURE_LAYOUT.writer();
   const shape = shapeOf(mask, w, h);
   const { cx, cy, theta } = shape;
   const size = sizeOf(seg, shape, scale);
+  lap('shape');
   const stats = objectStats(crop, shape, seg.cut);
+  lap('object statistics');
 
   writeMorphology(out, seg, shape, size, { width, height, scale });
+  lap('morphology');
   const small = smallCrop(grey, w, h, mask, 0, 0, w, h, SMALL_SIDE);
   const scx = ((cx + 0.5) * small.w) / w - 0.5;
   const scy = ((cy + 0.5) * small.h) / h - 0.5;
+  lap('small crop');
   writeProfiles(out, small, scx, scy, theta);
+  lap('profiles');
   writeCore(out, stats.core, shape, w, h);
+  lap('core');
   writeStructure(out, small, scx, scy, theta, shape.major * Math.max(small.w / w, small.h / h));
+  lap('structure');
   writeIntensity(out, stats, shape, scale);
   writeColour(out, stats);
+  lap('intensity and colour');
   writeTexture(out, small, theta);
+  lap('texture');
 
   return {
     values: out.finish(),
@@ -127,6 +151,19 @@ function measure(seg: Segment, crop: Crop, width: number, height: number): { val
       mean_intensity: stats.meanGrey,
       biovolume_px3: size.biovolume,
     },
+  };
+}
+
+/** Milliseconds per stage of featuresOfPixels, added up over calls (bench:stages); absent, nothing is timed. */
+export type StageTimes = Map<string, number>;
+
+function lapper(stages: StageTimes | undefined): (stage: string) => void {
+  if (!stages) return () => {};
+  let t = performance.now();
+  return (stage) => {
+    const now = performance.now();
+    stages.set(stage, (stages.get(stage) ?? 0) + now - t);
+    t = now;
   };
 }
 
