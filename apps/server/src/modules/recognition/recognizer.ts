@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { FeaturePool } from './feature-pool.ts';
-import { decodeImage, type RoiFeatures } from './features.ts';
+import type { RawImage, RoiFeatures } from './features.ts';
 import { saveFeatures } from './features.repository.ts';
 import { saveLabels } from './labels.repository.ts';
 import { labelWith, type AiLabelling, type ModelStore } from './model-store.ts';
@@ -31,9 +31,10 @@ export class Recognizer {
     private readonly pool: FeaturePool,
   ) {}
 
-  async analyse(data: Buffer, ippId: number, classify: boolean): Promise<Analysis> {
+  /** `pixels`: the upload decoded once (rois/images.ts inspectImage), which also made its thumbnail. */
+  async analyse(pixels: RawImage, ippId: number, classify: boolean): Promise<Analysis> {
     const station = await stationOf(this.db.kysely, ippId);
-    const { features, sim } = await this.pool.measure(await decodeImage(data), station.threshold);
+    const { features, sim } = await this.pool.measure(pixels, station.threshold);
     const model = classify ? await this.models.activeFor(station.groupId) : null;
     return {
       features,

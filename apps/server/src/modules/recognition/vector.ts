@@ -1,6 +1,13 @@
 import { Backbone } from './embedding/backbone.ts';
 import { netInputOf } from './embedding/net-input.ts';
-import { FEATURE_NAMES as MEASURED_NAMES, decodeImage, featuresOfPixels, type RawImage, type RoiFeatures } from './features.ts';
+import {
+  FEATURE_NAMES as MEASURED_NAMES,
+  decodeImage,
+  featuresOfPixels,
+  greyOf,
+  type RawImage,
+  type RoiFeatures,
+} from './features.ts';
 
 /**
  * An ROI's recognition vector (docs/recognition.md): the 206 measured features (features.ts) followed by the
@@ -45,11 +52,12 @@ export async function releaseBackbone() {
 }
 
 export async function vectorOf(img: RawImage, opts: { threshold?: number; views?: 1 | 8 } = {}): Promise<RoiFeatures> {
-  const measured = featuresOfPixels(img, opts);
+  const grey = greyOf(img);
+  const measured = featuresOfPixels(img, { threshold: opts.threshold, grey });
   const net = await backbone();
   if (net.dim !== LEARNED_DIM)
     throw new Error(`backbone ${net.version} gives ${net.dim} numbers, vector ${VECTOR_VERSION} needs ${LEARNED_DIM}`);
-  const [learned] = await net.embed([netInputOf(img)], opts.views ?? BACKBONE_VIEWS);
+  const [learned] = await net.embed([netInputOf(img, undefined, grey)], opts.views ?? BACKBONE_VIEWS);
   const values = new Float32Array(measured.values.length + LEARNED_DIM);
   values.set(measured.values);
   values.set(learned!, measured.values.length);

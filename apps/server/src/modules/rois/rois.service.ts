@@ -99,7 +99,7 @@ export class RoisService {
     await this.blobs.put(originalName(sha256, image.mime), input.data);
     await this.blobs.put(thumbName(sha256), image.thumb);
     const unlabelled = input.labelIndex === 0 && input.hiClassId === undefined && !input.keepLabel;
-    const analysis = await this.recognizer?.analyse(input.data, input.ippId, unlabelled);
+    const analysis = await this.recognizer?.analyse(image.pixels, input.ippId, unlabelled);
     const ai = analysis?.label ?? null;
     const labelIndex = ai ? ai.label_index : input.labelIndex;
     const hi = input.hiClassId === undefined ? 0 : 1;

@@ -18,13 +18,14 @@ export interface NetInput {
   size: [number, number];
 }
 
-export function netInputOf(img: RawImage, side = NET_SIDE): NetInput {
+/** `grey` is greyOf(img) where the caller has it already. */
+export function netInputOf(img: RawImage, side = NET_SIDE, grey?: Uint8Array): NetInput {
   const { width, height } = img;
   const pixels = new Uint8Array(side * side);
   const size: [number, number] = [Math.log(Math.max(1, width, height)), Math.log(Math.max(1, Math.min(width, height)))];
   const n = width * height;
   if (n === 0) return { pixels, size };
-  const grey = greyOf(img);
+  grey ??= greyOf(img);
   const bg = borderMedian(grey, width, height);
   const above = new Float32Array(n);
   const hist = new Uint32Array(256);
@@ -72,45 +73,58 @@ function resize(src: Float32Array, w: number, h: number, ow: number, oh: number)
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < ow; x++) {
-      const { start, w: ws } = wx[x]!;
+      const at = row + wx.start[x]!;
+      const from = wx.from[x]!;
+      const taps = wx.from[x + 1]! - from;
       let s = 0;
-      for (let j = 0; j < ws.length; j++) s += src[row + start + j]! * ws[j]!;
+      for (let j = 0; j < taps; j++) s += src[at + j]! * wx.w[from + j]!;
       tmp[y * ow + x] = s;
     }
   }
   const out = new Float32Array(ow * oh);
   for (let y = 0; y < oh; y++) {
-    const { start, w: ws } = wy[y]!;
+    const start = wy.start[y]!;
+    const from = wy.from[y]!;
+    const taps = wy.from[y + 1]! - from;
     for (let x = 0; x < ow; x++) {
       let s = 0;
-      for (let j = 0; j < ws.length; j++) s += tmp[(start + j) * ow + x]! * ws[j]!;
+      for (let j = 0; j < taps; j++) s += tmp[(start + j) * ow + x]! * wy.w[from + j]!;
       out[y * ow + x] = s;
     }
   }
   return out;
 }
 
-function weights(n: number, on: number): { start: number; w: Float64Array }[] {
+/**
+ * Each output pixel's taps: output i reads the inputs from start[i] on, with the weights w[from[i] … from[i + 1]).
+ */
+function weights(n: number, on: number): { start: Int32Array; from: Int32Array; w: Float64Array } {
   const scale = n / on;
   const support = Math.max(1, scale);
-  const out: { start: number; w: Float64Array }[] = [];
+  const start = new Int32Array(on);
+  const from = new Int32Array(on + 1);
+  const rows: Float64Array[] = [];
   for (let i = 0; i < on; i++) {
     const centre = (i + 0.5) * scale;
-    const start = Math.max(0, Math.floor(centre - support));
+    const first = Math.max(0, Math.floor(centre - support));
     const end = Math.min(n, Math.ceil(centre + support));
-    const w = new Float64Array(Math.max(1, end - start));
+    const w = new Float64Array(Math.max(1, end - first));
     let total = 0;
-    for (let j = start; j < end; j++) {
+    for (let j = first; j < end; j++) {
       const t = 1 - Math.abs((j + 0.5 - centre) / support);
       const v = t > 0 ? t : 0;
-      w[j - start] = v;
+      w[j - first] = v;
       total += v;
     }
     if (total > 0) for (let j = 0; j < w.length; j++) w[j]! /= total;
     else w[0] = 1;
-    out.push({ start: Math.min(start, n - 1), w });
+    start[i] = Math.min(first, n - 1);
+    from[i + 1] = from[i]! + w.length;
+    rows.push(w);
   }
-  return out;
+  const w = new Float64Array(from[on]!);
+  rows.forEach((row, i) => w.set(row, from[i]!));
+  return { start, from, w };
 }
 
 /**

@@ -47,22 +47,32 @@ export function workingCrop(seg: Segment, img: RawImage, grey: Uint8Array): Crop
   const colour = channels >= 3;
   const alpha = channels === 4;
   if (scale === 1) {
+    // Row by row: the mask and grey rows are copied whole; colour is split out of the interleaved pixels.
     for (let y = 1; y < h - 1; y++) {
+      const row = y * w;
+      const src = (y + y0) * width + x0;
+      crop.mask.set(seg.mask.subarray(row + 1, row + w - 1), row + 1);
+      crop.grey.set(grey.subarray(src + 1, src + w - 1), row + 1);
+      if (!colour) continue;
       for (let x = 1; x < w - 1; x++) {
-        const i = y * w + x;
-        const p = (y + y0) * width + x + x0;
-        crop.mask[i] = seg.mask[i]!;
-        crop.grey[i] = grey[p]!;
-        if (colour) {
-          const q = p * channels;
-          const a = alpha ? data[q + 3]! / 255 : 1;
-          crop.r[i] = alpha ? Math.round(data[q]! * a) : data[q]!;
-          crop.g[i] = alpha ? Math.round(data[q + 1]! * a) : data[q + 1]!;
-          crop.b[i] = alpha ? Math.round(data[q + 2]! * a) : data[q + 2]!;
+        const i = row + x;
+        const q = (src + x) * channels;
+        if (alpha) {
+          const a = data[q + 3]! / 255;
+          crop.r[i] = Math.round(data[q]! * a);
+          crop.g[i] = Math.round(data[q + 1]! * a);
+          crop.b[i] = Math.round(data[q + 2]! * a);
         } else {
-          crop.r[i] = crop.g[i] = crop.b[i] = grey[p]!;
+          crop.r[i] = data[q]!;
+          crop.g[i] = data[q + 1]!;
+          crop.b[i] = data[q + 2]!;
         }
       }
+    }
+    if (!colour) {
+      crop.r.set(crop.grey);
+      crop.g.set(crop.grey);
+      crop.b.set(crop.grey);
     }
     return crop;
   }
@@ -80,18 +90,27 @@ export function workingCrop(seg: Segment, img: RawImage, grey: Uint8Array): Crop
     const msk = (y + 1) * w + 1;
     for (let x = 0; x < bw; x++) {
       const d = row + colOf[x]!;
-      const p = src + x;
       count[d]!++;
       inside[d]! += seg.mask[msk + x]!;
-      if (colour) {
-        const q = p * channels;
-        const a = alpha ? data[q + 3]! / 255 : 1;
+    }
+    // One loop per layout (× 1 where there is no alpha is exact, so it is left out).
+    if (alpha) {
+      for (let x = 0, q = src * channels; x < bw; x++, q += channels) {
+        const d = row + colOf[x]!;
+        const a = data[q + 3]! / 255;
         sumR[d]! += data[q]! * a;
         sumG[d]! += data[q + 1]! * a;
         sumB[d]! += data[q + 2]! * a;
-      } else {
-        sumR[d]! += grey[p]!;
       }
+    } else if (colour) {
+      for (let x = 0, q = src * channels; x < bw; x++, q += channels) {
+        const d = row + colOf[x]!;
+        sumR[d]! += data[q]!;
+        sumG[d]! += data[q + 1]!;
+        sumB[d]! += data[q + 2]!;
+      }
+    } else {
+      for (let x = 0; x < bw; x++) sumR[row + colOf[x]!]! += grey[src + x]!;
     }
   }
   for (let y = 0; y < wh; y++) {

@@ -14,12 +14,16 @@ export function greyOf(img: RawImage): Uint8Array {
   const { data, width, height, channels } = img;
   const n = width * height;
   const grey = new Uint8Array(n);
-  for (let i = 0, p = 0; i < n; i++, p += channels) {
-    if (channels >= 3) {
+  // One loop per layout (the same arithmetic as per pixel, without a branch per pixel).
+  if (channels === 1) grey.set(data.subarray(0, n));
+  else if (channels === 2) for (let i = 0, p = 0; i < n; i++, p += 2) grey[i] = Math.round((data[p]! * data[p + 1]!) / 255);
+  else if (channels !== 4) {
+    for (let i = 0, p = 0; i < n; i++, p += channels)
+      grey[i] = (77 * data[p]! + 150 * data[p + 1]! + 29 * data[p + 2]! + 128) >> 8;
+  } else {
+    for (let i = 0, p = 0; i < n; i++, p += 4) {
       const v = (77 * data[p]! + 150 * data[p + 1]! + 29 * data[p + 2]! + 128) >> 8;
-      grey[i] = channels === 4 ? Math.round((v * data[p + 3]!) / 255) : v;
-    } else {
-      grey[i] = channels === 2 ? Math.round((data[p]! * data[p + 1]!) / 255) : data[p]!;
+      grey[i] = Math.round((v * data[p + 3]!) / 255);
     }
   }
   return grey;

@@ -37,9 +37,14 @@ export function levelStats(c: SmallCrop): number[] {
 export function symmetry(c: SmallCrop, cx: number, cy: number, theta: number): number[] {
   const cos = Math.cos(theta);
   const sin = Math.sin(theta);
-  const maps: ((u: number, v: number) => [number, number])[] = [(u, v) => [-u, -v], (u, v) => [u, -v], (u, v) => [-u, v]];
+  // The half turn (−u, −v), the mirror across the major axis (u, −v) and the one across the minor axis (−u, v).
+  const maps = [
+    [true, true],
+    [false, true],
+    [true, false],
+  ] as const;
   const out: number[] = [];
-  for (const map of maps) {
+  for (const [flipU, flipV] of maps) {
     let n = 0;
     let hit = 0;
     let diff = 0;
@@ -50,7 +55,8 @@ export function symmetry(c: SmallCrop, cx: number, cy: number, theta: number): n
         if (!c.mask[i]) continue;
         const u = (x - cx) * cos + (y - cy) * sin;
         const v = -(x - cx) * sin + (y - cy) * cos;
-        const [u2, v2] = map(u, v);
+        const u2 = flipU ? -u : u;
+        const v2 = flipV ? -v : v;
         const x2 = Math.round(cx + u2 * cos - v2 * sin);
         const y2 = Math.round(cy + u2 * sin + v2 * cos);
         const inside = x2 >= 0 && y2 >= 0 && x2 < c.w && y2 < c.h;
@@ -163,14 +169,19 @@ function boxRows(src: Float32Array, dst: Float32Array, w: number, h: number, r: 
 }
 
 function boxColumns(src: Float32Array, dst: Float32Array, w: number, h: number, r: number) {
+  // Row by row with one running sum per column: each column's sum takes the same steps as a column-by-column walk,
+  // reading memory in order.
   const norm = 1 / (2 * r + 1);
-  for (let x = 0; x < w; x++) {
-    let sum = 0;
-    for (let y = 0; y < Math.min(r, h); y++) sum += src[y * w + x]!;
-    for (let y = 0; y < h; y++) {
-      if (y + r < h) sum += src[(y + r) * w + x]!;
-      dst[y * w + x] = sum * norm;
-      if (y - r >= 0) sum -= src[(y - r) * w + x]!;
+  const sum = new Float64Array(w);
+  for (let y = 0; y < Math.min(r, h); y++) for (let x = 0; x < w; x++) sum[x]! += src[y * w + x]!;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    const ahead = y + r < h ? (y + r) * w : -1;
+    const behind = y - r >= 0 ? (y - r) * w : -1;
+    for (let x = 0; x < w; x++) {
+      if (ahead >= 0) sum[x]! += src[ahead + x]!;
+      dst[row + x] = sum[x]! * norm;
+      if (behind >= 0) sum[x]! -= src[behind + x]!;
     }
   }
 }

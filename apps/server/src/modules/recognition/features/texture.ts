@@ -117,36 +117,34 @@ export function lbp(c: SmallCrop, radius: number, tolerance = 0): Float64Array {
   let max = 0;
   for (let i = 0; i < grey.length; i++) if (mask[i] && grey[i]! > max) max = grey[i]!;
   const tol = tolerance * max;
-  const offs: [number, number][] = [
-    [1, 0],
-    [1, 1],
-    [0, 1],
-    [-1, 1],
-    [-1, 0],
-    [-1, -1],
-    [0, -1],
-    [1, -1],
-  ];
+  // The eight neighbours counter-clockwise from the right, as index offsets (the same order as [dx, dy] pairs
+  // (1,0) (1,1) (0,1) (-1,1) (-1,0) (-1,-1) (0,-1) (1,-1) scaled by the radius).
+  const r = radius;
+  const o0 = r;
+  const o1 = r * w + r;
+  const o2 = r * w;
+  const o3 = r * w - r;
+  const o4 = -r;
+  const o5 = -r * w - r;
+  const o6 = -r * w;
+  const o7 = -r * w + r;
   const hist = new Float64Array(LBP_BINS);
   let n = 0;
   for (let y = radius; y < h - radius; y++) {
     for (let x = radius; x < w - radius; x++) {
       const i = y * w + x;
       if (!mask[i]) continue;
-      const centre = grey[i]!;
-      let ones = 0;
-      let transitions = 0;
-      let first = 0;
-      let prev = 0;
-      for (let k = 0; k < 8; k++) {
-        const [dx, dy] = offs[k]!;
-        const bit = grey[(y + dy * radius) * w + x + dx * radius]! >= centre + tol ? 1 : 0;
-        ones += bit;
-        if (k === 0) first = bit;
-        else if (bit !== prev) transitions++;
-        prev = bit;
-      }
-      if (prev !== first) transitions++;
+      const level = grey[i]! + tol;
+      const b0 = grey[i + o0]! >= level ? 1 : 0;
+      const b1 = grey[i + o1]! >= level ? 1 : 0;
+      const b2 = grey[i + o2]! >= level ? 1 : 0;
+      const b3 = grey[i + o3]! >= level ? 1 : 0;
+      const b4 = grey[i + o4]! >= level ? 1 : 0;
+      const b5 = grey[i + o5]! >= level ? 1 : 0;
+      const b6 = grey[i + o6]! >= level ? 1 : 0;
+      const b7 = grey[i + o7]! >= level ? 1 : 0;
+      const ones = b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7;
+      const transitions = (b0 ^ b1) + (b1 ^ b2) + (b2 ^ b3) + (b3 ^ b4) + (b4 ^ b5) + (b5 ^ b6) + (b6 ^ b7) + (b7 ^ b0);
       hist[transitions <= 2 ? ones : 9]!++;
       n++;
     }
@@ -172,25 +170,24 @@ export function glcm(c: SmallCrop, distance: number): number[] {
   for (let i = 0; i < q.length; i++) q[i] = max > 0 ? Math.min(L - 1, Math.floor((grey[i]! / max) * L)) : 0;
   const m = new Float64Array(L * L);
   let total = 0;
-  const dirs: [number, number][] = [
-    [distance, 0],
-    [distance, distance],
-    [0, distance],
-    [-distance, distance],
-  ];
+  // Pairs at (d, 0), (d, d), (0, d) and (−d, d), each counted both ways.
+  const d = distance;
+  const pair = (i: number, j: number) => {
+    if (!mask[j]) return;
+    m[q[i]! * L + q[j]!]!++;
+    m[q[j]! * L + q[i]!]!++;
+    total += 2;
+  };
   for (let y = 0; y < h; y++) {
+    const down = y + d < h;
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       if (!mask[i]) continue;
-      for (const [dx, dy] of dirs) {
-        const nx = x + dx;
-        const ny = y + dy;
-        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-        const j = ny * w + nx;
-        if (!mask[j]) continue;
-        m[q[i]! * L + q[j]!]!++;
-        m[q[j]! * L + q[i]!]!++;
-        total += 2;
+      if (x + d < w) pair(i, i + d);
+      if (down) {
+        if (x + d < w) pair(i, i + d * w + d);
+        pair(i, i + d * w);
+        if (x - d >= 0) pair(i, i + d * w - d);
       }
     }
   }
