@@ -13,7 +13,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { inspectImage, checkImage } from '../../apps/server/src/modules/rois/images.ts';
+import { checkImage, decodeUpload } from '../../apps/server/src/modules/rois/images.ts';
 import { descriptorOf } from '../../apps/server/src/modules/recognition/descriptor.ts';
 import { netInputOf } from '../../apps/server/src/modules/recognition/embedding/net-input.ts';
 import { decodeImage, featuresOfPixels, greyOf, type StageTimes } from '../../apps/server/src/modules/recognition/features.ts';
@@ -81,7 +81,7 @@ for (let pass = 0; pass < PASSES + 1; pass++) {
     lap('sha256 (floor)');
     await checkImage(data);
     lap('header check');
-    const { pixels: img } = await inspectImage(data);
+    const { pixels: img } = await decodeUpload(data);
     lap('decode to pixels, thumbnail (resize, WebP)');
     const grey = greyOf(img);
     lap('grey');

@@ -77,13 +77,8 @@ export function featuresOfPixels(
   img: RawImage,
   opts: { threshold?: number; stages?: StageTimes; grey?: Uint8Array } = {},
 ): RoiFeatures {
-  const { width, height, channels } = img;
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
-    throw new RangeError('image dimensions must be non-negative integers');
-  }
-  if (!(channels >= 1 && channels <= 4) || img.data.length < width * height * channels) {
-    throw new RangeError('image data does not hold width × height × channels bytes (1-4 channels)');
-  }
+  checkPixels(img);
+  const { width, height } = img;
   const threshold = opts.threshold !== undefined && Number.isFinite(opts.threshold) ? opts.threshold : DEFAULT_THRESHOLD;
   const lap = lapper(opts.stages);
   // The caller may have it already (vector.ts gives the network's input the same grey).
@@ -152,6 +147,17 @@ function measure(
       biovolume_px3: size.biovolume,
     },
   };
+}
+
+/** Throws a RangeError for pixels that are not width × height × channels bytes of 1-4 channels. */
+export function checkPixels(img: RawImage): void {
+  const { width, height, channels } = img;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
+    throw new RangeError('image dimensions must be non-negative integers');
+  }
+  if (!(channels >= 1 && channels <= 4) || img.data.length < width * height * channels) {
+    throw new RangeError('image data does not hold width × height × channels bytes (1-4 channels)');
+  }
 }
 
 /** Milliseconds per stage of featuresOfPixels, added up over calls (bench:stages); absent, nothing is timed. */

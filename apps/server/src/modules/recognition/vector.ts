@@ -1,6 +1,7 @@
 import { Backbone } from './embedding/backbone.ts';
 import { netInputOf } from './embedding/net-input.ts';
 import {
+  checkPixels,
   FEATURE_NAMES as MEASURED_NAMES,
   decodeImage,
   featuresOfPixels,
@@ -52,6 +53,7 @@ export async function releaseBackbone() {
 }
 
 export async function vectorOf(img: RawImage, opts: { threshold?: number; views?: 1 | 8 } = {}): Promise<RoiFeatures> {
+  checkPixels(img);
   const grey = greyOf(img);
   const measured = featuresOfPixels(img, { threshold: opts.threshold, grey });
   const net = await backbone();

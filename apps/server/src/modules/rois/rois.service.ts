@@ -88,6 +88,19 @@ export class RoisService {
   ) {}
 
   /**
+   * The upload's files (synced) and its recognition, from one decode. The decoded pixels (up to 64 MiB) live only in
+   * here, so they are garbage once recognition has them, not while the row is written.
+   */
+  private async storeAndAnalyse(input: RoiIngest, sha256: string) {
+    const { pixels, ...image } = await inspectImage(input.data);
+    await this.blobs.put(originalName(sha256, image.mime), input.data);
+    await this.blobs.put(thumbName(sha256), image.thumb);
+    const unlabelled = input.labelIndex === 0 && input.hiClassId === undefined && !input.keepLabel;
+    const analysis = await this.recognizer?.analyse(pixels, input.ippId, unlabelled);
+    return { image, analysis };
+  }
+
+  /**
    * Stores an image from an instrument. The files are written and synced before the row commits, so an
    * acknowledged image is durable; the same image again for the same station is a retry and stores nothing.
    */
@@ -95,11 +108,7 @@ export class RoisService {
     const sha256 = sha256Of(input.data);
     const known = await repo.findRoiBySha(this.db.kysely, input.ippId, sha256);
     if (known) return { roiId: known.id, stored: false, sha256 };
-    const image = await inspectImage(input.data);
-    await this.blobs.put(originalName(sha256, image.mime), input.data);
-    await this.blobs.put(thumbName(sha256), image.thumb);
-    const unlabelled = input.labelIndex === 0 && input.hiClassId === undefined && !input.keepLabel;
-    const analysis = await this.recognizer?.analyse(image.pixels, input.ippId, unlabelled);
+    const { image, analysis } = await this.storeAndAnalyse(input, sha256);
     const ai = analysis?.label ?? null;
     const labelIndex = ai ? ai.label_index : input.labelIndex;
     const hi = input.hiClassId === undefined ? 0 : 1;
