@@ -40,6 +40,7 @@ import { ippsRoutes } from './modules/ipps/ipps.routes.ts';
 import { IppsService } from './modules/ipps/ipps.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { deviceRoutes } from './modules/device/device.routes.ts';
+import { IngestGate } from './modules/device/ingest-gate.ts';
 import { DeviceService, configDocument } from './modules/device/device.service.ts';
 import { allDeviceConfigs } from './modules/device/device.repository.ts';
 import { MqttBridge } from './modules/mqtt/mqtt-bridge.ts';
@@ -107,6 +108,8 @@ declare module 'fastify' {
     mqtt: MqttBridge | null;
     rois: RoisService;
     devices: DeviceService;
+    /** Admission of instrument image uploads (back-pressure: 503/429 with Retry-After). */
+    ingestGate: IngestGate;
     recycle: RecycleSweeper;
     orphans: OrphanSweeper;
     /** The recognition job queue (tests drain it; JOB_WORKER=on runs it in the background). */
@@ -225,6 +228,7 @@ export async function buildApp({
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => bus.close());
   const devices = new DeviceService(db, clock, settings, rois, config.STATS_UTC_OFFSET, bus);
+  const ingestGate = new IngestGate({ inFlight: config.INGEST_IN_FLIGHT, perDevice: config.INGEST_PER_DEVICE });
   const ipps = new IppsService(db, clock, settings, config.STATS_UTC_OFFSET, bus);
   const alarms = new AlarmsService(db, clock, settings, bus, (error) => app.log.error(error, 'alarm evaluation failed'));
   devices.onReport((ippId) => alarms.stationReported(ippId));
@@ -317,7 +321,7 @@ export async function buildApp({
       await api.register(ippsRoutes(ipps));
       await api.register(eventsRoutes(streams));
       await api.register(alarmsRoutes(alarms, webhooks, mailer));
-      await api.register(deviceRoutes(devices));
+      await api.register(deviceRoutes(devices, ingestGate));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(new RoiViewsService(db, clock, settings, config.STATS_UTC_OFFSET), blobs));
       await api.register(ecologyRoutes(new EcologyService(db, clock, config.STATS_UTC_OFFSET)));
@@ -368,6 +372,7 @@ export async function buildApp({
   app.decorate('liveStreams', streams);
   app.decorate('rois', rois);
   app.decorate('devices', devices);
+  app.decorate('ingestGate', ingestGate);
   app.decorate('recycle', sweeper);
   app.decorate('orphans', orphans);
   app.decorate('jobs', runner);

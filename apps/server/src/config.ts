@@ -101,6 +101,14 @@ const EnvSchema = z.object({
    * 4: Data detail asks for four cards at once (issue 37).
    */
   EXPENSIVE_PER_USER: intFrom(1, 100).default(4),
+  /**
+   * Instrument image uploads the process works on at once (issue 39): beyond it an upload is answered 503 with
+   * Retry-After before its body is read (docs/device-protocol.md "Back-pressure"). 32 is about a second of work on
+   * two cores; each in flight holds its body and decoded pixels.
+   */
+  INGEST_IN_FLIGHT: intFrom(1, 10_000).default(32),
+  /** Image uploads one instrument may have in progress at once; more answer 429 with Retry-After. */
+  INGEST_PER_DEVICE: intFrom(1, 1000).default(4),
   /** Live event streams (GET /api/events) one user may hold open at once (a tab each); more are refused with 1003. */
   EVENT_STREAMS_PER_USER: intFrom(1, 100).default(8),
   /** Live event streams the process holds open at once, all users together. */

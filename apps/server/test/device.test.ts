@@ -279,23 +279,25 @@ describe.each(dialects)('device protocol on %s', (dialect) => {
       ).toMatchObject({ type: 'ui' });
     });
 
-    it('takes the same image sent at once by retries and by a second instrument: every upload succeeds, one ROI each', async () => {
-      // Issue 20: two writers of one blob shared a temporary file name, and most of such uploads answered 500.
-      const other = await registerIpp(env, w.tokens.ownAdmin, w.teamA, '21006');
+    it('takes the same image sent at once by retries and by other instruments: every upload succeeds, one ROI each', async () => {
+      // Issue 20: two writers of one blob shared a temporary file name, and most of such uploads answered 500. Five
+      // instruments send it four times each at once (four: what INGEST_PER_DEVICE lets one instrument have in flight).
+      const stations = [ipp];
+      for (const devId of ['21006', '21007', '21008', '21009'])
+        stations.push(await registerIpp(env, w.tokens.ownAdmin, w.teamA, devId));
       const png = await pngOf(9, 64);
       const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => uploadRoi(env, i % 2 === 0 ? ipp.key : other.key, fields(), png)),
+        Array.from({ length: 20 }, (_, i) => uploadRoi(env, stations[i % 5]!.key, fields(), png)),
       );
       expect(answers.map((a) => [a.statusCode, body(a).code])).toEqual(Array.from({ length: 20 }, () => [200, 1000]));
       const acks = answers.map((a) => body(a).data as { roi_id: number; stored: boolean; sha256: string });
       // Each station has the image once; every retry answers that station's one ROI.
       const rows = await env.db.kysely.selectFrom('rois').select(['id', 'ipp_id', 'sha256']).orderBy('id').execute();
-      expect(rows.map((r) => r.ipp_id).sort()).toEqual([ipp.id, other.id].sort());
+      expect(rows.map((r) => r.ipp_id).sort()).toEqual(stations.map((s) => s.id).sort());
       const idOf = new Map(rows.map((r) => [r.ipp_id, r.id]));
-      acks.forEach((ack, i) => expect(ack.roi_id).toBe(idOf.get(i % 2 === 0 ? ipp.id : other.id)));
-      expect(acks.filter((a) => a.stored)).toHaveLength(2);
-      expect((await one()).total_images).toBe(1);
-      expect((await one(other.id)).total_images).toBe(1);
+      acks.forEach((ack, i) => expect(ack.roi_id).toBe(idOf.get(stations[i % 5]!.id)));
+      expect(acks.filter((a) => a.stored)).toHaveLength(5);
+      for (const station of stations) expect((await one(station.id)).total_images).toBe(1);
       // One original and one thumbnail on disk, no temporary file left behind.
       const dir = path.join(env.config.DATA_DIR, 'blobs', acks[0]!.sha256.slice(0, 2), acks[0]!.sha256.slice(2, 4));
       expect(fs.readdirSync(dir).sort()).toEqual([`${acks[0]!.sha256}.png`, `${acks[0]!.sha256}.thumb.webp`]);

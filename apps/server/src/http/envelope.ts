@@ -34,7 +34,14 @@ export function failureBody(error: AppError, lang: Lang, requestId?: string): Fa
   };
 }
 
+/**
+ * Sends a failure envelope. A "busy, retry" answer (1003) that knows when to retry also says so in `Retry-After`
+ * (seconds), which instruments and proxies read without parsing the envelope.
+ */
 export function sendFailure(reply: FastifyReply, error: AppError, lang: Lang, status = HTTP_STATUS_OF[error.code] ?? 422) {
+  const seconds = error.params.seconds;
+  if (error.code === ResultCode.THROTTLED && typeof seconds === 'number' && seconds > 0)
+    reply.header('retry-after', String(Math.ceil(seconds)));
   return reply
     .code(status)
     .type('application/json; charset=utf-8')

@@ -21,6 +21,14 @@ const MESSAGES = {
     en: 'Too many wrong current passwords. Try again in {seconds} seconds',
   },
   busy: { zh: '服务器繁忙，请 {seconds} 秒后再试', en: 'The server is busy. Try again in {seconds} seconds' },
+  ingestBusy: {
+    zh: '服务器正在处理的图像已满，请 {seconds} 秒后重新发送（未保存）',
+    en: 'The server is working on as many images as it can; send this one again in {seconds} seconds (it was not stored)',
+  },
+  tooManyUploads: {
+    zh: '该仪器已有 {max} 个图像正在上传，请 {seconds} 秒后重新发送（未保存）',
+    en: 'This instrument already has {max} images uploading; send this one again in {seconds} seconds (it was not stored)',
+  },
   tooManyStreams: {
     zh: '您已打开 {max} 个实时更新连接，请关闭部分页面后再试',
     en: 'You already have {max} live update connections open; close some tabs and try again',

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_IPP_CONFIG, ResultCode, type DeviceConfig, type IppConfig, type IppConfigKey } from '@ipp/contracts';
-import { ApiError, DeviceHttp, describeError, withRetry, type RoiUpload } from './http-transport.ts';
+import { ApiError, DeviceHttp, describeError, retryDelayMs, withRetry, type RoiUpload } from './http-transport.ts';
 import type { SimLog } from './log.ts';
 import { MqttLink } from './mqtt-transport.ts';
 import type { SimInstrument } from './provision.ts';
@@ -19,23 +19,35 @@ export interface DeviceRuntime {
   log: SimLog;
   /** The device's clock, epoch ms (default Date.now). */
   clock?: () => number;
+  /** Image uploads the device has in progress at once (default 1: one after the other, in capture order). */
+  parallel?: number;
 }
 
 export interface DeviceStats {
+  /** Images captured and kept to send (after the size filter). */
+  captured: number;
   images: number;
   duplicates: number;
   filtered: number;
+  /** Images given up: refused for good (a 4xx other than 408/429), not rendered, or pushed out of a full backlog. */
   imageFailures: number;
+  /** Upload answers that said the server is saturated and when to retry (429/503 with Retry-After). */
+  throttled: number;
+  /** Images waiting to be sent or being sent now (a level, not a count of events). */
+  backlog: number;
   telemetry: number;
   telemetryFailures: number;
   configs: number;
 }
 
 export const emptyStats = (): DeviceStats => ({
+  captured: 0,
   images: 0,
   duplicates: 0,
   filtered: 0,
   imageFailures: 0,
+  throttled: 0,
+  backlog: 0,
   telemetry: 0,
   telemetryFailures: 0,
   configs: 0,
@@ -44,8 +56,12 @@ export const emptyStats = (): DeviceStats => ({
 const CONFIG_KEYS = Object.keys(DEFAULT_IPP_CONFIG) as IppConfigKey[];
 /** Share of images the on-device AI leaves unlabelled (sent with label 0). */
 const UNLABELLED = 0.05;
-/** Behind schedule by more than this, the device skips images instead of sending a burst. */
+/** Behind its capture schedule by more than this (the process was paused), the device skips frames. */
 const MAX_BACKLOG_MS = 10_000;
+/** Images an instrument keeps to send (its disk); beyond it the oldest is given up and counted as a failure. */
+export const MAX_BACKLOG_IMAGES = 50_000;
+/** Backoff after a failure without Retry-After (the network, a server fault): doubling from 0.5 s to 15 s. */
+const BACKOFF_MS = [500, 15_000] as const;
 
 /** One simulated instrument: a telemetry loop, an ROI loop, and the configuration it runs. */
 export class SimDevice {
@@ -65,6 +81,13 @@ export class SimDevice {
   private telemetryQueue: Promise<void> = Promise.resolve();
   private loops: Promise<void>[] = [];
   private reachable: boolean | null = null;
+  /** Store and forward: images captured and not yet acknowledged, oldest first (those being sent are out of it). */
+  private readonly backlog: RoiUpload[] = [];
+  private sending = 0;
+  /** Wakes the upload loops: an image was captured, the link came back, or the device stops. */
+  private wake: (() => void) | null = null;
+  private offline = false;
+  private capturing = true;
 
   constructor(
     readonly instrument: SimInstrument,
@@ -114,10 +137,41 @@ export class SimDevice {
       void this.fetchConfig();
     }
     this.loops = [this.telemetryLoop(), this.roiLoop()];
+    for (let i = 0; i < (this.rt.parallel ?? 1); i++) this.loops.push(this.uploadLoop());
+  }
+
+  /**
+   * The link goes down (true) or comes back (false). Offline the device sends nothing but goes on capturing into its
+   * backlog, which it sends once it is back, oldest first, as fast as the server takes it.
+   */
+  setOffline(offline: boolean) {
+    if (this.offline === offline) return;
+    this.offline = offline;
+    this.rt.log.info(
+      `${this.devId} ${offline ? 'link down: keeping images' : `link back: ${this.stats.backlog} images to send`}`,
+    );
+    if (!offline) this.poke();
+  }
+
+  get isOffline() {
+    return this.offline;
+  }
+
+  /** Stops capturing (telemetry goes on) and settles once every kept image was acknowledged or given up. */
+  async drain(): Promise<void> {
+    this.capturing = false;
+    while (this.stats.backlog > 0 && !this.signal.aborted) await this.pause(50);
+  }
+
+  private poke() {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   async stop() {
     this.abort.abort();
+    this.poke();
     if (this.pending) clearTimeout(this.pending.timer);
     await Promise.allSettled(this.loops);
     await this.telemetryQueue;
@@ -151,7 +205,7 @@ export class SimDevice {
   }
 
   private async sendTelemetry() {
-    if (this.signal.aborted) return;
+    if (this.signal.aborted || this.offline) return;
     const at = Math.max(this.now(), this.state.at + 1);
     this.state = advance(this.state, at, this.config);
     const sample = {
@@ -233,7 +287,7 @@ export class SimDevice {
     let next = this.now();
     while (!this.signal.aborted) {
       const perSecond = (this.rt.rate * this.config.frame_rate) / DEFAULT_IPP_CONFIG.frame_rate;
-      if (perSecond <= 0) {
+      if (perSecond <= 0 || !this.capturing) {
         if (!(await this.pause(1000))) return;
         next = this.now();
         continue;
@@ -242,11 +296,12 @@ export class SimDevice {
       const now = this.now();
       if (next < now - MAX_BACKLOG_MS) next = now;
       if (!(await this.pause(next - now))) return;
-      await this.captureAndSend(Math.round(next));
+      if (this.capturing) await this.capture(Math.round(next));
     }
   }
 
-  private async captureAndSend(capturedAt: number) {
+  /** Renders one particle and, past the size filter, keeps it to send. */
+  private async capture(capturedAt: number) {
     const kind = pickKind(this.rng);
     let roi: RenderedRoi;
     try {
@@ -263,28 +318,89 @@ export class SimDevice {
     }
     this.roisMade++;
     const unlabelled = this.rng() < UNLABELLED;
-    const upload: RoiUpload = {
+    this.backlog.push({
       capturedAt,
       labelIndex: unlabelled ? 0 : roi.labelIndex,
       confidence: unlabelled ? undefined : Math.round((0.55 + 0.44 * Math.sqrt(this.rng())) * 1000) / 1000,
       sizePx: roi.sizePx,
       png: roi.png,
-    };
-    try {
-      const ack = await withRetry(() => this.http.roi(upload), {
-        signal: this.signal,
-        onRetry: (error, attempt) =>
-          this.rt.log.throttled(
-            `${this.devId}:roi-retry`,
-            `${this.devId} image upload retry ${attempt}: ${describeError(error)}`,
-          ),
-      });
-      if (ack.stored) this.stats.images++;
-      else this.stats.duplicates++;
-    } catch (error) {
-      if (this.signal.aborted) return;
+    });
+    this.stats.captured++;
+    this.stats.backlog++;
+    if (this.backlog.length > MAX_BACKLOG_IMAGES) {
+      this.backlog.shift();
+      this.stats.backlog--;
       this.stats.imageFailures++;
-      this.rt.log.throttled(`${this.devId}:roi`, `${this.devId} image not delivered: ${describeError(error)}${keyHint(error)}`);
+      this.rt.log.throttled(`${this.devId}:full`, `${this.devId} backlog full: the oldest image was given up`);
+    }
+    this.poke();
+  }
+
+  /** Sends kept images, oldest first, each until it is acknowledged or refused for good. */
+  private async uploadLoop() {
+    while (!this.signal.aborted) {
+      const upload = this.offline ? undefined : this.backlog.shift();
+      if (!upload) {
+        await new Promise<void>((resolve) => {
+          const previous = this.wake;
+          this.wake = () => {
+            previous?.();
+            resolve();
+          };
+        });
+        continue;
+      }
+      this.sending++;
+      try {
+        await this.deliver(upload);
+      } finally {
+        this.sending--;
+      }
+    }
+  }
+
+  /**
+   * One image until it is acknowledged: after a saturated server's 429/503 it waits the Retry-After it was given
+   * (plus jitter), after a network failure or a server fault it backs off; a refusal for good (4xx) gives it up.
+   * Stopped meanwhile, the image goes back to the head of the backlog.
+   */
+  private async deliver(upload: RoiUpload) {
+    for (let attempt = 1; ; attempt++) {
+      if (this.offline || this.signal.aborted) {
+        this.backlog.unshift(upload);
+        return;
+      }
+      try {
+        const ack = await this.http.roi(upload);
+        if (ack.stored) this.stats.images++;
+        else this.stats.duplicates++;
+        this.stats.backlog--;
+        return;
+      } catch (error) {
+        if (this.signal.aborted) {
+          this.backlog.unshift(upload);
+          return;
+        }
+        if (!(error instanceof ApiError && error.retryable)) {
+          this.stats.imageFailures++;
+          this.stats.backlog--;
+          this.rt.log.throttled(
+            `${this.devId}:roi`,
+            `${this.devId} image not delivered: ${describeError(error)}${keyHint(error)}`,
+          );
+          return;
+        }
+        if (error.throttled) this.stats.throttled++;
+        const delay = retryDelayMs(error, Math.min(BACKOFF_MS[1], BACKOFF_MS[0] * 2 ** Math.min(attempt - 1, 10)));
+        this.rt.log.throttled(
+          `${this.devId}:roi-retry`,
+          `${this.devId} image upload retry ${attempt} in ${(delay / 1000).toFixed(1)} s: ${describeError(error)}`,
+        );
+        if (!(await this.pause(delay))) {
+          this.backlog.unshift(upload);
+          return;
+        }
+      }
     }
   }
 }

@@ -23,6 +23,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** When the server said to retry (its Retry-After header), ms from now. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -31,6 +33,28 @@ export class ApiError extends Error {
   get retryable(): boolean {
     return this.status >= 500 || this.status === 429 || this.status === 408 || this.status === 0;
   }
+
+  /** The server is saturated and said when to come back (429/503 with Retry-After, docs/device-protocol.md). */
+  get throttled(): boolean {
+    return (this.status === 429 || this.status === 503) && this.retryAfterMs !== undefined;
+  }
+}
+
+/** A Retry-After header in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * How long to wait before sending again: at least the server's Retry-After, plus up to half of it again at random, so
+ * a fleet refused at the same moment does not come back at the same moment.
+ */
+export function retryDelayMs(error: ApiError, backoffMs: number, random: () => number = Math.random): number {
+  if (error.retryAfterMs === undefined) return backoffMs * (0.75 + random() * 0.5);
+  return error.retryAfterMs * (1 + random() * 0.5);
 }
 
 /** One line for a log: the server's message and code when there was an answer. */
@@ -50,7 +74,10 @@ export interface RetryOptions {
   onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
 }
 
-/** Runs `call`, retrying network failures and 5xx/429 answers (up to `attempts` tries) with jittered exponential backoff. */
+/**
+ * Runs `call`, retrying network failures and 5xx/429 answers (up to `attempts` tries) with jittered exponential backoff,
+ * or after the server's Retry-After when it gave one.
+ */
 export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const { attempts = 6, baseDelayMs = 500, maxDelayMs = 15_000, signal } = options;
   for (let attempt = 1; ; attempt++) {
@@ -58,7 +85,7 @@ export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions
       return await call();
     } catch (error) {
       if (!(error instanceof ApiError && error.retryable) || attempt >= attempts || signal?.aborted) throw error;
-      const delay = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+      const delay = retryDelayMs(error, Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
       options.onRetry?.(error, attempt, delay);
       await sleep(delay, undefined, { signal });
     }
@@ -95,11 +122,18 @@ export async function callApi<S extends z.ZodType>(
   try {
     envelope = JSON.parse(text) as typeof envelope;
   } catch {
-    throw new ApiError(response.status, 0, `HTTP ${response.status}: ${text.slice(0, 120) || response.statusText}`);
+    // Not the console's envelope: a proxy in between answered (nginx's 502/503/504 page).
+    throw new ApiError(
+      response.status,
+      0,
+      `HTTP ${response.status}: ${text.slice(0, 120) || response.statusText}`,
+      parseRetryAfter(response.headers.get('retry-after')),
+    );
   }
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
   if (envelope.code !== 1000) {
     const msg = typeof envelope.msg === 'string' ? envelope.msg : `HTTP ${response.status}`;
-    throw new ApiError(response.status, typeof envelope.code === 'number' ? envelope.code : 0, msg);
+    throw new ApiError(response.status, typeof envelope.code === 'number' ? envelope.code : 0, msg, retryAfterMs);
   }
   const parsed = schema.safeParse(envelope.data);
   if (!parsed.success)

@@ -12,12 +12,16 @@ export interface RunHooks {
   summaryEveryMs?: number;
   /** The devices' clock, epoch ms (default Date.now): what they stamp samples and images with. */
   clock?: () => number;
+  /** Image uploads each device has in progress at once (default 1). */
+  parallel?: number;
 }
 
 export interface SimulatorHandle {
   devices: readonly SimDevice[];
   /** Totals over all devices since the start. */
   totals(): DeviceStats;
+  /** Stops capturing and settles once every device's kept images were acknowledged (or given up); then stop(). */
+  drain(): Promise<void>;
   /** Stops every device (MQTT devices say offline) and closes connections; safe to call twice. */
   stop(): Promise<void>;
   /** Settles once stopped, by stop() or at the end of --duration. */
@@ -30,12 +34,15 @@ function sum(devices: readonly SimDevice[]): DeviceStats {
   return total;
 }
 
-function summary(label: string, s: DeviceStats, devices: number): string {
+/** A summary line; `waiting` is the images kept to send now (the backlog level, not a count over the period). */
+function summary(label: string, s: DeviceStats, devices: number, waiting: number): string {
   const images = [`${s.images} images`];
   const notes = [
     s.duplicates && `${s.duplicates} already stored`,
     s.filtered && `${s.filtered} below size filter`,
     s.imageFailures && `${s.imageFailures} failed`,
+    s.throttled && `${s.throttled} told to retry later`,
+    waiting && `${waiting} waiting to be sent`,
   ].filter(Boolean);
   if (notes.length) images.push(`(${notes.join(', ')})`);
   const telemetry = `${s.telemetry} telemetry${s.telemetryFailures ? ` (${s.telemetryFailures} failed)` : ''}`;
@@ -73,6 +80,7 @@ export async function runSimulator(options: SimOptions, hooks: RunHooks = {}): P
         applyDelayMs: hooks.applyDelayMs ?? [1000, 3000],
         log,
         clock: hooks.clock,
+        parallel: hooks.parallel,
       }),
   );
   const via = options.mqtt ? `telemetry over MQTT ${options.mqtt}` : 'telemetry over HTTP';
@@ -88,7 +96,7 @@ export async function runSimulator(options: SimOptions, hooks: RunHooks = {}): P
     const delta = emptyStats();
     for (const k of Object.keys(delta) as (keyof DeviceStats)[]) delta[k] = now[k] - last[k];
     last = now;
-    log.info(summary(`last ${Math.round((hooks.summaryEveryMs ?? 60_000) / 1000)} s`, delta, devices.length));
+    log.info(summary(`last ${Math.round((hooks.summaryEveryMs ?? 60_000) / 1000)} s`, delta, devices.length, now.backlog));
   }, hooks.summaryEveryMs ?? 60_000);
   summaryTimer.unref();
 
@@ -100,12 +108,16 @@ export async function runSimulator(options: SimOptions, hooks: RunHooks = {}): P
       clearInterval(summaryTimer);
       clearTimeout(durationTimer);
       await Promise.allSettled(devices.map((d) => d.stop()));
-      log.info(summary('stopped; in total', sum(devices), devices.length));
+      const total = sum(devices);
+      log.info(summary('stopped; in total', total, devices.length, total.backlog));
       resolveDone();
     })();
     return stopping;
   };
   const durationTimer = options.durationS ? setTimeout(() => void stop(), options.durationS * 1000) : undefined;
 
-  return { devices, totals: () => sum(devices), stop, done };
+  const drain = async () => {
+    await Promise.all(devices.map((d) => d.drain()));
+  };
+  return { devices, totals: () => sum(devices), drain, stop, done };
 }

@@ -1,5 +1,6 @@
 import type { Ipp, IppConfig, IppSaveResult, IppWithKey } from '@ipp/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.ts';
 import { call } from '../helpers/actors.ts';
 import { body, buildTestApp, createTeam, createUser, login, type FakeClock } from '../helpers/build.ts';
 import { registerIpp } from '../helpers/device.ts';
@@ -31,10 +32,14 @@ function followWallClock(clock: FakeClock) {
  * `beforeReady` may add test hooks to the server, e.g. to observe or disturb device requests.
  */
 export async function startConsoleServer(
-  options: { mqttUrl?: string; beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {},
+  options: {
+    mqttUrl?: string;
+    beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    config?: Partial<Config>;
+  } = {},
 ) {
   const env = await buildTestApp('sqlite', {
-    config: options.mqttUrl ? { MQTT_URL: options.mqttUrl } : {},
+    config: { ...options.config, ...(options.mqttUrl ? { MQTT_URL: options.mqttUrl } : {}) },
     beforeReady: options.beforeReady,
   });
   followWallClock(env.clock);

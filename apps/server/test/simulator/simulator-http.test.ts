@@ -134,7 +134,7 @@ describe('simulator over HTTP against the real server', () => {
     // The image whose answer was lost was sent again, and the retry was recognised: stored once, under its first id.
     expect(lost).toHaveLength(1);
     expect(rois.filter((r) => r.sha256 === lost[0]!.sha256).map((r) => r.id)).toEqual([lost[0]!.roi_id]);
-    expect(lines.some((l) => l.includes('image upload retry 1: answer lost (test) (code 1500)'))).toBe(true);
+    expect(lines.some((l) => /image upload retry 1 in [\d.]+ s: answer lost \(test\) \(code 1500\)/.test(l))).toBe(true);
     expect(new Set(rois.map((r) => r.sha256)).size).toBe(rois.length);
     // Counted on acknowledgement: an upload cut off by stop() may be stored without the device hearing back.
     expect(totals.images + totals.duplicates).toBeLessThanOrEqual(rois.length);
@@ -190,6 +190,55 @@ describe('simulator over HTTP against the real server', () => {
     expect(sim.totals()).toMatchObject({ telemetry: 0, images: 0 });
     expect(await server.one(a.id)).toMatchObject({ online: false, measured: null, applied_config: null });
     expect(lines.some((l) => l.includes('SIM-A telemetry not delivered') && l.includes('device key was refused'))).toBe(true);
+  });
+
+  it('obeys a saturated server (429/503 with Retry-After) and keeps images while offline: every image captured is stored once', async () => {
+    // A server that takes one image at a time, each slowed to 40 ms, against four devices sending two at once.
+    let throttledAnswers = 0;
+    const server = (running = await startConsoleServer({
+      config: { INGEST_IN_FLIGHT: 1, INGEST_PER_DEVICE: 1 },
+      beforeReady(app) {
+        app.addHook('preHandler', async (request) => {
+          if (request.url === '/api/device/rois') await new Promise((resolve) => setTimeout(resolve, 40));
+        });
+        app.addHook('onSend', async (request, reply, payload) => {
+          if (request.url === '/api/device/rois' && (reply.statusCode === 429 || reply.statusCode === 503)) {
+            expect(Number(reply.getHeader('retry-after'))).toBeGreaterThanOrEqual(1);
+            throttledAnswers++;
+          }
+          return payload;
+        });
+      },
+    }));
+    const stations = [];
+    for (const id of ['SIM-A', 'SIM-B', 'SIM-C', 'SIM-D']) stations.push(await server.register(id));
+    sim = await runSimulator(options(server, stations, { rate: 3 }), { log, parallel: 2 });
+    const [first] = sim.devices;
+    await until('the server telling devices to retry later', () => sim!.totals().throttled >= 4);
+    // SIM-A's link goes down: it keeps capturing, sends nothing, and sends its backlog once back.
+    first!.setOffline(true);
+    const before = { captured: first!.stats.captured, delivered: first!.stats.images + first!.stats.duplicates };
+    await until('SIM-A capturing five images while offline', () => first!.stats.captured >= before.captured + 5);
+    // Nothing was acknowledged while offline but what was already on its way.
+    expect(first!.stats.images + first!.stats.duplicates).toBeLessThanOrEqual(before.delivered + 2);
+    expect(first!.stats.backlog).toBeGreaterThanOrEqual(5);
+    first!.setOffline(false);
+    await sim.drain();
+    await sim.stop();
+
+    const totals = sim.totals();
+    expect(totals.throttled).toBe(throttledAnswers);
+    expect(totals.imageFailures).toBe(0);
+    expect(totals.backlog).toBe(0);
+    expect(totals.images + totals.duplicates).toBe(totals.captured);
+    // Every image captured is stored once, per device, including those SIM-A captured while offline.
+    for (const [i, station] of stations.entries()) {
+      const rows = await server.roisOf(station.id);
+      expect(rows.length).toBe(sim.devices[i]!.stats.captured);
+      expect(new Set(rows.map((r) => r.sha256)).size).toBe(rows.length);
+    }
+    expect(lines.some((l) => /SIM-A link back: \d+ images to send/.test(l))).toBe(true);
+    expect(lines.some((l) => /image upload retry 1 in [\d.]+ s: .*\(code 1003\)/.test(l))).toBe(true);
   });
 
   it('stops by itself after --duration', async () => {

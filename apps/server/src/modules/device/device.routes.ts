@@ -8,11 +8,12 @@ import { validationToAppError } from '../../http/error-handler.ts';
 import { ok } from '../../http/envelope.ts';
 import { assertBodyArriving, multipartFailure } from '../../http/upload.ts';
 import type { DeviceService } from './device.service.ts';
+import type { IngestGate } from './ingest-gate.ts';
 
 const DEVICE_SECURITY = [{ deviceKey: [] }];
 
 /** The instrument-facing routes (docs/device-protocol.md). Devices send X-Device-Key, never a user token. */
-export const deviceRoutes = (service: DeviceService): FastifyPluginAsyncZod =>
+export const deviceRoutes = (service: DeviceService, gate: IngestGate): FastifyPluginAsyncZod =>
   async function (app) {
     app.route({
       ...endpoint(API.deviceTelemetry, {
@@ -33,6 +34,8 @@ export const deviceRoutes = (service: DeviceService): FastifyPluginAsyncZod =>
       }),
       config: { access: 'device', multipart: { fields: RoiUploadFieldsSchema, file: 'The ROI image (PNG, JPEG or WebP)' } },
       bodyLimit: ROI_MAX_BYTES + 64 * 1024,
+      // After the device key is checked and before the body is read: a saturated server refuses at once (503/429).
+      onRequest: gate.admit,
       handler: async (request) => {
         const device = requireDevice(request);
         const { fields, data } = await readRoiUpload(request);
