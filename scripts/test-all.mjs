@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureChromium } from './chromium.mjs';
+import { ensureChromium, ensureNginx } from './chromium.mjs';
 import { webBuildIsCurrent } from './web-inputs.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -38,6 +38,7 @@ if (suites.some((s) => s.name === 'e2e')) {
     if (run('npm', ['run', 'build']) !== 0) process.exit(1);
   }
   ensureChromium();
+  ensureNginx();
 }
 
 let failedRuns = 0;

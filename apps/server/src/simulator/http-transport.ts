@@ -178,7 +178,7 @@ export class DeviceHttp {
     form.set('label_index', String(upload.labelIndex));
     if (upload.confidence !== undefined) form.set('confidence', upload.confidence.toFixed(3));
     form.set('size_px', String(upload.sizePx));
-    form.set('file', new Blob([upload.png], { type: 'image/png' }), `roi-${upload.capturedAt}.png`);
+    form.set('file', new Blob([new Uint8Array(upload.png)], { type: 'image/png' }), `roi-${upload.capturedAt}.png`);
     return callApi(
       `${this.server}${urlPathOf(EP.deviceRois)}`,
       { form, headers: this.headers, signal: this.signal },
