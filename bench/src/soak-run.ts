@@ -118,7 +118,7 @@ export interface SoakReport {
   falseAlarms: number;
   /** Resident memory of each server process, MB, after the warm-up and at the end; and the JavaScript heap. */
   memory: { rssStart: number; rssEnd: number; heapStart: number | null; heapEnd: number | null }[];
-  /** ROIs acknowledged per second over the run. */
+  /** ROIs acknowledged per second over the run and the drain after it. */
   ackPerSecond: number;
 }
 
@@ -162,8 +162,13 @@ export async function startNginx(upstreams: number[]): Promise<{ url: string; st
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 10_000;
+  const fail = (message: string) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+    return new Error(message);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
+    if (child.exitCode !== null) throw fail(`nginx exited with ${child.exitCode}: ${stderr}`);
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.destroy();
@@ -172,7 +177,7 @@ export async function startNginx(upstreams: number[]): Promise<{ url: string; st
       socket.on('error', () => resolve(false));
     });
     if (up) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port}: ${stderr}`);
+    if (Date.now() > deadline) throw fail(`nginx did not listen on ${port}: ${stderr}`);
     await sleep(50);
   }
   return {
@@ -340,7 +345,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     );
     cleanups.push(() => sim.stop());
 
-    // Console users, through the proxy.
+    // Console users, through the proxy (they stop at the end, or in the cleanup when the run fails).
     let browsing = true;
     const tally: PageTally = { times: new Map(), errors: 0, samples: [] };
     const users = Array.from({ length: o.users }, (_, i) =>
@@ -350,11 +355,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       }),
     );
 
-    // Outages in turns: the next devices of the fleet each time.
+    // Outages in turns: the next devices of the fleet each time; each link comes back after outageS, or at the end.
     const outages: SoakReport['outages'] = [];
     const offlineFor = new Map<number, number>();
     let nextDevice = 0;
     const outageTimers: NodeJS.Timeout[] = [];
+    const drainWatches: NodeJS.Timeout[] = [];
+    const linksDown = new Set<() => void>();
     const startOutage = () => {
       const n = Math.max(1, Math.round(o.outageShare * o.devices));
       const chosen = Array.from({ length: n }, () => sim.devices[nextDevice++ % o.devices]!);
@@ -362,25 +369,27 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const from = Date.now();
       const record = { devices: n, backlogAtReturn: 0, drainS: null as number | null };
       outages.push(record);
-      outageTimers.push(
-        setTimeout(() => {
-          for (const d of chosen) {
-            const index = Number(d.devId.slice(1));
-            offlineFor.set(index, Math.max(offlineFor.get(index) ?? 0, Date.now() - from));
-            d.setOffline(false);
+      const comeBack = () => {
+        linksDown.delete(comeBack);
+        clearTimeout(timer);
+        for (const d of chosen) {
+          const index = Number(d.devId.slice(1));
+          offlineFor.set(index, Math.max(offlineFor.get(index) ?? 0, Date.now() - from));
+          d.setOffline(false);
+        }
+        record.backlogAtReturn = chosen.reduce((sum, d) => sum + d.stats.backlog, 0);
+        const back = Date.now();
+        const watch = setInterval(() => {
+          // Drained: each device is back to what it captures in a second or two.
+          if (chosen.every((d) => d.stats.backlog <= 2)) {
+            record.drainS = (Date.now() - back) / 1000;
+            clearInterval(watch);
           }
-          record.backlogAtReturn = chosen.reduce((sum, d) => sum + d.stats.backlog, 0);
-          const back = Date.now();
-          const watch = setInterval(() => {
-            // Drained: each device is back to what it captures in a second or two.
-            if (chosen.every((d) => d.stats.backlog <= 2)) {
-              record.drainS = (Date.now() - back) / 1000;
-              clearInterval(watch);
-            }
-          }, 250);
-          outageTimers.push(watch);
-        }, o.outageS * 1000),
-      );
+        }, 250);
+        drainWatches.push(watch);
+      };
+      const timer = setTimeout(comeBack, o.outageS * 1000);
+      linksDown.add(comeBack);
     };
     outageTimers.push(
       setTimeout(() => {
@@ -388,6 +397,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         outageTimers.push(setInterval(startOutage, o.outageEveryS * 1000));
       }, o.firstOutageAtS * 1000),
     );
+    cleanups.push(async () => {
+      browsing = false;
+      for (const timer of [...outageTimers, ...drainWatches]) clearInterval(timer);
+    });
 
     // Memory after a warm-up, then the backlog level every second.
     await sleep(Math.min(10_000, (o.seconds * 1000) / 4));
@@ -406,21 +419,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         );
       }
     }
-    for (const timer of outageTimers) clearTimeout(timer);
-    // Links still down come back for the drain.
-    for (const d of sim.devices) {
-      if (d.isOffline) {
-        const index = Number(d.devId.slice(1));
-        offlineFor.set(index, Math.max(offlineFor.get(index) ?? 0, o.outageS * 1000));
-        d.setOffline(false);
-      }
-    }
+    // No new outage; links still down come back for the drain (their real time offline counted).
+    for (const timer of outageTimers) clearInterval(timer);
+    for (const comeBack of [...linksDown]) comeBack();
     const runS = (Date.now() - started) / 1000;
     const drainFrom = Date.now();
     const drained = await Promise.race([sim.drain().then(() => true), sleep(o.drainTimeoutS * 1000).then(() => false)]);
     const drainS = (Date.now() - drainFrom) / 1000;
     clearInterval(backlogWatch);
-    for (const timer of outageTimers) clearInterval(timer);
+    for (const watch of drainWatches) clearInterval(watch);
     browsing = false;
     await Promise.all(users);
     const memoryEnd = await Promise.all(servers.map(async (s) => ({ rss: s.rssMb(), heap: await s.heapUsedMb() })));
@@ -501,7 +508,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         heapStart: memoryStart[i]!.heap,
         heapEnd: memoryEnd[i]!.heap,
       })),
-      ackPerSecond: totals.images / runS,
+      ackPerSecond: totals.images / (runS + drainS),
     };
   } finally {
     await cleanup();

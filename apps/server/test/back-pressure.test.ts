@@ -182,6 +182,33 @@ describe.each(dialects)('back-pressure on instrument uploads on %s', (dialect) =
     await until(() => env.app.ingestGate.inProgress === 1);
     socket.destroy();
     await until(() => env.app.ingestGate.inProgress === 0);
+
+    // A client that gives up while its image is being stored: the place stays taken until the work ends.
+    let store!: () => void;
+    const storing = new Promise<void>((resolve) => (store = resolve));
+    let working = false;
+    const ingestRoi = env.app.devices.ingestRoi.bind(env.app.devices);
+    env.app.devices.ingestRoi = async (...args) => {
+      working = true;
+      await storing;
+      return ingestRoi(...args);
+    };
+    const whole = roiMultipart(fields(env.clock.now - 5), await pngOf(11, 64));
+    const impatient = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => impatient.once('connect', resolve));
+    impatient.write(
+      `POST /api/device/rois HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Device-Key: ${a.key}\r\n` +
+        `Content-Type: ${whole.headers['content-type']}\r\nContent-Length: ${whole.payload.length}\r\n\r\n`,
+    );
+    impatient.write(whole.payload);
+    await until(() => working);
+    impatient.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(env.app.ingestGate.inProgress).toBe(1);
+    store();
+    await until(() => env.app.ingestGate.inProgress === 0);
+    // Its image was stored all the same (a retry would answer stored: false).
+    expect(await rowsOf(a.id)).toBe(1);
     // Three in a row from one instrument with a share of two: each went through once the one before had answered.
     for (let i = 0; i < 3; i++)
       expect((await uploadRoi(env, a.key, fields(env.clock.now - i), await pngOf(20 + i))).statusCode).toBe(200);

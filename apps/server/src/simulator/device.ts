@@ -62,6 +62,11 @@ const MAX_BACKLOG_MS = 10_000;
 export const MAX_BACKLOG_IMAGES = 50_000;
 /** Backoff after a failure without Retry-After (the network, a server fault): doubling from 0.5 s to 15 s. */
 const BACKOFF_MS = [500, 15_000] as const;
+/**
+ * Failures without Retry-After in a row after which an image goes to the back of the backlog (kept, not given up), so
+ * one image the server keeps failing on does not hold back every image behind it.
+ */
+const TRIES_BEFORE_REQUEUE = 8;
 
 /** One simulated instrument: a telemetry loop, an ROI loop, and the configuration it runs. */
 export class SimDevice {
@@ -88,6 +93,8 @@ export class SimDevice {
   private wake: (() => void) | null = null;
   private offline = false;
   private capturing = true;
+  /** A capture being rendered now (drain waits for it: its image joins the backlog after). */
+  private rendering = false;
 
   constructor(
     readonly instrument: SimInstrument,
@@ -157,10 +164,13 @@ export class SimDevice {
     return this.offline;
   }
 
-  /** Stops capturing (telemetry goes on) and settles once every kept image was acknowledged or given up. */
+  /**
+   * Stops capturing (telemetry goes on) and settles once every kept image was acknowledged or given up. A device whose
+   * link is down keeps its images until it is back: bring it back (setOffline(false)) for the drain to end.
+   */
   async drain(): Promise<void> {
     this.capturing = false;
-    while (this.stats.backlog > 0 && !this.signal.aborted) await this.pause(50);
+    while ((this.rendering || this.stats.backlog > 0) && !this.signal.aborted) await this.pause(50);
   }
 
   private poke() {
@@ -296,7 +306,13 @@ export class SimDevice {
       const now = this.now();
       if (next < now - MAX_BACKLOG_MS) next = now;
       if (!(await this.pause(next - now))) return;
-      if (this.capturing) await this.capture(Math.round(next));
+      if (!this.capturing) continue;
+      this.rendering = true;
+      try {
+        await this.capture(Math.round(next));
+      } finally {
+        this.rendering = false;
+      }
     }
   }
 
@@ -391,6 +407,14 @@ export class SimDevice {
           return;
         }
         if (error.throttled) this.stats.throttled++;
+        else if (attempt % TRIES_BEFORE_REQUEUE === 0 && this.backlog.length > 0) {
+          this.rt.log.throttled(
+            `${this.devId}:requeue`,
+            `${this.devId} image failed ${attempt} times (${describeError(error)}): kept, sent again after the others`,
+          );
+          this.backlog.push(upload);
+          return;
+        }
         const delay = retryDelayMs(error, Math.min(BACKOFF_MS[1], BACKOFF_MS[0] * 2 ** Math.min(attempt - 1, 10)));
         this.rt.log.throttled(
           `${this.devId}:roi-retry`,

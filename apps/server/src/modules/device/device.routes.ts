@@ -36,22 +36,24 @@ export const deviceRoutes = (service: DeviceService, gate: IngestGate): FastifyP
       bodyLimit: ROI_MAX_BYTES + 64 * 1024,
       // After the device key is checked and before the body is read: a saturated server refuses at once (503/429).
       onRequest: gate.admit,
-      handler: async (request) => {
-        const device = requireDevice(request);
-        const { fields, data } = await readRoiUpload(request);
-        const parsed = RoiUploadFieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw validationToAppError({
-            keyword: issue?.code ?? 'custom',
-            instancePath: `/${(issue?.path ?? []).join('/')}`,
-            message: issue?.message,
-            params: { ...(issue as object) },
-          });
-        }
-        return ok(await service.ingestRoi(device, parsed.data, data));
-      },
+      handler: (request) => gate.work(request, () => receiveRoi(request)),
     });
+
+    async function receiveRoi(request: FastifyRequest) {
+      const device = requireDevice(request);
+      const { fields, data } = await readRoiUpload(request);
+      const parsed = RoiUploadFieldsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw validationToAppError({
+          keyword: issue?.code ?? 'custom',
+          instancePath: `/${(issue?.path ?? []).join('/')}`,
+          message: issue?.message,
+          params: { ...(issue as object) },
+        });
+      }
+      return ok(await service.ingestRoi(device, parsed.data, data));
+    }
 
     app.route({
       ...endpoint(API.deviceConfig, {

@@ -100,11 +100,34 @@ export class IngestGate {
 
   /**
    * The route's onRequest hook (it runs after the device key was checked): admits the upload or refuses it before its
-   * body is read. The place is freed when the answer is out or the client has gone.
+   * body is read. The place is freed when the answer is out or the client has gone, but never while the handler still
+   * works on the upload (`work`): a client that gives up under load does not free a place its upload still uses.
    */
   readonly admit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const release = this.enter(requireDevice(request).id);
-    reply.raw.once('close', release);
-    if (reply.raw.destroyed) release();
+    const place: Admitted = { release: this.enter(requireDevice(request).id), working: false };
+    (request as AdmittedRequest)[kAdmitted] = place;
+    const gone = () => {
+      if (!place.working) place.release();
+    };
+    reply.raw.once('close', gone);
+    if (reply.raw.destroyed) gone();
   };
+
+  /** Runs the handler's work on an admitted upload; its place is freed when the work ends (also when it fails). */
+  async work<T>(request: FastifyRequest, fn: () => Promise<T>): Promise<T> {
+    const place = (request as AdmittedRequest)[kAdmitted];
+    if (place) place.working = true;
+    try {
+      return await fn();
+    } finally {
+      place?.release();
+    }
+  }
 }
+
+const kAdmitted = Symbol('ingest place');
+interface Admitted {
+  release: () => void;
+  working: boolean;
+}
+type AdmittedRequest = FastifyRequest & { [kAdmitted]?: Admitted };
