@@ -81,7 +81,8 @@ describe('images in an S3-protocol bucket (STORAGE_URL)', () => {
 
   it('takes the same image sent at once by retries and by a second instrument: every upload succeeds', async () => {
     const race = await buildTestApp('sqlite', {
-      config: { STORAGE_URL: `s3://ipp/race?endpoint=${encodeURIComponent(endpoint)}` },
+      // Ten uploads at once from each instrument: above the default share of one instrument (back-pressure.test.ts).
+      config: { STORAGE_URL: `s3://ipp/race?endpoint=${encodeURIComponent(endpoint)}`, INGEST_PER_DEVICE: 10 },
     });
     try {
       const w = await buildWorld(race);

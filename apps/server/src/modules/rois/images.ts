@@ -2,7 +2,7 @@ import { ResultCode } from '@ipp/contracts';
 import sharp from 'sharp';
 import { AppError } from '../../http/app-error.ts';
 import { sniffImage, type ImageType } from '../../storage/files.ts';
-import { decodeImage, type RawImage } from '../recognition/features/image.ts';
+import type { RawImage } from '../recognition/features/image.ts';
 
 export const THUMB_SIZE = 160;
 
@@ -64,14 +64,21 @@ export async function inspectImage(
  */
 export async function decodeUpload(data: Buffer): Promise<{ width: number; height: number; thumb: Buffer; pixels: RawImage }> {
   try {
-    const pixels = await decodeImage(data, MAX_IMAGE_PIXELS);
-    const { width, height, channels } = pixels;
-    const raw = Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length);
-    const thumb = await sharp(raw, { raw: { width, height, channels: channels as 1 | 2 | 3 | 4 } })
+    const { data: raw, info } = await sharp(data, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    const channels = info.channels;
+    const thumb = await sharp(raw, { raw: { width: info.width, height: info.height, channels } })
       .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer();
-    return { width, height, thumb, pixels };
+    const pixels = {
+      data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length),
+      width: info.width,
+      height: info.height,
+      channels,
+    };
+    return { width: info.width, height: info.height, thumb, pixels };
   } catch {
     throw notAnImage();
   }

@@ -33,8 +33,8 @@ export function greyOf(img: RawImage): Uint8Array {
  * Decodes an image (PNG, JPEG, WebP, TIFF…) to 8-bit interleaved pixels. A decoder warning fails it, as at ingest
  * (rois/images.ts), so re-identification reads every stored image that ingest accepted and no other.
  */
-export async function decodeImage(data: Buffer, maxPixels = 50_000_000): Promise<RawImage> {
-  const { data: pixels, info } = await sharp(data, { failOn: 'error', limitInputPixels: maxPixels })
+export async function decodeImage(data: Buffer): Promise<RawImage> {
+  const { data: pixels, info } = await sharp(data, { failOn: 'error', limitInputPixels: 50_000_000 })
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
   return {
