@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSoak, hasNginx, runSoak, SHORT_SOAK } from '../bench/src/soak-run.ts';
+import { hasNginx } from '../bench/src/nginx.ts';
+import { describeSoak, runSoak, SHORT_SOAK } from '../bench/src/soak-run.ts';
 import { PG_URL, pgReachable } from './support/server.ts';
 
 const hasPg = await pgReachable();

@@ -9,24 +9,18 @@
  * `npm run bench:soak` runs it from the command line (bench/src/soak.ts); e2e/fleet-soak.e2e.ts runs a two-minute
  * version in CI and checks what must hold.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { runSimulator } from '../../apps/server/src/simulator/simulator.ts';
 import { deviceKeyOf, freshTarget, generateFleet, type Target } from './generate.ts';
-import {
-  envelope,
-  freePort,
-  percentile,
-  repoRoot,
-  request,
-  signIn,
-  startServerProcess,
-  type ServerProcess,
-} from './server-process.ts';
+import { startNginx } from './nginx.ts';
+import type { SoakReport } from './soak-report.ts';
+
+export type { SoakReport } from './soak-report.ts';
+export { describeSoak } from './soak-report.ts';
+import { envelope, percentile, request, signIn, startServerProcess, type ServerProcess } from './server-process.ts';
 
 export interface SoakOptions {
   /** Simulated instruments (B1…Bn). */
@@ -78,123 +72,7 @@ export const FULL_SOAK: Omit<SoakOptions, 'log'> = {
   drainTimeoutS: 600,
 };
 
-export interface SoakReport {
-  options: Omit<SoakOptions, 'log'>;
-  /** Images the instruments captured and kept to send (after their size filter). */
-  captured: number;
-  /** Acknowledged as stored (`stored: true`) and as already stored (a retry whose first answer was lost). */
-  acknowledged: number;
-  duplicates: number;
-  /** Images given up by an instrument (refused for good or pushed out of a full backlog): must be 0. */
-  givenUp: number;
-  /** ROI rows of the fleet received during the soak. */
-  stored: number;
-  /** Captured but not stored: must be 0. */
-  lost: number;
-  /** Upload answers 429/503 with Retry-After. */
-  throttled: number;
-  telemetry: number;
-  telemetryFailures: number;
-  /** Seconds of the run (capturing) and of the drain after it. */
-  runS: number;
-  drainS: number;
-  drained: boolean;
-  /** The fleet's backlog: the largest seen, and each outage's backlog when its link came back with the seconds to drain. */
-  backlogPeak: number;
-  outages: { devices: number; backlogAtReturn: number; drainS: number | null }[];
-  /** Console calls through the proxy. */
-  pages: {
-    calls: number;
-    errors: number;
-    p50: number;
-    p95: number;
-    max: number;
-    byKind: Record<string, { n: number; p95: number }>;
-  };
-  /** Instruments offline longer than the threshold, and how many of them got an offline alarm. */
-  offlineLongEnough: number;
-  alarmed: number;
-  /** Offline alarms raised on instruments that were not taken offline (false alarms). */
-  falseAlarms: number;
-  /** Resident memory of each server process, MB, after the warm-up and at the end; and the JavaScript heap. */
-  memory: { rssStart: number; rssEnd: number; heapStart: number | null; heapEnd: number | null }[];
-  /** ROIs acknowledged per second over the run and the drain after it. */
-  ackPerSecond: number;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** nginx from Debian with the repository's configuration, on the ports this run uses. */
-export async function startNginx(upstreams: number[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-soak-nginx-'));
-  const source = fs.readFileSync(path.join(repoRoot, 'deploy/nginx/ipp-console.conf'), 'utf8');
-  const port = await freePort();
-  const servers = /( *)server 127\.0\.0\.1:8081;\n\s*server 127\.0\.0\.1:8082;/;
-  const listen = /listen 127\.0\.0\.1:8080;/;
-  if (!servers.test(source) || !listen.test(source))
-    throw new Error('deploy/nginx/ipp-console.conf no longer has the upstream and listen lines the soak replaces');
-  const conf = source
-    .replace(servers, (_, indent: string) => upstreams.map((p) => `${indent}server 127.0.0.1:${p};`).join('\n'))
-    .replace(listen, `listen 127.0.0.1:${port};`);
-  fs.writeFileSync(path.join(dir, 'ipp-console.conf'), conf);
-  fs.writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    [
-      // Workers run as the invoking user when it is root (CI), so they can use this temporary folder.
-      process.getuid?.() === 0 ? 'user root;' : '',
-      'worker_processes 1;',
-      `pid ${dir}/nginx.pid;`,
-      `error_log ${dir}/error.log warn;`,
-      'events { worker_connections 4096; }',
-      'http {',
-      '  access_log off;',
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
-      `  include ${dir}/ipp-console.conf;`,
-      '}',
-    ].join('\n'),
-  );
-  const binary = fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
-  const check = spawnSync(binary, ['-t', '-p', dir, '-c', `${dir}/nginx.conf`], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx refused the configuration:\n${check.stderr}`);
-  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const deadline = Date.now() + 10_000;
-  const fail = (message: string) => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
-    return new Error(message);
-  };
-  for (;;) {
-    if (child.exitCode !== null) throw fail(`nginx exited with ${child.exitCode}: ${stderr}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (up) break;
-    if (Date.now() > deadline) throw fail(`nginx did not listen on ${port}: ${stderr}`);
-    await sleep(50);
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGQUIT');
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Whether Debian's nginx is installed (the soak needs it). */
-export const hasNginx = () => spawnSync(fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx', ['-v']).status === 0;
 
 interface PageTally {
   times: Map<string, number[]>;
@@ -513,26 +391,4 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   } finally {
     await cleanup();
   }
-}
-
-/** The report as lines for a terminal and docs/benchmarks.md. */
-export function describeSoak(r: SoakReport): string[] {
-  const o = r.options;
-  const mb = (n: number | null) => (n === null ? '?' : n.toFixed(0));
-  return [
-    `${o.devices} instruments, ${o.totalRate} ROIs/s captured before the size filter, telemetry every ${o.telemetryIntervalS} s, ` +
-      `${o.seconds} s; outages of ${Math.round(o.outageShare * 100)}% of the fleet for ${o.outageS} s every ${o.outageEveryS} s from ${o.firstOutageAtS} s; ` +
-      `${o.users} console users; 2 server processes, PostgreSQL, s3rver, nginx`,
-    `images: ${r.captured} captured, ${r.acknowledged} acknowledged (+${r.duplicates} already stored), ${r.stored} stored, ` +
-      `${r.lost} lost, ${r.givenUp} given up; ${r.throttled} answers said retry later; ${r.ackPerSecond.toFixed(1)} acknowledged/s`,
-    `backlog: peak ${r.backlogPeak}; ${r.drained ? `drained in ${r.drainS.toFixed(1)} s after the run` : `NOT drained after ${r.drainS.toFixed(0)} s`}; ` +
-      `outages: ${r.outages.map((x) => `${x.devices} devices, ${x.backlogAtReturn} kept, drained in ${x.drainS === null ? '—' : `${x.drainS.toFixed(1)} s`}`).join('; ')}`,
-    `telemetry: ${r.telemetry} acknowledged, ${r.telemetryFailures} failed`,
-    `console through nginx: ${r.pages.calls} calls, ${r.pages.errors} errors, p50 ${r.pages.p50.toFixed(0)} ms, p95 ${r.pages.p95.toFixed(0)} ms, max ${r.pages.max.toFixed(0)} ms`,
-    `  ${Object.entries(r.pages.byKind)
-      .map(([k, v]) => `${k} p95 ${v.p95.toFixed(0)} ms (${v.n})`)
-      .join(', ')}`,
-    `offline alarms: ${r.alarmed} of ${r.offlineLongEnough} instruments offline past the threshold; ${r.falseAlarms} on instruments never taken offline`,
-    `memory: ${r.memory.map((m, i) => `process ${i + 1} RSS ${mb(m.rssStart)} → ${mb(m.rssEnd)} MB (heap ${mb(m.heapStart)} → ${mb(m.heapEnd)} MB)`).join('; ')}`,
-  ];
 }

@@ -70,7 +70,8 @@ const TRIES_BEFORE_REQUEUE = 8;
 
 /** One simulated instrument: a telemetry loop, an ROI loop, and the configuration it runs. */
 export class SimDevice {
-  readonly stats: DeviceStats = emptyStats();
+  /** The counts; `backlog` is derived (stats). */
+  private readonly counts: DeviceStats = emptyStats();
   private config: IppConfig = { ...DEFAULT_IPP_CONFIG };
   private version = 0;
   private state: DeviceState;
@@ -113,6 +114,11 @@ export class SimDevice {
   /** The device's own time. */
   private now(): number {
     return (this.rt.clock ?? Date.now)();
+  }
+
+  /** What the device did so far; `backlog` is the images kept to send plus those being sent now. */
+  get stats(): DeviceStats {
+    return { ...this.counts, backlog: this.backlog.length + this.sending };
   }
 
   get devId(): string {
@@ -226,14 +232,14 @@ export class SimDevice {
     if (this.mqtt) {
       // Not awaited: the client keeps QoS 1 messages while disconnected and sends them on reconnect.
       this.mqtt.telemetry(sample).then(
-        () => this.stats.telemetry++,
+        () => this.counts.telemetry++,
         (error: unknown) => this.telemetryFailed(error),
       );
       return;
     }
     try {
       const ack = await withRetry(() => this.http.telemetry(sample), { signal: this.signal });
-      this.stats.telemetry++;
+      this.counts.telemetry++;
       if (this.reachable !== true) this.rt.log.info(`${this.devId} online`);
       this.reachable = true;
       if (ack.config_version > this.version && ack.config_version !== this.pending?.version) void this.fetchConfig();
@@ -244,7 +250,7 @@ export class SimDevice {
 
   private telemetryFailed(error: unknown) {
     if (this.signal.aborted) return;
-    this.stats.telemetryFailures++;
+    this.counts.telemetryFailures++;
     this.reachable = false;
     this.rt.log.throttled(
       `${this.devId}:telemetry`,
@@ -283,7 +289,7 @@ export class SimDevice {
     const changed = CONFIG_KEYS.filter((k) => doc.config[k] !== this.config[k]);
     this.config = { ...doc.config };
     this.version = doc.version;
-    this.stats.configs++;
+    this.counts.configs++;
     const shown = changed.slice(0, 4).map((k) => `${k} ${doc.config[k]}`);
     if (changed.length > 4) shown.push(`+${changed.length - 4} more`);
     this.rt.log.info(`${this.devId} applied config v${doc.version}${shown.length ? ` (${shown.join(', ')})` : ' (no change)'}`);
@@ -323,13 +329,13 @@ export class SimDevice {
     try {
       roi = await renderRoi(kind, hashInts(this.state.seed, this.imageCount++, Math.floor(this.rng() * 4_294_967_296)));
     } catch (error) {
-      this.stats.imageFailures++;
+      this.counts.imageFailures++;
       this.rt.log.throttled(`${this.devId}:render`, `${this.devId} could not render a ${kind}: ${describeError(error)}`);
       return;
     }
     // The device's size filter drops small particles before they are ever sent.
     if (roi.sizePx < this.config.size_filter_px) {
-      this.stats.filtered++;
+      this.counts.filtered++;
       return;
     }
     this.roisMade++;
@@ -341,12 +347,10 @@ export class SimDevice {
       sizePx: roi.sizePx,
       png: roi.png,
     });
-    this.stats.captured++;
-    this.stats.backlog++;
+    this.counts.captured++;
     if (this.backlog.length > MAX_BACKLOG_IMAGES) {
       this.backlog.shift();
-      this.stats.backlog--;
-      this.stats.imageFailures++;
+      this.counts.imageFailures++;
       this.rt.log.throttled(`${this.devId}:full`, `${this.devId} backlog full: the oldest image was given up`);
     }
     this.poke();
@@ -388,9 +392,8 @@ export class SimDevice {
       }
       try {
         const ack = await this.http.roi(upload);
-        if (ack.stored) this.stats.images++;
-        else this.stats.duplicates++;
-        this.stats.backlog--;
+        if (ack.stored) this.counts.images++;
+        else this.counts.duplicates++;
         return;
       } catch (error) {
         if (this.signal.aborted) {
@@ -398,15 +401,14 @@ export class SimDevice {
           return;
         }
         if (!(error instanceof ApiError && error.retryable)) {
-          this.stats.imageFailures++;
-          this.stats.backlog--;
+          this.counts.imageFailures++;
           this.rt.log.throttled(
             `${this.devId}:roi`,
             `${this.devId} image not delivered: ${describeError(error)}${keyHint(error)}`,
           );
           return;
         }
-        if (error.throttled) this.stats.throttled++;
+        if (error.throttled) this.counts.throttled++;
         else if (attempt % TRIES_BEFORE_REQUEUE === 0 && this.backlog.length > 0) {
           this.rt.log.throttled(
             `${this.devId}:requeue`,

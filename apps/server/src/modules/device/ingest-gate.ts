@@ -29,7 +29,6 @@ const RATE_WINDOW_MS = 10_000;
  * body and its decoded pixels in memory until requests passed their deadline.
  */
 export class IngestGate {
-  private running = 0;
   private nextId = 0;
   /** When each upload in progress was admitted, oldest first. */
   private readonly started = new Map<number, number>();
@@ -44,7 +43,7 @@ export class IngestGate {
 
   /** Uploads in progress now. */
   get inProgress() {
-    return this.running;
+    return this.started.size;
   }
 
   /** Takes a place for one upload of `deviceId`, or throws the 503/429 refusal; the release frees it (once). */
@@ -52,9 +51,8 @@ export class IngestGate {
     const mine = this.perDevice.get(deviceId) ?? 0;
     if (mine >= this.bounds.perDevice)
       throw new AppError(ResultCode.THROTTLED, 'tooManyUploads', { max: this.bounds.perDevice, seconds: 1 }, undefined, 429);
-    if (this.running >= this.bounds.inFlight)
+    if (this.started.size >= this.bounds.inFlight)
       throw new AppError(ResultCode.THROTTLED, 'ingestBusy', { seconds: this.retryAfterSeconds() }, undefined, 503);
-    this.running++;
     this.perDevice.set(deviceId, mine + 1);
     const id = this.nextId++;
     this.started.set(id, this.now());
@@ -62,7 +60,6 @@ export class IngestGate {
     return () => {
       if (released) return;
       released = true;
-      this.running--;
       this.started.delete(id);
       const left = (this.perDevice.get(deviceId) ?? 1) - 1;
       if (left > 0) this.perDevice.set(deviceId, left);
@@ -86,7 +83,7 @@ export class IngestGate {
       seconds = Math.ceil((now - oldest) / 1000);
     } else {
       const perSecond = (this.answered.length / Math.max(1000, now - this.answered[0]!)) * 1000;
-      seconds = Math.ceil(this.running / perSecond);
+      seconds = Math.ceil(this.started.size / perSecond);
     }
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, seconds));
   }
