@@ -1,7 +1,8 @@
 /**
  * What one acknowledged ROI costs, stage by stage (issue 39): the ingest benchmark's 200 PWSSC images (read in place
  * from ../shared, never copied) each go through every piece of per-image work the server does before it acknowledges
- * an upload, timed one stage at a time in one thread: the header check, the decode to pixels and the thumbnail made from them, each
+ * an upload, timed one stage at a time in one thread: the type check and decode to pixels (one libvips call, whose header check
+ * refuses an oversized image) and the thumbnail made from them, each
  * stage of the measured features (features.ts times its own stages when asked), the network's input, the network
  * (one view, as the product runs it), the similarity descriptor, the team model's label and the image's sha256.
  * The floor is the least any server must do with an upload, measured in the same run: its sha256. Passes alternate
@@ -13,7 +14,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { checkImage, decodeUpload } from '../../apps/server/src/modules/rois/images.ts';
+import { inspectImage } from '../../apps/server/src/modules/rois/images.ts';
 import { descriptorOf } from '../../apps/server/src/modules/recognition/descriptor.ts';
 import { netInputOf } from '../../apps/server/src/modules/recognition/embedding/net-input.ts';
 import { decodeImage, featuresOfPixels, greyOf, type StageTimes } from '../../apps/server/src/modules/recognition/features.ts';
@@ -44,8 +45,7 @@ const model = trainTeamModel({ x: vectors.map((v) => [...v]), y: vectors.map((_,
 
 const ORDER = [
   'sha256 (floor)',
-  'header check',
-  'decode to pixels, thumbnail (resize, WebP)',
+  'type, decode to pixels, thumbnail (resize, WebP)',
   'grey',
   'segment',
   'crop',
@@ -79,10 +79,8 @@ for (let pass = 0; pass < PASSES + 1; pass++) {
     };
     crypto.createHash('sha256').update(data).digest();
     lap('sha256 (floor)');
-    await checkImage(data);
-    lap('header check');
-    const { pixels: img } = await decodeUpload(data);
-    lap('decode to pixels, thumbnail (resize, WebP)');
+    const { pixels: img } = await inspectImage(data);
+    lap('type, decode to pixels, thumbnail (resize, WebP)');
     const grey = greyOf(img);
     lap('grey');
     featuresOfPixels(img, { stages, grey });

@@ -46,14 +46,26 @@ export async function checkImage(data: Buffer): Promise<{ mime: ImageType; width
 }
 
 /**
- * Reads an uploaded image: checkImage first, then decodeUpload. Anything that does not decode as a PNG, JPEG or WebP
- * answers 415.
+ * Reads an uploaded image in one call to libvips (issue 39): the type from its first bytes, then the decode itself, whose
+ * header check refuses more than MAX_IMAGE_PIXELS before any pixel is decoded. Only when that fails is the header read
+ * again by checkImage, to answer 413 for an image too large and 415 for anything else; a side past MAX_IMAGE_SIDE
+ * within the pixel limit is refused after its (bounded) decode. The answers are those of checkImage then decodeUpload.
  */
 export async function inspectImage(
   data: Buffer,
 ): Promise<{ mime: ImageType; width: number; height: number; thumb: Buffer; pixels: RawImage }> {
-  const { mime } = await checkImage(data);
-  return { mime, ...(await decodeUpload(data)) };
+  const mime = sniffImage(data);
+  if (!mime) throw notAnImage();
+  let decoded: Awaited<ReturnType<typeof decodeUpload>>;
+  try {
+    decoded = await decodeUpload(data);
+  } catch (failed) {
+    await checkImage(data);
+    throw failed;
+  }
+  const { width, height } = decoded;
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) throw tooManyPixels(width, height);
+  return { mime, ...decoded };
 }
 
 /**
