@@ -54,11 +54,12 @@ export interface CpuUse {
 
 /** Starts measuring; the returned function ends the phase and gives each party's cores used. */
 export function startCpu(serverPids: number[]): () => CpuUse {
-  const pgPids = postgresPids();
-  const pgTicks = () => pgPids.reduce((sum, pid) => sum + procTicks(pid), 0);
+  // PostgreSQL's processes come and go (a backend per connection): each counts from its ticks at the start, or from 0
+  // when it started during the phase; one that ended during the phase is lost rather than counted negative.
+  const pg0 = new Map(postgresPids().map((pid) => [pid, procTicks(pid)]));
+  const pgUsed = () => postgresPids().reduce((sum, pid) => sum + Math.max(0, procTicks(pid) - (pg0.get(pid) ?? 0)), 0);
   const t0 = performance.now();
   const servers0 = serverPids.map(procTicks);
-  const pg0 = pgTicks();
   const self0 = process.cpuUsage();
   const machine0 = machineTicks();
   return () => {
@@ -70,7 +71,7 @@ export function startCpu(serverPids: number[]): () => CpuUse {
     const machineShare = (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total);
     return {
       servers: serverPids.map((pid, i) => (procTicks(pid) - servers0[i]!) / TICK / seconds),
-      postgres: (pgTicks() - pg0) / TICK / seconds,
+      postgres: pgUsed() / TICK / seconds,
       generator: (self.user + self.system) / 1e6 / seconds,
       machine: machineShare * cores,
       cores,

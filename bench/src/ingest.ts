@@ -17,9 +17,9 @@ import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { writeFileDurably } from '../../apps/server/src/storage/files.ts';
-import { deviceKeyOf, freshTarget, generateFleet, PG_URL } from './generate.ts';
-import { loadImages, roiMultipart, variant } from './images.ts';
-import { envelope, percentile, repoRoot, request, startServerProcess } from './server-process.ts';
+import { freshTarget, generateFleet, PG_URL } from './generate.ts';
+import { ingestImages, ingestPhase, type IngestPhase } from './ingest-load.ts';
+import { repoRoot, startServerProcess } from './server-process.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -34,9 +34,8 @@ const INSTRUMENTS = Number(flags.instruments);
 const SECONDS = Number(flags.seconds);
 const PHASES = Number(flags.phases);
 
-const { images, source } = await loadImages();
-let copy = 0;
-const nextImage = (station: number) => variant(images[copy % images.length]!, station * 10_000_000 + ++copy);
+const { nextImage, source } = await ingestImages();
+const httpPhase = (url: string) => ingestPhase([url], INSTRUMENTS, SECONDS, nextImage);
 
 /** The floor's store: a folder of files and one table, as small as a durable acknowledgement can be. */
 async function floorStore() {
@@ -106,36 +105,6 @@ async function floorPhase(store: Store) {
   return done / ((performance.now() - started) / 1000);
 }
 
-async function httpPhase(url: string) {
-  const until = Date.now() + SECONDS * 1000;
-  let done = 0;
-  let errors = 0;
-  const times: number[] = [];
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: INSTRUMENTS }, async (_, i) => {
-      while (Date.now() < until) {
-        const form = roiMultipart({ captured_at: Date.now() - 1000, label_index: 0, size_px: 1000 }, nextImage(i + 1));
-        const t0 = performance.now();
-        const answer = await request(`${url}/api/device/rois`, {
-          method: 'POST',
-          headers: { 'x-device-key': deviceKeyOf(i + 1), 'content-type': form.contentType },
-          body: form.body,
-        });
-        times.push(performance.now() - t0);
-        if (answer.status === 200 && envelope<{ stored: boolean }>(answer).code === 1000) done++;
-        else errors++;
-      }
-    }),
-  );
-  return {
-    perSecond: done / ((performance.now() - started) / 1000),
-    p50: percentile(times, 50),
-    p99: percentile(times, 99),
-    errors,
-  };
-}
-
 const target = await freshTarget(flags.pg ? 'postgres' : 'sqlite', 'ingest');
 await generateFleet(target.db, { rois: 0, stations: INSTRUMENTS, classes: 8, days: 1, now: Date.now(), telemetry: false });
 await target.db.close();
@@ -148,7 +117,7 @@ const store = await floorStore();
 console.log(
   `Ingest: ${INSTRUMENTS} concurrent instruments, ${PHASES} × (floor, HTTP) of ${SECONDS} s, ${target.describe}, ${source}`,
 );
-const rows: { floor: number; http: Awaited<ReturnType<typeof httpPhase>> }[] = [];
+const rows: { floor: number; http: IngestPhase }[] = [];
 await httpPhase(server.url); // warm-up: code paths, the model cache, the page cache
 for (let p = 0; p < PHASES; p++) {
   const floor = await floorPhase(store);

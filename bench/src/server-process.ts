@@ -45,6 +45,8 @@ export async function startServerProcess(options: {
   dataDir: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** Pins the process to these CPUs (`taskset -c`, e.g. "1"), for scaling measurements on a small machine. */
+  cpus?: string;
 }): Promise<ServerProcess> {
   const port = await freePort();
   const env: Record<string, string> = {
@@ -62,7 +64,10 @@ export async function startServerProcess(options: {
   // Diagnostic reports on SIGUSR2 (Node's own): they tell the JavaScript heap from native memory in RSS.
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-reports-'));
   const nodeArgs = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`, '--report-compact'];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const command = [process.execPath, ...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'];
+  // taskset executes the server in its own place, so the child's pid is the server's.
+  const [file, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...command] : command;
+  const child: ChildProcess = spawn(file!, args, {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
