@@ -59,7 +59,8 @@ afterEach(async () => {
 describe('EChart', () => {
   it('draws the option into its own element, in the interface language, with its data in words', async () => {
     render(<EChart option={bars([1, 2, 3])} label="ROIs per hour: 6" testId="chart" />);
-    await waitFor(() => expect(charts).toHaveLength(1));
+    // The chart is made, then given its option in a later effect: wait for both (a loaded CI machine once read between).
+    await waitFor(() => expect(charts[0]?.setOption).toHaveBeenCalled());
     const element = screen.getByTestId('chart');
     expect(charts[0]?.element).toBe(element);
     expect(charts[0]?.locale).toBe('ZH');
