@@ -6,6 +6,7 @@ import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
+import { percentile } from './server-process.ts';
 
 const LIMIT = 200;
 /** A deep page: the cursor at this position of a station's list (80% of it when shorter). */
@@ -90,5 +91,6 @@ export const IDENTIFY: Page[] = [
   { name: 'identify: size 500–2000 px, page 1', url: (_f, s) => listUrl(s, '&coordRange_0=500&coordRange_1=2000') },
 ];
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The median, as the other benchmarks take it (server-process.ts percentile). */
+export const median = (values: number[]) => percentile(values, 50);
 export const ms = (v: number) => (v >= 100 ? `${v.toFixed(0)} ms` : v >= 10 ? `${v.toFixed(1)} ms` : `${v.toFixed(2)} ms`);
