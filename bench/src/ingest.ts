@@ -8,6 +8,8 @@
  *   npm run bench:ingest                      # SQLite, 20 instruments, 3 × (floor, HTTP) of 10 s
  *   npm run bench:ingest -- --pg              # PostgreSQL
  *   --instruments N  --seconds S  --phases P  --write
+ *   --profile DIR                             # the server's threads' CPU profiles (.cpuprofile) written to DIR;
+ *                                             # `npm run bench:profile-summary -- DIR/*.cpuprofile` reads them
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -28,6 +30,7 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '10' },
     phases: { type: 'string', default: '3' },
     write: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const INSTRUMENTS = Number(flags.instruments);
@@ -112,6 +115,7 @@ const server = await startServerProcess({
   dataDir: target.dataDir,
   databaseUrl: target.databaseUrl,
   env: { SIMILARITY_PRELOAD: 'off' },
+  ...(flags.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags.profile)}`] } : {}),
 });
 const store = await floorStore();
 console.log(

@@ -47,6 +47,8 @@ export async function startServerProcess(options: {
   env?: Record<string, string>;
   /** Pins the process to these CPUs (`taskset -c`, e.g. "1"), for scaling measurements on a small machine. */
   cpus?: string;
+  /** More flags for node, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
 }): Promise<ServerProcess> {
   const port = await freePort();
   const env: Record<string, string> = {
@@ -63,7 +65,13 @@ export async function startServerProcess(options: {
   if (!options.databaseUrl) delete env.DATABASE_URL;
   // Diagnostic reports on SIGUSR2 (Node's own): they tell the JavaScript heap from native memory in RSS.
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'ipp-bench-reports-'));
-  const nodeArgs = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`, '--report-compact'];
+  const nodeArgs = [
+    '--report-on-signal',
+    '--report-signal=SIGUSR2',
+    `--report-directory=${reports}`,
+    '--report-compact',
+    ...(options.nodeArgs ?? []),
+  ];
   const command = [process.execPath, ...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'];
   // taskset executes the server in its own place, so the child's pid is the server's.
   const [file, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...command] : command;
