@@ -25,6 +25,7 @@ const T = {
     alarmsTab: '告警',
     rulesTab: '规则',
     acknowledged: '已确认',
+    major: '重要',
     devId: '站点 ID',
     siteName: '站点名称',
     longitude: '经度',
@@ -53,6 +54,7 @@ const T = {
     alarmsTab: 'Alarms',
     rulesTab: 'Rules',
     acknowledged: 'Acknowledged',
+    major: 'Major',
     devId: 'Site ID',
     siteName: 'Site name',
     longitude: 'Longitude',
@@ -326,6 +328,9 @@ describe.skipIf(!chromiumAvailable).each(['en', 'zh'] as const)('live monitoring
     await expect.poll(() => page.getByTestId('alarm-bell').getAttribute('data-active')).toBe('1');
     expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
     const alarmId = ((await alarmState.getAttribute('data-testid')) ?? '').replace('alarm-state-', '');
+    // Issue 40: an offline rule weighs "major" unless set otherwise; the bell takes the colour of the heaviest.
+    expect(await page.getByTestId(`alarm-severity-${alarmId}`).textContent()).toBe(t.major);
+    expect(await page.getByTestId('alarm-bell').getAttribute('data-heaviest')).toBe('major');
     await page.getByTestId(`alarm-ack-${alarmId}`).click();
     const ackForm = page.getByRole('dialog');
     await ackForm.getByLabel(t.note, { exact: true }).fill('checking the cable');

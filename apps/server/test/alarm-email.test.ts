@@ -155,7 +155,7 @@ describe.each(dialects)('alarm e-mail on %s', (dialect) => {
     await raise('A1');
     await expect.poll(async () => smtp.mails.length).toBe(1);
     expect(smtp.mails[0]!.to).toEqual(['admin@example.org']);
-    expect(smtp.mails[0]!.subject).toBe('[IPP alarm] Site A1 (A1): internal temperature above 40 °C');
+    expect(smtp.mails[0]!.subject).toBe('[IPP alarm · major] Site A1 (A1): internal temperature above 40 °C');
     expect(smtp.mails[0]!.text).toContain('Rule: Hot (internal temperature above 40 °C)');
     expect(smtp.mails[0]!.text).toContain('Reading: 45');
 
@@ -170,7 +170,7 @@ describe.each(dialects)('alarm e-mail on %s', (dialect) => {
     ).toEqual(['admin@example.org', 'user@example.org']);
     // The user reads Chinese (the site default).
     const toUser = smtp.mails.find((m) => m.to.includes('user@example.org'))!;
-    expect(toUser.subject).toBe('[IPP 告警] Site A2 (A2)：舱内温度高于 40 °C');
+    expect(toUser.subject).toBe('[IPP 告警 · 重要] Site A2 (A2)：舱内温度高于 40 °C');
     expect(toUser.text).toContain('站点：Site A2 (A2)');
     await expect.poll(async () => (await deliveries()).every((d) => d.delivered_at !== null)).toBe(true);
     // Nobody of team B, nobody who chose nothing.
@@ -217,6 +217,7 @@ describe('alarm e-mail text', () => {
       rule_id: 1,
       rule_name: 'Bloom',
       kind: 'class_concentration' as const,
+      severity: 'major' as const,
       threshold: 20,
       minutes: 180,
       class_id: 3,
@@ -233,8 +234,14 @@ describe('alarm e-mail text', () => {
       ack_note: null,
       cleared_at: null,
     };
-    expect(alarmMail(alarm, 'raised', 'en').subject).toBe('[IPP alarm] Bay (A1): 003 Dinoflagellate above 20 ind/L over 3 h');
-    expect(alarmMail(alarm, 'raised', 'zh').subject).toBe('[IPP 告警] Bay (A1)：003 Dinoflagellate 浓度在 3 小时内高于 20 个/L');
+    expect(alarmMail(alarm, 'raised', 'en').subject).toBe(
+      '[IPP alarm · major] Bay (A1): 003 Dinoflagellate above 20 ind/L over 3 h',
+    );
+    expect(alarmMail(alarm, 'raised', 'zh').subject).toBe(
+      '[IPP 告警 · 重要] Bay (A1)：003 Dinoflagellate 浓度在 3 小时内高于 20 个/L',
+    );
+    expect(alarmMail({ ...alarm, state: 'cleared' }, 'cleared', 'en').subject).toMatch(/ \(cleared\)$/);
+    expect(alarmMail({ ...alarm, state: 'cleared' }, 'cleared', 'zh').subject).toMatch(/（已解除）$/);
     expect(alarmMail(alarm, 'again', 'en').text).toContain('26.4');
   });
 });

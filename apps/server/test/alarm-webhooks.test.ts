@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AlarmNoticeSchema, type AlarmWebhook, type AlarmWebhookSaveResult } from '@ipp/contracts';
+import path from 'node:path';
+import { ALARM_EVENTS, AlarmNoticeSchema, AlarmSchema, type AlarmWebhook, type AlarmWebhookSaveResult } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlarmOutbox, OUTBOX_MAX_ATTEMPTS } from '../src/modules/alarms/alarm-outbox.ts';
 import { WEBHOOK_TIMEOUT_MS, webhookSignature } from '../src/modules/alarms/webhooks.service.ts';
@@ -80,6 +82,7 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     expect((await telemetry(env, a1.key, { at: env.clock.now, temperature_c: 45 })).statusCode).toBe(200);
     await env.app.alarms.settled();
     await expect.poll(async () => (await deliveries()).length).toBe(1);
+    return a1;
   };
 
   it('posts each raised alarm as signed JSON, retries with a doubling pause, and shows how deliveries fare', async () => {
@@ -124,6 +127,31 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
 
     const status = (await view(w.tokens.ownAdmin)).data as AlarmWebhook;
     expect(status).toMatchObject({ pending: 0, failed: 0, last_delivery: { ok: true, attempts: 3, error: null } });
+  });
+
+  it('posts one incident from raise to clear: acknowledged and cleared carry the same alarm id, each signed (issue 40)', async () => {
+    hook = await receiver([200]);
+    const { secret } = (await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult;
+    const a1 = await raiseOne();
+    const id = (await env.db.kysely.selectFrom('alarms').select('id').executeTakeFirstOrThrow()).id;
+    const acked = await call(env, w.tokens.user, 'POST', '/api/alarm/acknowledge', { id, note: 'diver on the way' });
+    expect(body(acked).code).toBe(1000);
+    env.clock.advance(60_000);
+    expect((await telemetry(env, a1.key, { at: env.clock.now, temperature_c: 30 })).statusCode).toBe(200);
+    await env.app.alarms.settled();
+    await expect.poll(() => hook!.received.length).toBe(3);
+    const events = hook.received.map((r) => {
+      const timestamp = Number(r.headers['x-ipp-timestamp']);
+      expect(r.headers['x-ipp-signature']).toBe(webhookSignature(secret!, timestamp, r.body));
+      return AlarmNoticeSchema.parse(JSON.parse(r.body));
+    });
+    expect(events.map((e) => [e.event, e.alarm.id, e.alarm.state])).toEqual([
+      ['alarm.raised', id, 'active'],
+      ['alarm.acknowledged', id, 'acknowledged'],
+      ['alarm.cleared', id, 'cleared'],
+    ]);
+    expect(events[1]!.alarm).toMatchObject({ acknowledged_by_name: 'user_a', ack_note: 'diver on the way' });
+    expect(events[2]!.alarm).toMatchObject({ cleared_at: env.clock.now, value: 45, severity: 'major' });
   });
 
   it('gives a notice up after the last try and says so; a new secret is answered once', async () => {
@@ -383,5 +411,18 @@ describe.each(dialects)('webhook addresses on %s', (dialect) => {
     await env.db.kysely.updateTable('alarm_deliveries').set({ last_error: 'HTTP 403' }).execute();
     const old = body(await call(env, w.tokens.ownAdmin, 'GET', '/api/alarm/webhook')).data as AlarmWebhook;
     expect(old.last_delivery).toMatchObject({ ok: false, error: 'network error' });
+  });
+});
+
+describe('the webhook payload documented in docs/alarms.md', () => {
+  it('is a notice the server could send: the example parses with the contract, and every event is listed', () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '../../../docs/alarms.md'), 'utf8');
+    const example = /<!-- webhook-example:start -->\s*```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    const raw = JSON.parse(example!) as { alarm: object };
+    AlarmNoticeSchema.strict().parse(raw);
+    // No field the server does not send (parsing alone would drop an extra one silently).
+    expect(Object.keys(raw.alarm).sort()).toEqual(Object.keys(AlarmSchema.shape).sort());
+    for (const event of ALARM_EVENTS) expect(doc).toContain(`| \`${event}\` |`);
   });
 });

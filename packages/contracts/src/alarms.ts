@@ -50,7 +50,49 @@ export const ALARM_KIND_NEEDS: Record<AlarmKind, readonly AlarmParam[]> = {
 /** A concentration window is whole hours: at least one, at most a week. */
 export const CONCENTRATION_WINDOW_MINUTES = { min: 60, max: 10_080 } as const;
 
-export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
+/**
+ * How much an alarm weighs (issue 40), heaviest first: the order alarms are listed and coloured in. A new rule takes its
+ * kind's default unless it names one.
+ */
+export const ALARM_SEVERITIES = ['critical', 'major', 'minor', 'warning'] as const;
+export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
+
+export const DEFAULT_SEVERITY: Record<AlarmKind, AlarmSeverity> = {
+  offline: 'major',
+  temperature_high: 'major',
+  humidity_high: 'critical',
+  storage_low: 'minor',
+  wiper_fault: 'major',
+  wiper_no_clean: 'minor',
+  no_images: 'minor',
+  uvc_off_sampling: 'warning',
+  class_concentration: 'major',
+};
+
+/**
+ * What a rule does when its station shows nothing either way (offline, or no such reading): `keep` the alarm as it
+ * is (the default, and the only behaviour before issue 40), `raise` one (no data is itself the trouble), or `clear` it.
+ */
+export const NO_DATA_ACTIONS = ['keep', 'raise', 'clear'] as const;
+export type NoDataAction = (typeof NO_DATA_ACTIONS)[number];
+
+/**
+ * Kinds whose limit is a reading with a direction, so a separate clear level makes sense (hysteresis): `above` kinds
+ * raise over the limit and clear at or under the clear level (at most the limit); `below` kinds the other way round.
+ */
+export const LIMIT_DIRECTION: Partial<Record<AlarmKind, 'above' | 'below'>> = {
+  temperature_high: 'above',
+  humidity_high: 'above',
+  storage_low: 'below',
+  wiper_no_clean: 'above',
+  class_concentration: 'above',
+};
+
+/** The longest a condition may be required to hold before it raises, minutes (a day). */
+export const MAX_FOR_MINUTES = 1440;
+
+/** `pending`: the condition holds but not yet for the rule's duration; nobody is notified, nothing is counted as open. */
+export const ALARM_STATES = ['pending', 'active', 'acknowledged', 'cleared'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
 
 /** The most rules one team keeps: each is evaluated on every report of its stations. */
@@ -71,6 +113,12 @@ export const AlarmRuleSchema = z.object({
   enabled: z.boolean(),
   /** While an alarm stays active, it is notified again after this many minutes; 0 never. */
   renotify_minutes: z.number().int(),
+  severity: z.enum(ALARM_SEVERITIES),
+  /** The condition must hold this many minutes before the alarm raises (pending meanwhile); 0 at once. */
+  for_minutes: z.number().int(),
+  /** Where an open alarm clears (LIMIT_DIRECTION kinds); null: at the limit itself. */
+  clear_threshold: z.number().nullable(),
+  no_data: z.enum(NO_DATA_ACTIONS),
   updated_at: z.number().int(),
 });
 export type AlarmRule = z.infer<typeof AlarmRuleSchema>;
@@ -88,8 +136,25 @@ export const AlarmRuleSaveBodySchema = z
     ipp_id: z.number().int().positive().max(MAX_ID).nullable().default(null),
     enabled: z.boolean().default(true),
     renotify_minutes: z.number().int().min(0).max(10_080).default(60),
+    /** Absent: the kind's default (DEFAULT_SEVERITY). */
+    severity: z.enum(ALARM_SEVERITIES).optional(),
+    for_minutes: z.number().int().min(0).max(MAX_FOR_MINUTES).default(0),
+    clear_threshold: z.number().min(-1000).max(1_000_000).nullable().default(null),
+    no_data: z.enum(NO_DATA_ACTIONS).default('keep'),
   })
   .superRefine((body, ctx) => {
+    const direction = LIMIT_DIRECTION[body.kind];
+    if (body.clear_threshold !== null && !direction)
+      ctx.addIssue({ code: 'custom', path: ['clear_threshold'], message: 'reason.noClearLevel' });
+    if (body.clear_threshold !== null && direction && body.threshold !== null) {
+      const wrongSide = direction === 'above' ? body.clear_threshold > body.threshold : body.clear_threshold < body.threshold;
+      if (wrongSide)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clear_threshold'],
+          message: direction === 'above' ? 'reason.clearAtMostLimit' : 'reason.clearAtLeastLimit',
+        });
+    }
     for (const need of ALARM_KIND_NEEDS[body.kind])
       if (body[need] === null) ctx.addIssue({ code: 'custom', path: [need], message: 'reason.required' });
     const window = CONCENTRATION_WINDOW_MINUTES;
@@ -112,6 +177,7 @@ export const AlarmSchema = z.object({
   rule_id: z.number().int().nullable(),
   rule_name: z.string(),
   kind: z.enum(ALARM_KINDS),
+  severity: z.enum(ALARM_SEVERITIES),
   threshold: z.number().nullable(),
   minutes: z.number().int().nullable(),
   /** A biology alarm's class and its name now (null when the class was removed since). */
@@ -121,8 +187,9 @@ export const AlarmSchema = z.object({
   dev_id: z.string(),
   site_name: z.string(),
   state: z.enum(ALARM_STATES),
-  /** The reading that raised it (or its latest while active): °C, %, GB or minutes; null for faults. */
+  /** The reading that raised it (or its latest while active): °C, %, GB or minutes; null for faults and for no data. */
   value: z.number().nullable(),
+  /** When it raised; for a pending alarm, when its condition began to hold. */
   raised_at: z.number().int(),
   last_seen_at: z.number().int(),
   acknowledged_at: z.number().int().nullable(),
@@ -132,7 +199,10 @@ export const AlarmSchema = z.object({
 });
 export type Alarm = z.infer<typeof AlarmSchema>;
 
-/** GET /alarm/list: newest first. `open` = active or acknowledged. */
+/**
+ * GET /alarm/list. `open` = pending, active or acknowledged, heaviest severity first, then newest; the other filters
+ * newest first.
+ */
 export const AlarmListQuerySchema = PagingQuerySchema.extend({
   state: z.enum(['open', 'all', ...ALARM_STATES]).default('open'),
   ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
@@ -147,8 +217,18 @@ export const AlarmAcknowledgeBodySchema = z.object({
 });
 export type AlarmAcknowledgeBody = z.input<typeof AlarmAcknowledgeBodySchema>;
 
-/** GET /alarm/summary: the header's count. */
-export const AlarmSummarySchema = z.object({ active: z.number().int(), acknowledged: z.number().int() });
+/** GET /alarm/summary: the header's count; `by_severity` counts the active (unacknowledged) ones. */
+export const AlarmSummarySchema = z.object({
+  active: z.number().int(),
+  acknowledged: z.number().int(),
+  pending: z.number().int(),
+  by_severity: z.object({
+    critical: z.number().int(),
+    major: z.number().int(),
+    minor: z.number().int(),
+    warning: z.number().int(),
+  }),
+});
 export type AlarmSummary = z.infer<typeof AlarmSummarySchema>;
 
 /**
@@ -206,9 +286,18 @@ export type AlarmWebhookSaveResult = z.infer<typeof AlarmWebhookSaveResultSchema
 export const WEBHOOK_TIMESTAMP_HEADER = 'x-ipp-timestamp';
 export const WEBHOOK_SIGNATURE_HEADER = 'x-ipp-signature';
 
+/**
+ * The events a webhook hears about one alarm, all with its id: raised, notified again while still active,
+ * acknowledged, cleared (its condition ended, or its rule changed or went away).
+ */
+export const ALARM_EVENTS = ['alarm.raised', 'alarm.again', 'alarm.acknowledged', 'alarm.cleared'] as const;
+export type AlarmEvent = (typeof ALARM_EVENTS)[number];
+/** Why a notice is made (the event without its prefix). */
+export type AlarmNoticeReason = 'raised' | 'again' | 'acknowledged' | 'cleared';
+
 /** The JSON body of a webhook notice. */
 export const AlarmNoticeSchema = z.object({
-  event: z.enum(['alarm.raised', 'alarm.again']),
+  event: z.enum(ALARM_EVENTS),
   /** When the notice was made (a retry sends the same body, signed again). */
   at: z.number().int(),
   alarm: AlarmSchema,

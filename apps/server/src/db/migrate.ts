@@ -26,6 +26,7 @@ import { completenessMigration } from './migrations/0023-completeness.ts';
 import { labelHistoryMigration } from './migrations/0024-label-history.ts';
 import { ippOnlineSinceMigration } from './migrations/0025-ipp-online-since.ts';
 import { roiPixelSizeMigration } from './migrations/0026-roi-pixel-size.ts';
+import { alarmSeverityMigration } from './migrations/0027-alarm-severity.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -56,6 +57,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0024-label-history': labelHistoryMigration(db.dialect),
     '0025-ipp-online-since': ippOnlineSinceMigration(),
     '0026-roi-pixel-size': roiPixelSizeMigration(),
+    '0027-alarm-severity': alarmSeverityMigration(),
   };
 }
 

@@ -120,6 +120,12 @@ export interface AlarmRulesTable {
   /** 1 or 0. */
   enabled: number;
   renotify_minutes: number;
+  /** An AlarmSeverity (migration 0027), and the duration, clear level and no-data action of issue 40. */
+  severity: Generated<string>;
+  for_minutes: Generated<number>;
+  clear_threshold: number | null;
+  /** A NoDataAction. */
+  no_data: Generated<string>;
   created_by: number | null;
   created_at: number;
   updated_at: number;
@@ -137,7 +143,9 @@ export interface AlarmsTable {
   /** A biology alarm's class (migration 0020). */
   class_id: number | null;
   ipp_id: number;
-  /** active | acknowledged | cleared */
+  /** The rule's severity when it raised (migration 0027). */
+  severity: Generated<string>;
+  /** pending | active | acknowledged | cleared; a pending row is deleted if its condition ends before it raises. */
   state: string;
   value: number | null;
   raised_at: number;

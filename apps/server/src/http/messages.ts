@@ -90,8 +90,16 @@ const MESSAGES = {
   badFile: { zh: '文件格式错误：{detail}', en: 'Malformed file: {detail}' },
   teamRequired: { zh: '请选择团队！', en: 'Please select a Team!' },
   ippNotFound: { zh: '仪器不存在', en: 'The instrument does not exist' },
-  'alarmMail.subject': { zh: '[IPP 告警] {station}：{condition}', en: '[IPP alarm] {station}: {condition}' },
+  'alarmMail.subject': {
+    zh: '[IPP 告警 · {severity}] {station}：{condition}',
+    en: '[IPP alarm · {severity}] {station}: {condition}',
+  },
   'alarmMail.again': { zh: '（仍未解除）', en: ' (still active)' },
+  'alarmMail.cleared': { zh: '（已解除）', en: ' (cleared)' },
+  'alarmMail.severity.critical': { zh: '紧急', en: 'critical' },
+  'alarmMail.severity.major': { zh: '重要', en: 'major' },
+  'alarmMail.severity.minor': { zh: '次要', en: 'minor' },
+  'alarmMail.severity.warning': { zh: '提示', en: 'warning' },
   'alarmMail.body': {
     zh: '站点：{station}\n规则：{rule}（{condition}）\n读数：{value}\n发生时间：{raised}\n\n在控制台的“告警”页面确认或查看。',
     en: 'Station: {station}\nRule: {rule} ({condition})\nReading: {value}\nRaised: {raised}\n\nAcknowledge or read it on the Alarms page of the console.',
@@ -238,6 +246,9 @@ const MESSAGES = {
   'reason.required': { zh: '为必填项', en: 'is required' },
   'reason.windowHour': { zh: '至少为 60 分钟（按整小时计算）', en: 'must be at least 60 minutes (whole hours are counted)' },
   'reason.notNegative': { zh: '不能为负数', en: 'must not be negative' },
+  'reason.noClearLevel': { zh: '该类型的规则没有解除阈值', en: 'does not apply to this kind of rule' },
+  'reason.clearAtMostLimit': { zh: '不能高于告警阈值', en: 'must not be above the limit' },
+  'reason.clearAtLeastLimit': { zh: '不能低于告警阈值', en: 'must not be below the limit' },
   'reason.timeZone': {
     zh: '不是已知的 IANA 时区名称（例如 Asia/Shanghai）',
     en: 'is not a known IANA time zone name (such as Asia/Shanghai)',

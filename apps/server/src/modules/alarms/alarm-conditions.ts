@@ -23,6 +23,8 @@ export interface RuleLimits {
   threshold: number | null;
   minutes: number | null;
   class_id?: number | null;
+  /** Where an open alarm clears (hysteresis, LIMIT_DIRECTION kinds); null or absent: at the limit. */
+  clear_threshold?: number | null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -57,11 +59,12 @@ const minutesSince = (from: number, now: number) => Math.floor((now - from) / 60
 /**
  * One rule on one station now. Readings count only while the station is online (an offline station's last humidity is
  * history, not a leak now, nor the end of one: its alarm stays as it is); a station that never reported raises nothing
- * (it was never deployed).
+ * (it was never deployed). While an alarm of the rule is `open`, a reading is held against the rule's clear level
+ * instead of its limit (issue 40: a reading hovering at the limit raises once and clears once).
  */
-export function evaluate(rule: RuleLimits, station: StationNow): Condition {
+export function evaluate(rule: RuleLimits, station: StationNow, open = false): Condition {
   const { now, latest } = station;
-  const limit = rule.threshold ?? 0;
+  const limit = (open ? (rule.clear_threshold ?? rule.threshold) : rule.threshold) ?? 0;
   const reading = (value: number | null | undefined, above: boolean): Condition =>
     !station.online || value === null || value === undefined ? UNKNOWN : { firing: above ? value > limit : value < limit, value };
   switch (rule.kind) {

@@ -1,4 +1,4 @@
-import type { Alarm, Lang } from '@ipp/contracts';
+import type { Alarm, AlarmNoticeReason, Lang } from '@ipp/contracts';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
@@ -30,7 +30,7 @@ export function smtpTransport(url: string): Transporter {
 const num = (value: number) => String(Math.round(value * 10) / 10);
 
 /** An alarm as an e-mail in the recipient's language. */
-export function alarmMail(alarm: Alarm, reason: 'raised' | 'again', lang: Lang) {
+export function alarmMail(alarm: Alarm, reason: Exclude<AlarmNoticeReason, 'acknowledged'>, lang: Lang) {
   const station = alarm.site_name ? `${alarm.site_name} (${alarm.dev_id})` : alarm.dev_id;
   const limit = alarm.threshold ?? alarm.minutes;
   const condition = translate(`alarmMail.${alarm.kind}`, lang, {
@@ -38,8 +38,9 @@ export function alarmMail(alarm: Alarm, reason: 'raised' | 'again', lang: Lang) 
     class: alarm.class_name ?? '—',
     hours: String(windowHours(alarm.minutes)),
   });
-  const subject =
-    translate('alarmMail.subject', lang, { station, condition }) + (reason === 'again' ? translate('alarmMail.again', lang) : '');
+  const severity = translate(`alarmMail.severity.${alarm.severity}`, lang);
+  const suffix = reason === 'raised' ? '' : translate(`alarmMail.${reason}`, lang);
+  const subject = translate('alarmMail.subject', lang, { station, condition, severity }) + suffix;
   const text = translate('alarmMail.body', lang, {
     station,
     rule: alarm.rule_name,
@@ -66,9 +67,12 @@ export class EmailNotifier implements AlarmNotifier {
     return this.transport !== null;
   }
 
-  /** One message per recipient who chose this alarm, queued in the alarm's transaction (none without SMTP). */
-  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: 'raised' | 'again', context: NoticeContext) {
-    if (!this.transport) return;
+  /**
+   * One message per recipient who chose this alarm, queued in the alarm's transaction (none without SMTP): when it
+   * raises, again while active, and when it clears; an acknowledgement is seen in the console, not mailed.
+   */
+  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context: NoticeContext) {
+    if (!this.transport || reason === 'acknowledged') return;
     for (const user of await repo.mailRecipients(trx, alarm.group_id, alarm.ipp_id)) {
       const lang: Lang = user.language === 'en' || user.language === 'zh' ? user.language : context.defaultLanguage;
       await this.outbox().add(trx, {

@@ -1,5 +1,5 @@
-import type { AlarmListQuery } from '@ipp/contracts';
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { ALARM_SEVERITIES, type AlarmListQuery } from '@ipp/contracts';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
 
 export type AlarmRuleRow = Selectable<AlarmRulesTable>;
@@ -162,15 +162,47 @@ export async function acknowledgeAlarm(
   return Number(result.numUpdatedRows);
 }
 
-/** Clears the open alarms of a rule (it was removed or disabled). */
-export function clearAlarmsOfRule(db: Kysely<Database>, ruleId: number, at: number) {
+/** A pending alarm becomes active (its condition held for the rule's duration); whether this call did it. */
+export async function promotePending(db: Kysely<Database>, id: number, values: Pick<AlarmRow, 'value' | 'raised_at'>) {
+  const result = await db
+    .updateTable('alarms')
+    .set({ ...values, state: 'active', last_seen_at: values.raised_at, notified_at: values.raised_at })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A pending alarm whose condition ended before it raised: it never was an alarm, so it leaves no history. */
+export function dropPending(db: Kysely<Database>, id: number) {
+  return db.deleteFrom('alarms').where('id', '=', id).where('state', '=', 'pending').execute();
+}
+
+/**
+ * Clears the open alarms of a rule (it was changed or removed): pending ones go, the others clear. The cleared rows, for
+ * their notices.
+ */
+export async function clearAlarmsOfRule(db: Kysely<Database>, ruleId: number, at: number) {
+  await db.deleteFrom('alarms').where('rule_id', '=', ruleId).where('state', '=', 'pending').execute();
   return db
     .updateTable('alarms')
     .set({ state: 'cleared', cleared_at: at })
     .where('rule_id', '=', ruleId)
     .where('cleared_at', 'is', null)
-    .returning('ipp_id')
+    .returningAll()
     .execute();
+}
+
+/** One alarm with its station's identity and its class's name, as notices and the list present it. */
+export function alarmWithNames(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('alarms')
+    .innerJoin('ipps', 'ipps.id', 'alarms.ipp_id')
+    .leftJoin('classes', 'classes.id', 'alarms.class_id')
+    .selectAll('alarms')
+    .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
+    .where('alarms.id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findAlarm(db: Kysely<Database>, id: number) {
@@ -226,12 +258,23 @@ export async function classNames(db: Kysely<Database>, ids: readonly number[]) {
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+/** Heaviest first: critical 0 … warning 3 (anything else last). */
+const severityRank = sql<number>`case alarms.severity ${sql.join(
+  ALARM_SEVERITIES.map((s, i) => sql`when ${s} then ${i}`),
+  sql` `,
+)} else ${ALARM_SEVERITIES.length} end`;
+
+/** Open alarms (one of the open states, or all open) heaviest first; history newest first. */
+const bySeverity = (state: AlarmListQuery['state']) => state !== 'all' && state !== 'cleared';
+
 export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page: number, limit: number) {
+  let ordered = filtered(db, filter)
+    .leftJoin('classes', 'classes.id', 'alarms.class_id')
+    .selectAll('alarms')
+    .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name']);
+  if (bySeverity(filter.state)) ordered = ordered.orderBy(severityRank);
   const [rows, total] = await Promise.all([
-    filtered(db, filter)
-      .leftJoin('classes', 'classes.id', 'alarms.class_id')
-      .selectAll('alarms')
-      .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
+    ordered
       .orderBy('alarms.raised_at', 'desc')
       .orderBy('alarms.id', 'desc')
       .limit(limit)
@@ -247,13 +290,26 @@ export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page
 export async function countOpen(db: Kysely<Database>, groupId: number | undefined) {
   let query = db
     .selectFrom('alarms')
-    .select(['state', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .select(['state', 'severity', (eb) => eb.fn.countAll<number | string>().as('n')])
     .where('cleared_at', 'is', null)
-    .groupBy('state');
+    .groupBy(['state', 'severity']);
   if (groupId !== undefined) query = query.where('group_id', '=', groupId);
   const rows = await query.execute();
-  const of = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-  return { active: of('active'), acknowledged: of('acknowledged') };
+  const of = (state: string, severity?: string) =>
+    rows
+      .filter((r) => r.state === state && (severity === undefined || r.severity === severity))
+      .reduce((sum, r) => sum + Number(r.n), 0);
+  return {
+    active: of('active'),
+    acknowledged: of('acknowledged'),
+    pending: of('pending'),
+    by_severity: {
+      critical: of('active', 'critical'),
+      major: of('active', 'major'),
+      minor: of('active', 'minor'),
+      warning: of('active', 'warning'),
+    },
+  };
 }
 
 export function userEmailChoice(db: Kysely<Database>, userId: number) {

@@ -1,6 +1,11 @@
 import {
   ALARM_EMAIL_CHOICES,
+  DEFAULT_SEVERITY,
+  LIMIT_DIRECTION,
   MAX_ALARM_RULES_PER_TEAM,
+  type AlarmNoticeReason,
+  type AlarmSeverity,
+  type NoDataAction,
   type AlarmEmailChoice,
   type AlarmEmailSetting,
   ResultCode,
@@ -44,8 +49,14 @@ export interface NoticeContext {
  * runs after that transaction commits (send soon).
  */
 export interface AlarmNotifier {
-  enqueue(trx: Kysely<Database>, alarm: Alarm, reason: 'raised' | 'again', context: NoticeContext): Promise<void>;
+  enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context: NoticeContext): Promise<void>;
   committed?(): void;
+}
+
+/** A notice made in a transaction, sent once it commits. */
+interface Notice {
+  alarm: repo.AlarmRow;
+  reason: AlarmNoticeReason | 'pending' | 'dropped';
 }
 
 /**
@@ -80,6 +91,7 @@ export class AlarmsService {
 
   async saveRule(actor: UserRow, body: AlarmRuleSave) {
     const now = this.clock();
+    const context = await this.noticeContext();
     const id = await this.db.kysely.transaction().execute(async (trx) => {
       const existing = body.id === undefined ? undefined : await repo.findRule(trx, body.id);
       if (body.id !== undefined && !existing) throw ruleNotFound();
@@ -105,18 +117,23 @@ export class AlarmsService {
         ipp_id: body.ipp_id,
         enabled: body.enabled ? 1 : 0,
         renotify_minutes: body.renotify_minutes,
+        severity: body.severity ?? DEFAULT_SEVERITY[body.kind],
+        for_minutes: body.for_minutes,
+        clear_threshold: LIMIT_DIRECTION[body.kind] ? body.clear_threshold : null,
+        no_data: body.no_data,
         updated_at: now,
       };
       if (existing) {
         await repo.updateRule(trx, existing.id, values);
-        // A changed rule starts over: its open alarms were about the old condition.
-        await repo.clearAlarmsOfRule(trx, existing.id, now);
+        // A changed rule starts over: its open alarms were about the old condition (receivers hear them clear).
+        await this.notifyAll(trx, await repo.clearAlarmsOfRule(trx, existing.id, now), 'cleared', context);
         return existing.id;
       }
       if ((await repo.countRules(trx, group)) >= MAX_ALARM_RULES_PER_TEAM)
         throw new AppError(ResultCode.FAILED, 'alarmRuleLimit', { max: MAX_ALARM_RULES_PER_TEAM });
       return repo.insertRule(trx, { ...values, group_id: group, created_by: actor.id, created_at: now });
     });
+    this.committed();
     const rule = (await repo.findRuleWithClass(this.db.kysely, id))!;
     this.evaluateGroupSoon(rule.group_id);
     return presentRule(rule);
@@ -124,13 +141,16 @@ export class AlarmsService {
 
   async removeRule(actor: UserRow, id: number) {
     const now = this.clock();
+    const context = await this.noticeContext();
     const cleared = await this.db.kysely.transaction().execute(async (trx) => {
       const rule = await repo.findRule(trx, id);
       if (!rule || !inTeamOf(actor, rule.group_id)) throw ruleNotFound();
-      const ipps = await repo.clearAlarmsOfRule(trx, id, now);
+      const rows = await repo.clearAlarmsOfRule(trx, id, now);
+      await this.notifyAll(trx, rows, 'cleared', context);
       await repo.deleteRule(trx, id);
-      return { group: rule.group_id, ipps: ipps.map((r) => r.ipp_id) };
+      return { group: rule.group_id, ipps: rows.map((r) => r.ipp_id) };
     });
+    this.committed();
     for (const ipp of new Set(cleared.ipps)) this.announce(cleared.group, ipp);
   }
 
@@ -147,6 +167,7 @@ export class AlarmsService {
   /** Anyone of the alarm's team acknowledges an active alarm, with a note; it stays open until its condition ends. */
   async acknowledge(actor: UserRow, body: { id: number; note: string }) {
     const now = this.clock();
+    const context = await this.noticeContext();
     const alarm = await this.db.kysely.transaction().execute(async (trx) => {
       const row = await repo.findAlarm(trx, body.id);
       if (!row || !inTeamOf(actor, row.group_id)) throw alarmNotFound();
@@ -158,8 +179,10 @@ export class AlarmsService {
         ack_note: body.note || null,
       });
       if (changed === 0) throw new AppError(ResultCode.FAILED, 'alarmNotActive');
+      await this.notifyAll(trx, [row], 'acknowledged', context);
       return row;
     });
+    this.committed();
     this.announce(alarm.group_id, alarm.ipp_id);
   }
 
@@ -228,7 +251,12 @@ export class AlarmsService {
       .catch(this.onError);
   }
 
-  /** Raises, refreshes and clears the alarms of one station against its rules now, in one transaction. */
+  /**
+   * Raises, refreshes and clears the alarms of one station against its rules now, in one transaction. A rule with a
+   * duration first opens a pending alarm, which raises once its condition has held that long and goes (leaving no
+   * history) if the condition ends sooner; an open alarm clears at the rule's clear level; no data does what the rule
+   * says (keep, raise, clear).
+   */
   async evaluateStation(ippId: number) {
     const now = this.clock();
     const settings = await this.settings.get();
@@ -240,28 +268,44 @@ export class AlarmsService {
       const rules = await repo.enabledRulesFor(trx, station.group_id, ippId);
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
       const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
-      const out: { alarm: repo.AlarmRow; reason: 'raised' | 'again' | 'cleared' }[] = [];
+      const out: Notice[] = [];
       // The classes the rules and open alarms name, read once for every notice of this evaluation.
       const classIds = [...rules, ...open.values()].flatMap((r) => (r.class_id === null ? [] : [r.class_id]));
       const names = await repo.classNames(trx, [...new Set(classIds)]);
-      const notify = async (alarm: repo.AlarmRow, reason: 'raised' | 'again') => {
+      const notify = async (alarm: repo.AlarmRow, reason: AlarmNoticeReason) => {
+        out.push({ alarm, reason });
         const class_name = alarm.class_id === null ? null : (names.get(alarm.class_id) ?? null);
         const presented = presentAlarm({ ...alarm, dev_id: station.dev_id, site_name: station.site_name, class_name });
         for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
       };
       for (const rule of rules) {
-        const condition = evaluate(
-          { kind: rule.kind as AlarmKind, threshold: rule.threshold, minutes: rule.minutes, class_id: rule.class_id },
-          view,
-        );
         const current = open.get(rule.id);
-        if (condition.firing && !current) {
-          const raised = await raise(trx, rule, station, condition.value, now);
-          if (raised) {
-            out.push({ alarm: raised, reason: 'raised' });
-            await notify(raised, 'raised');
-          }
-        } else if (condition.firing && current) {
+        const raisedAlready = current !== undefined && current.state !== 'pending';
+        const condition = evaluate(
+          {
+            kind: rule.kind as AlarmKind,
+            threshold: rule.threshold,
+            minutes: rule.minutes,
+            class_id: rule.class_id,
+            clear_threshold: rule.clear_threshold,
+          },
+          view,
+          raisedAlready,
+        );
+        // No data from a station that never reported is not an outage: it was never deployed.
+        const firing = condition.firing ?? (view.lastOnlineAt === null ? null : noDataFiring(rule.no_data as NoDataAction));
+        if (firing === true && !current) {
+          const pending = rule.for_minutes > 0;
+          const raised = await raise(trx, rule, station, condition.value, now, pending);
+          if (raised && pending) out.push({ alarm: raised, reason: 'pending' });
+          else if (raised) await notify(raised, 'raised');
+        } else if (firing === true && current?.state === 'pending') {
+          if (now - current.raised_at >= rule.for_minutes * 60_000) {
+            // Only the evaluation that promotes it notifies (two at once, or two processes, notify once).
+            if (await repo.promotePending(trx, current.id, { value: condition.value, raised_at: now }))
+              await notify({ ...current, state: 'active', value: condition.value, raised_at: now, notified_at: now }, 'raised');
+          } else await repo.updateAlarm(trx, current.id, { value: condition.value, last_seen_at: now });
+        } else if (firing === true && current) {
           const due =
             current.state === 'active' &&
             rule.renotify_minutes > 0 &&
@@ -269,22 +313,47 @@ export class AlarmsService {
           await repo.updateAlarm(trx, current.id, { value: condition.value, last_seen_at: now });
           // Only the evaluation that moves notified_at notifies: two at once (a report during the periodic check, or
           // another process) notify once.
-          if (due && (await repo.markNotified(trx, current.id, current.notified_at, now))) {
-            const again = { ...current, value: condition.value, last_seen_at: now };
-            out.push({ alarm: again, reason: 'again' });
-            await notify(again, 'again');
-          }
-        } else if (condition.firing === false && current) {
-          // Only a reading that shows the condition ended clears it; none (firing null) leaves the alarm as it is.
-          await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
-          out.push({ alarm: { ...current, state: 'cleared', cleared_at: now }, reason: 'cleared' });
+          if (due && (await repo.markNotified(trx, current.id, current.notified_at, now)))
+            await notify({ ...current, value: condition.value, last_seen_at: now }, 'again');
+        } else if (firing === false && current?.state === 'pending') {
+          await repo.dropPending(trx, current.id);
+          out.push({ alarm: current, reason: 'dropped' });
+        } else if (firing === false && current) {
+          // Only a reading that shows the condition ended (or no data, where the rule says so) clears it.
+          const result = await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
+          if (Number(result.numUpdatedRows) > 0) await notify({ ...current, state: 'cleared', cleared_at: now }, 'cleared');
         }
       }
       return out;
     });
     if (notices.length === 0) return;
-    if (notices.some((n) => n.reason !== 'cleared')) for (const notifier of this.notifiers) notifier.committed?.();
+    this.committed();
     this.announce(notices[0]!.alarm.group_id, ippId);
+  }
+
+  private async noticeContext(): Promise<NoticeContext> {
+    return { defaultLanguage: (await this.settings.get()).default_language };
+  }
+
+  /** Notices of alarms read outside an evaluation (acknowledged, cleared by a rule's change), with their names. */
+  private async notifyAll(
+    trx: Kysely<Database>,
+    rows: readonly repo.AlarmRow[],
+    reason: AlarmNoticeReason,
+    context: NoticeContext,
+  ) {
+    for (const row of rows) {
+      if (row.state === 'pending') continue;
+      const named = await repo.alarmWithNames(trx, row.id);
+      if (!named) continue;
+      const presented = presentAlarm(named);
+      for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
+    }
+  }
+
+  /** After a transaction that queued notices commits: the notifiers send soon. */
+  private committed() {
+    for (const notifier of this.notifiers) notifier.committed?.();
   }
 
   private announce(groupId: number, ippId: number) {
@@ -292,27 +361,33 @@ export class AlarmsService {
   }
 }
 
+/** What no data means for a rule: firing (raise), ended (clear), or nothing shows (keep). */
+const noDataFiring = (action: NoDataAction): boolean | null => (action === 'raise' ? true : action === 'clear' ? false : null);
+
+/** Opens an alarm of the rule on the station: active, or pending while its duration runs (raised_at = since when). */
 async function raise(
   trx: Kysely<Database>,
   rule: repo.AlarmRuleRow,
   station: repo.StationForAlarms,
   value: number | null,
   now: number,
+  pending: boolean,
 ) {
   const values = {
     group_id: station.group_id,
     rule_id: rule.id,
     rule_name: rule.name,
     kind: rule.kind,
+    severity: rule.severity,
     threshold: rule.threshold,
     minutes: rule.minutes,
     class_id: rule.class_id,
     ipp_id: station.id,
-    state: 'active',
+    state: pending ? 'pending' : 'active',
     value,
     raised_at: now,
     last_seen_at: now,
-    notified_at: now,
+    notified_at: pending ? null : now,
   };
   const id = await repo.raiseAlarm(trx, values);
   return id === null
@@ -341,6 +416,10 @@ function presentRule(row: repo.AlarmRuleRow & { class_name: string | null }): Al
     ipp_id: row.ipp_id,
     enabled: Boolean(row.enabled),
     renotify_minutes: row.renotify_minutes,
+    severity: row.severity as AlarmSeverity,
+    for_minutes: row.for_minutes,
+    clear_threshold: row.clear_threshold,
+    no_data: row.no_data as NoDataAction,
     updated_at: Number(row.updated_at),
   };
 }
@@ -353,6 +432,7 @@ function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string; 
     rule_id: row.rule_id,
     rule_name: row.rule_name,
     kind: row.kind as AlarmKind,
+    severity: row.severity as AlarmSeverity,
     threshold: row.threshold,
     minutes: row.minutes,
     class_id: row.class_id,

@@ -5,6 +5,7 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
   type Alarm,
   type AlarmNotice,
+  type AlarmNoticeReason,
   type AlarmWebhook,
   type AlarmWebhookSaveResult,
   WEBHOOK_FAILURES,
@@ -38,8 +39,8 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 }
 
 /**
- * Alarm notices by webhook (issue 23): a team's administrators set a URL; each raised alarm (and each re-notice) goes
- * into the outbox and is posted as signed JSON.
+ * Alarm notices by webhook (issues 23 and 40): a team's administrators set a URL; every event of an alarm (raised, again,
+ * acknowledged, cleared) goes into the outbox and is posted as signed JSON.
  */
 export class WebhooksService implements AlarmNotifier {
   constructor(
@@ -78,10 +79,13 @@ export class WebhooksService implements AlarmNotifier {
     return { webhook: await this.present(group), secret };
   }
 
-  /** The notice of an alarm for the team's webhook, queued in the alarm's transaction (none without a webhook). */
-  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: 'raised' | 'again') {
+  /**
+   * The notice of an alarm for the team's webhook, queued in the alarm's transaction (none without a webhook): every
+   * event of the alarm's life, with its id, so a receiver can open and resolve one incident.
+   */
+  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason) {
     if (!(await repo.findWebhook(trx, alarm.group_id))) return;
-    const notice: AlarmNotice = { event: reason === 'raised' ? 'alarm.raised' : 'alarm.again', at: this.clock(), alarm };
+    const notice: AlarmNotice = { event: `alarm.${reason}`, at: this.clock(), alarm };
     await this.outbox().add(trx, {
       group_id: alarm.group_id,
       alarm_id: alarm.id,

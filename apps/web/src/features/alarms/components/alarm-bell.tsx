@@ -1,20 +1,27 @@
 import { BellOutlined } from '@ant-design/icons';
+import { ALARM_SEVERITIES } from '@ipp/contracts';
 import { Badge, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAlarmSummary } from '../api/get-alarms';
+import { SEVERITY_COLOR } from './severity-tag';
 
-/** The header's alarm count (active ones; acknowledged in the hint), live through the event stream; opens /alarms. */
+/**
+ * The header's alarm count (active ones, in the colour of the heaviest; each severity and the acknowledged in the
+ * hint), live through the event stream; opens /alarms.
+ */
 export default function AlarmBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const summary = useAlarmSummary();
   const active = summary.data?.active ?? 0;
   const acknowledged = summary.data?.acknowledged ?? 0;
-  const hint = t('alarms.bellHint', { active, acknowledged });
+  const counts = summary.data?.by_severity ?? { critical: 0, major: 0, minor: 0, warning: 0 };
+  const heaviest = ALARM_SEVERITIES.find((s) => counts[s] > 0);
+  const hint = t('alarms.bellHint', { active, acknowledged, ...counts });
   return (
     <Tooltip title={hint}>
-      <Badge count={active} size="small" overflowCount={99}>
+      <Badge count={active} size="small" overflowCount={99} color={heaviest ? SEVERITY_COLOR[heaviest] : undefined}>
         <Button
           type="text"
           icon={<BellOutlined />}
@@ -22,6 +29,7 @@ export default function AlarmBell() {
           onClick={() => void navigate('/alarms')}
           data-testid="alarm-bell"
           data-active={active}
+          data-heaviest={heaviest ?? ''}
         />
       </Badge>
     </Tooltip>

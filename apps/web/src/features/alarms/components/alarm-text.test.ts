@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n, setLanguage } from '@/i18n';
 import { WEBHOOK_FAILURES } from '@ipp/contracts';
-import { durationText, ruleText, valueText, webhookFailureText } from './alarm-text';
+import { durationText, ruleDetails, ruleText, valueText, webhookFailureText } from './alarm-text';
 
 afterEach(async () => {
   await i18n.changeLanguage('zh');
@@ -48,5 +48,29 @@ describe('webhook failure classes (issue 37: the zh console showed "timeout")', 
       if (lang === 'zh') for (const text of texts) expect(text).toMatch(/[\u4e00-\u9fff]/);
     }
     expect(webhookFailureText(i18n.t.bind(i18n), null)).toBe('');
+  });
+});
+
+describe('rule details and readings without data (issue 40)', () => {
+  const base = { kind: 'humidity_high' as const, for_minutes: 0, clear_threshold: null, no_data: 'keep' as const };
+  it('says nothing for the defaults and each choice otherwise, in both languages', async () => {
+    await setLanguage('en');
+    let t = i18n.t.bind(i18n);
+    expect(ruleDetails(t, base)).toEqual([]);
+    expect(ruleDetails(t, { ...base, for_minutes: 90, clear_threshold: 75, no_data: 'raise' })).toEqual([
+      'after 1 h 30 min',
+      'clears at 75 % or under',
+      'no data: Raise the alarm',
+    ]);
+    expect(valueText(t, { kind: 'humidity_high', value: null })).toBe('no data');
+    expect(valueText(t, { kind: 'wiper_fault', value: null })).toBe('—');
+    await setLanguage('zh');
+    t = i18n.t.bind(i18n);
+    expect(ruleDetails(t, { ...base, kind: 'storage_low', for_minutes: 10, clear_threshold: 12, no_data: 'clear' })).toEqual([
+      '持续 10 分钟后触发',
+      '升至 12 GB 及以上时解除',
+      '无数据：解除告警',
+    ]);
+    expect(valueText(t, { kind: 'humidity_high', value: null })).toBe('无数据');
   });
 });

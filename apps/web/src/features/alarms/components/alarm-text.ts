@@ -1,4 +1,4 @@
-import type { Alarm, AlarmKind, AlarmRule, WebhookFailureKind } from '@ipp/contracts';
+import { LIMIT_DIRECTION, type Alarm, type AlarmKind, type AlarmRule, type WebhookFailureKind } from '@ipp/contracts';
 import type { TFunction } from 'i18next';
 
 /** The unit of each kind's limit and reading; '' where there is none, and durations (minutes) are written by durationText. */
@@ -68,9 +68,29 @@ export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold
   return t(`alarms.condition.${rule.kind}`, { limit: limit === null ? '' : `${num(limit)} ${UNIT[rule.kind]}`.trim() });
 }
 
-/** The reading that raised an alarm (or its latest while active), with its unit; '—' for faults. */
+/**
+ * What a rule adds to its condition (issue 40), in words: "after 10 min", "clears at 75 % or under", "no data: raise the
+ * alarm"; nothing for what is the default (at once, at the limit, keep).
+ */
+export function ruleDetails(
+  t: TFunction,
+  rule: Pick<AlarmRule, 'kind' | 'for_minutes' | 'clear_threshold' | 'no_data'>,
+): string[] {
+  const details: string[] = [];
+  if (rule.for_minutes > 0) details.push(t('alarms.details.for', { duration: durationText(t, rule.for_minutes) }));
+  const direction = LIMIT_DIRECTION[rule.kind];
+  if (rule.clear_threshold !== null && direction) {
+    const unit = rule.kind === 'class_concentration' ? t('ecology.perLitre') : UNIT[rule.kind];
+    details.push(t(`alarms.details.clearsAt.${direction}`, { limit: `${num(rule.clear_threshold)} ${unit}`.trim() }));
+  }
+  if (rule.no_data !== 'keep') details.push(t('alarms.details.noData', { action: t(`alarms.noDataAction.${rule.no_data}`) }));
+  return details;
+}
+
+/** The reading that raised an alarm (or its latest while active), with its unit; '—' for faults, "no data" without one. */
 export function valueText(t: TFunction, alarm: Pick<Alarm, 'kind' | 'value'>) {
-  if (alarm.value === null || alarm.kind === 'wiper_fault') return '—';
+  if (alarm.kind === 'wiper_fault') return '—';
+  if (alarm.value === null) return t('alarms.noData');
   if (DURATION_KINDS.includes(alarm.kind)) return durationText(t, alarm.value);
   const unit = alarm.kind === 'class_concentration' ? t('ecology.perLitre') : UNIT[alarm.kind];
   return `${num(alarm.value)} ${unit}`.trim();

@@ -1,4 +1,17 @@
-import { ALARM_KINDS, ALARM_KIND_NEEDS, CONCENTRATION_WINDOW_MINUTES, type AlarmKind, type AlarmRule } from '@ipp/contracts';
+import {
+  ALARM_KINDS,
+  ALARM_KIND_NEEDS,
+  ALARM_SEVERITIES,
+  CONCENTRATION_WINDOW_MINUTES,
+  DEFAULT_SEVERITY,
+  LIMIT_DIRECTION,
+  MAX_FOR_MINUTES,
+  NO_DATA_ACTIONS,
+  type AlarmKind,
+  type AlarmRule,
+  type AlarmSeverity,
+  type NoDataAction,
+} from '@ipp/contracts';
 import { Form, Input, InputNumber, Modal, Select, Switch, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useClasses } from '@/api/get-classes';
@@ -14,9 +27,24 @@ interface RuleFormValues {
   ipp_id: number | null;
   enabled: boolean;
   renotify_minutes: number;
+  severity: AlarmSeverity;
+  for_minutes: number;
+  clear_threshold?: number | null;
+  no_data: NoDataAction;
 }
 
-const DEFAULTS: RuleFormValues = { name: '', kind: 'offline', minutes: 15, ipp_id: null, enabled: true, renotify_minutes: 60 };
+const DEFAULTS: RuleFormValues = {
+  name: '',
+  kind: 'offline',
+  minutes: 15,
+  ipp_id: null,
+  enabled: true,
+  renotify_minutes: 60,
+  severity: DEFAULT_SEVERITY.offline,
+  for_minutes: 0,
+  clear_threshold: null,
+  no_data: 'keep',
+};
 
 /** A new alarm rule, or a change to one (a changed rule clears its open alarms and starts over). */
 export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | null; groupId?: number; onClose: () => void }) {
@@ -25,6 +53,7 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
   const kind = Form.useWatch('kind', form) ?? rule?.kind ?? DEFAULTS.kind;
   const needs = ALARM_KIND_NEEDS[kind];
   const biology = kind === 'class_concentration';
+  const direction = LIMIT_DIRECTION[kind];
   const team = rule?.group_id ?? groupId;
   const ipps = useIpps({ limit: ALL_IPPS_LIMIT, ...(team === undefined ? {} : { group_id: team }) });
   const classes = useClasses();
@@ -42,6 +71,10 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
         ipp_id: values.ipp_id,
         enabled: values.enabled,
         renotify_minutes: values.renotify_minutes,
+        severity: values.severity,
+        for_minutes: values.for_minutes ?? 0,
+        clear_threshold: direction ? (values.clear_threshold ?? null) : null,
+        no_data: values.no_data,
       },
       { onSuccess: onClose },
     );
@@ -66,6 +99,9 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
           const minutes = form.getFieldValue('minutes') as number | null | undefined;
           if (changed.kind === 'class_concentration' && (minutes ?? 0) < CONCENTRATION_WINDOW_MINUTES.min)
             form.setFieldValue('minutes', CONCENTRATION_WINDOW_MINUTES.min);
+          // A new rule takes the weight of what it watches until someone picks one.
+          if (changed.kind && !rule && !form.isFieldTouched('severity'))
+            form.setFieldValue('severity', DEFAULT_SEVERITY[changed.kind]);
         }}
         requiredMark
       >
@@ -74,6 +110,12 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
         </Form.Item>
         <Form.Item name="kind" label={t('alarms.kindLabel')} rules={[{ required: true }]}>
           <Select data-testid="alarm-rule-kind" options={ALARM_KINDS.map((k) => ({ value: k, label: t(`alarms.kind.${k}`) }))} />
+        </Form.Item>
+        <Form.Item name="severity" label={t('alarms.severity.label')} rules={[{ required: true }]}>
+          <Select
+            data-testid="alarm-rule-severity"
+            options={ALARM_SEVERITIES.map((s) => ({ value: s, label: t(`alarms.severity.${s}`) }))}
+          />
         </Form.Item>
         {needs.includes('class_id') && (
           <Form.Item
@@ -99,6 +141,28 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
             <InputNumber min={biology ? 0 : -1000} max={1_000_000} style={{ width: 200 }} data-testid="alarm-rule-threshold" />
           </Form.Item>
         )}
+        {direction && (
+          <Form.Item
+            name="clear_threshold"
+            label={t(`alarms.clearLabel.${direction}`)}
+            extra={t('alarms.clearHint')}
+            dependencies={['threshold']}
+            rules={[
+              ({ getFieldValue }) => ({
+                validator: (_, value: number | null | undefined) => {
+                  const limit = getFieldValue('threshold') as number | null | undefined;
+                  if (value === null || value === undefined || limit === null || limit === undefined) return Promise.resolve();
+                  const wrong = direction === 'above' ? value > limit : value < limit;
+                  return wrong
+                    ? Promise.reject(new Error(t(direction === 'above' ? 'alarms.clearAtMost' : 'alarms.clearAtLeast')))
+                    : Promise.resolve();
+                },
+              }),
+            ]}
+          >
+            <InputNumber min={biology ? 0 : -1000} max={1_000_000} style={{ width: 200 }} data-testid="alarm-rule-clear" />
+          </Form.Item>
+        )}
         {needs.includes('minutes') && (
           <Form.Item
             name="minutes"
@@ -116,6 +180,15 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
             />
           </Form.Item>
         )}
+        <Form.Item name="for_minutes" label={t('alarms.forLabel')} extra={t('alarms.forHint')}>
+          <InputNumber min={0} max={MAX_FOR_MINUTES} precision={0} style={{ width: 200 }} data-testid="alarm-rule-for" />
+        </Form.Item>
+        <Form.Item name="no_data" label={t('alarms.noDataLabel')} extra={t('alarms.noDataHint')}>
+          <Select
+            data-testid="alarm-rule-no-data"
+            options={NO_DATA_ACTIONS.map((a) => ({ value: a, label: t(`alarms.noDataAction.${a}`) }))}
+          />
+        </Form.Item>
         <Form.Item name="ipp_id" label={t('alarms.station')}>
           <Select
             loading={ipps.isLoading}

@@ -14,6 +14,7 @@ const ALARM: Alarm = {
   rule_id: 3,
   rule_name: 'Leak',
   kind: 'humidity_high',
+  severity: 'critical',
   threshold: 80,
   minutes: null,
   class_id: null,
@@ -42,6 +43,10 @@ const RULE: AlarmRule = {
   ipp_id: null,
   enabled: true,
   renotify_minutes: 60,
+  severity: 'critical',
+  for_minutes: 0,
+  clear_threshold: null,
+  no_data: 'keep',
   updated_at: 1,
 };
 const NO_WEBHOOK = { url: null, secret_hint: null, updated_at: null, pending: 0, failed: 0, last_delivery: null };
@@ -50,7 +55,8 @@ function server(role: 'administrator' | 'user', extra: Record<string, Handler> =
   return mockServer({
     '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role }),
     '/api/alarm/list': () => pageEnvelope([ALARM], 1),
-    '/api/alarm/summary': () => okEnvelope({ active: 1, acknowledged: 0 }),
+    '/api/alarm/summary': () =>
+      okEnvelope({ active: 1, acknowledged: 0, pending: 0, by_severity: { critical: 1, major: 0, minor: 0, warning: 0 } }),
     '/api/alarm/rules': () => okEnvelope([RULE]),
     '/api/alarm/webhook': () => okEnvelope(NO_WEBHOOK),
     '/api/alarm/my-email': () => okEnvelope({ alarm_email: 'off', email: 'me@example.org', available: true }),
@@ -132,6 +138,64 @@ describe('alarms page', () => {
         ipp_id: null,
         enabled: true,
         renotify_minutes: 60,
+        severity: 'major',
+        for_minutes: 0,
+        clear_threshold: null,
+        no_data: 'keep',
+      }),
+    );
+  });
+
+  it('lets an administrator weigh a rule, give it a duration, a clear level and a no-data action (issue 40)', async () => {
+    signIn('administrator');
+    const fetchMock = server('administrator', {
+      '/api/alarm/list': () =>
+        pageEnvelope(
+          [
+            { ...ALARM, state: 'pending', value: null },
+            { ...ALARM, id: 8, severity: 'minor' },
+          ],
+          2,
+        ),
+      '/api/alarm/rules': () => okEnvelope([{ ...RULE, for_minutes: 10, clear_threshold: 75, no_data: 'raise' }]),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    expect((await screen.findByTestId('alarm-severity-7')).textContent).toBe('Critical');
+    expect(screen.getByTestId('alarm-severity-8').textContent).toBe('Minor');
+    expect(screen.getByTestId('alarm-state-7').textContent).toBe('Pending');
+    expect(within(screen.getByTestId('alarm-table')).getByText('no data')).toBeTruthy();
+    // Nothing to acknowledge while pending.
+    expect(screen.queryByTestId('alarm-ack-7')).toBeNull();
+    expect(screen.getByTestId('alarm-ack-8')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('alarm-bell').getAttribute('data-heaviest')).toBe('critical'));
+
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    const rules = await screen.findByTestId('alarm-rule-table');
+    expect(await within(rules).findByText('after 10 min · clears at 75 % or under · no data: Raise the alarm')).toBeTruthy();
+    await user.click(await screen.findByTestId('alarm-rule-add'));
+    await user.type(await screen.findByTestId('alarm-rule-name'), 'Leak slow');
+    await pickOption('alarm-rule-kind', 'Internal humidity high');
+    await user.type(await screen.findByTestId('alarm-rule-threshold'), '80');
+    await user.type(screen.getByTestId('alarm-rule-clear'), '85');
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    expect(await screen.findByText('The clear level must not be above the limit')).toBeTruthy();
+    await user.clear(screen.getByTestId('alarm-rule-clear'));
+    await user.type(screen.getByTestId('alarm-rule-clear'), '75');
+    await user.clear(screen.getByTestId('alarm-rule-for'));
+    await user.type(screen.getByTestId('alarm-rule-for'), '10');
+    await pickOption('alarm-rule-severity', 'Major');
+    await pickOption('alarm-rule-no-data', 'Clear the alarm');
+    await user.click(screen.getByTestId('alarm-rule-submit'));
+    await waitFor(() =>
+      expect(lastBody(fetchMock, '/api/alarm/save-rule')).toMatchObject({
+        name: 'Leak slow',
+        kind: 'humidity_high',
+        threshold: 80,
+        severity: 'major',
+        for_minutes: 10,
+        clear_threshold: 75,
+        no_data: 'clear',
       }),
     );
   });
@@ -207,6 +271,10 @@ describe('alarms page', () => {
         ipp_id: null,
         enabled: true,
         renotify_minutes: 60,
+        severity: 'major',
+        for_minutes: 0,
+        clear_threshold: null,
+        no_data: 'keep',
       }),
     );
   });

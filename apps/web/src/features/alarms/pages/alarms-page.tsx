@@ -14,14 +14,15 @@ import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
 import { useAlarms, type AlarmFilter } from '../api/get-alarms';
 import { WrapText } from '@/components/wrap-text';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
-import { ruleText, valueText } from '../components/alarm-text';
+import { ruleDetails, ruleText, valueText } from '../components/alarm-text';
+import { SeverityTag } from '../components/severity-tag';
 import { RuleFormModal } from '../components/rule-form-modal';
 import { WebhookCard } from '../components/webhook-card';
 import { EmailChoiceCard } from '../components/email-choice-card';
 import { TimeText } from '@/components/time-text';
 
-const STATE_COLOR = { active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
-const STATES = ['open', 'active', 'acknowledged', 'cleared', 'all'] as const;
+const STATE_COLOR = { pending: 'processing', active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
+const STATES = ['open', 'pending', 'active', 'acknowledged', 'cleared', 'all'] as const;
 
 function AlarmList() {
   const { t } = useTranslation();
@@ -31,6 +32,12 @@ function AlarmList() {
   const alarms = useAlarms({ state, page: paging.page, limit: paging.limit });
 
   const columns: TableColumnsType<Alarm> = [
+    {
+      title: t('alarms.severity.label'),
+      dataIndex: 'severity',
+      width: 96,
+      render: (v: Alarm['severity'], a) => <SeverityTag severity={v} testId={`alarm-severity-${a.id}`} />,
+    },
     { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 196, render: (v: number) => <TimeText at={v} /> },
     // The station and the rule wrap rather than cut: cut, two stations' site IDs read alike (issue 37).
     {
@@ -119,7 +126,7 @@ function AlarmList() {
           dataSource={alarms.data?.items}
           loading={alarms.isLoading}
           // An empty list keeps its own width: a pane that scrolls with nothing to focus is one no keyboard reaches.
-          scroll={alarms.data?.items.length ? { x: 1040 } : undefined}
+          scroll={alarms.data?.items.length ? { x: 1140 } : undefined}
           locale={{ emptyText: state === 'open' ? t('alarms.noneOpen') : t('alarms.none') }}
           data-testid="alarm-table"
           pagination={{
@@ -157,7 +164,25 @@ function RuleList() {
 
   const columns: TableColumnsType<AlarmRule> = [
     { title: t('alarms.ruleName'), dataIndex: 'name', width: 200, render: (v: string) => <WrapText>{v}</WrapText> },
-    { title: t('alarms.condition.label'), key: 'condition', render: (_, r) => ruleText(t, r) },
+    {
+      title: t('alarms.severity.label'),
+      dataIndex: 'severity',
+      width: 96,
+      render: (v: AlarmRule['severity']) => <SeverityTag severity={v} />,
+    },
+    {
+      title: t('alarms.condition.label'),
+      key: 'condition',
+      render: (_, r) => {
+        const details = ruleDetails(t, r);
+        return (
+          <Flex vertical>
+            <span>{ruleText(t, r)}</span>
+            {details.length > 0 && <Typography.Text type="secondary">{details.join(' · ')}</Typography.Text>}
+          </Flex>
+        );
+      },
+    },
     {
       title: t('alarms.station'),
       dataIndex: 'ipp_id',
@@ -237,7 +262,7 @@ function RuleList() {
           dataSource={rules.data}
           loading={rules.isLoading}
           pagination={false}
-          scroll={rules.data?.length ? { x: 800 } : undefined}
+          scroll={rules.data?.length ? { x: 900 } : undefined}
           locale={{ emptyText: t('alarms.noRules') }}
           data-testid="alarm-rule-table"
         />
