@@ -1,0 +1,51 @@
+import type { Alarm, AlarmKind, AlarmRule, AlarmSeverity, NoDataAction } from '@ipp/contracts';
+import type * as repo from './alarms.repository.ts';
+
+/** Rules and alarms as the API answers them (and as notices carry them). */
+export function presentRule(row: repo.AlarmRuleRow & { class_name: string | null }): AlarmRule {
+  return {
+    id: row.id,
+    group_id: row.group_id,
+    name: row.name,
+    kind: row.kind as AlarmKind,
+    threshold: row.threshold,
+    minutes: row.minutes,
+    class_id: row.class_id,
+    class_name: row.class_name,
+    ipp_id: row.ipp_id,
+    enabled: Boolean(row.enabled),
+    renotify_minutes: row.renotify_minutes,
+    severity: row.severity as AlarmSeverity,
+    for_minutes: row.for_minutes,
+    clear_threshold: row.clear_threshold,
+    no_data: row.no_data as NoDataAction,
+    updated_at: Number(row.updated_at),
+  };
+}
+
+export function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string; class_name: string | null }): Alarm {
+  const time = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    id: row.id,
+    group_id: row.group_id,
+    rule_id: row.rule_id,
+    rule_name: row.rule_name,
+    kind: row.kind as AlarmKind,
+    severity: row.severity as AlarmSeverity,
+    threshold: row.threshold,
+    minutes: row.minutes,
+    class_id: row.class_id,
+    class_name: row.class_name,
+    ipp_id: row.ipp_id,
+    dev_id: row.dev_id,
+    site_name: row.site_name,
+    state: row.state as Alarm['state'],
+    value: row.value,
+    raised_at: Number(row.raised_at),
+    last_seen_at: Number(row.last_seen_at),
+    acknowledged_at: time(row.acknowledged_at),
+    acknowledged_by_name: row.acknowledged_by_name,
+    ack_note: row.ack_note,
+    cleared_at: time(row.cleared_at),
+  };
+}
