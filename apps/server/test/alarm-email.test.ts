@@ -70,6 +70,19 @@ async function smtpServer(refuse = 0) {
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+describe('alarm e-mail without SMTP', () => {
+  it('refuses a test message in the caller’s language: this server sends no e-mail', async () => {
+    const env = await buildTestApp('sqlite');
+    try {
+      const w = await buildWorld(env);
+      const answer = body(await call(env, w.tokens.user, 'POST', '/api/alarm/test-email', undefined, 'zh'));
+      expect(answer).toMatchObject({ code: 1001, msg: '本服务器未配置 SMTP，无法发送邮件' });
+    } finally {
+      await env.close();
+    }
+  });
+});
+
 /** Issue 23, e-mail notifications: SMTP delivery to a local server, per-user choice of what to receive, retries. */
 describe.each(dialects)('alarm e-mail on %s', (dialect) => {
   let env: TestEnv;
@@ -101,6 +114,32 @@ describe.each(dialects)('alarm e-mail on %s', (dialect) => {
     await env.app.alarms.settled();
     return ipp;
   };
+
+  it('sends a test message to the caller now, in their language, once when pressed twice at once (issue 40)', async () => {
+    await start();
+    await setEmail('user_a', 'user@example.org');
+    await env.db.kysely.updateTable('users').set({ language: 'zh' }).where('account', '=', 'user_a').execute();
+    const answers = await Promise.all(
+      [1, 2].map(async () => body(await call(env, w.tokens.user, 'POST', '/api/alarm/test-email', undefined))),
+    );
+    expect(answers.map((a) => a.data)).toEqual([
+      { ok: true, error: null },
+      { ok: true, error: null },
+    ]);
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]).toMatchObject({ to: ['user@example.org'], subject: '[IPP 告警] 测试邮件' });
+    // No address: refused in the caller's language, nothing sent.
+    const none = body(await call(env, w.tokens.ownAdmin, 'POST', '/api/alarm/test-email', undefined, 'en'));
+    expect(none).toMatchObject({ code: 1001, msg: 'Your account has no e-mail address' });
+    expect(smtp.mails).toHaveLength(1);
+  });
+
+  it('says the test failed when the SMTP server refuses it', async () => {
+    await start(5);
+    await setEmail('user_a', 'user@example.org');
+    const answer = body(await call(env, w.tokens.user, 'POST', '/api/alarm/test-email', undefined));
+    expect(answer.data).toEqual({ ok: false, error: 'send failed' });
+  });
 
   it("a team's webhook that never answers holds up none of the e-mails (issue 37)", async () => {
     await start(0, { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
@@ -233,6 +272,8 @@ describe('alarm e-mail text', () => {
       acknowledged_by_name: null,
       ack_note: null,
       cleared_at: null,
+      cleared_by_name: null,
+      clear_reason: null,
     };
     expect(alarmMail(alarm, 'raised', 'en').subject).toBe(
       '[IPP alarm · major] Bay (A1): 003 Dinoflagellate above 20 ind/L over 3 h',

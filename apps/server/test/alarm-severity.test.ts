@@ -176,3 +176,74 @@ describe.each(dialects)('alarm severity, durations and hysteresis on %s', (diale
     ]);
   });
 });
+
+describe.each(dialects)('clearing an alarm by hand and its comment thread on %s', (dialect) => {
+  let env: TestEnv;
+  let w: World;
+  let notices: [string, number][];
+  beforeEach(async () => {
+    env = await buildTestApp(dialect);
+    w = await buildWorld(env);
+    notices = [];
+    env.app.alarms.useNotifier({ enqueue: async (_trx, alarm, reason) => void notices.push([reason, alarm.id]) });
+  });
+  afterEach(() => env.close());
+
+  const post = async (token: string | undefined, path: string, payload: object, lang = 'en') =>
+    body(await call(env, token, 'POST', `/api/alarm/${path}`, payload, lang));
+  const raiseLeak = async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const saved = await post(w.tokens.ownAdmin, 'save-rule', { name: 'Leak', kind: 'humidity_high', threshold: 80 });
+    expect(saved.code).toBe(1000);
+    env.clock.advance(60_000);
+    expect((await telemetry(env, a1.key, { at: env.clock.now, humidity_pct: 90 })).statusCode).toBe(200);
+    await env.app.alarms.settled();
+    const alarm = await env.db.kysely.selectFrom('alarms').selectAll().executeTakeFirstOrThrow();
+    return { a1, id: alarm.id };
+  };
+
+  it('lets an administrator clear an open alarm with a reason; users and other teams cannot; receivers hear it', async () => {
+    const { a1, id } = await raiseLeak();
+    expect(await post(w.tokens.user, 'clear', { id, reason: 'sensor replaced' })).toMatchObject({ code: 1011 });
+    expect(await post(w.tokens.otherAdmin, 'clear', { id, reason: 'x' })).toMatchObject({ code: 1002 });
+    expect(await post(w.tokens.ownAdmin, 'clear', { id, reason: '  ' }, 'zh')).toMatchObject({ code: 1002 });
+    // Two administrators at once: one clears, the other is told it is no longer open.
+    const both = await Promise.all([
+      post(w.tokens.ownAdmin, 'clear', { id, reason: 'sensor replaced' }),
+      post(w.tokens.superadmin, 'clear', { id, reason: 'duplicate' }),
+    ]);
+    expect(both.map((b) => b.code).sort()).toEqual([1000, 1001]);
+    const row = await env.db.kysely.selectFrom('alarms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'cleared', cleared_at: env.clock.now });
+    expect(['admin_a', 'su']).toContain(row.cleared_by_name);
+    expect(notices).toEqual([
+      ['raised', id],
+      ['cleared', id],
+    ]);
+    const listed = body(await call(env, w.tokens.user, 'GET', '/api/alarm/list?state=cleared')).data as Alarm[];
+    expect(listed[0]).toMatchObject({ id, clear_reason: row.clear_reason, cleared_by_name: row.cleared_by_name });
+    // The condition still holds: the next reading raises a new alarm.
+    env.clock.advance(60_000);
+    expect((await telemetry(env, a1.key, { at: env.clock.now, humidity_pct: 91 })).statusCode).toBe(200);
+    await env.app.alarms.settled();
+    expect(notices.at(-1)?.[0]).toBe('raised');
+    expect(notices.at(-1)?.[1]).not.toBe(id);
+  });
+
+  it('keeps a comment thread per alarm for its team, oldest first, two at once both kept', async () => {
+    const { id } = await raiseLeak();
+    const [a, b] = await Promise.all([
+      post(w.tokens.user, 'comment', { id, text: 'diver booked for 14:00' }),
+      post(w.tokens.ownAdmin, 'comment', { id, text: 'spare housing in the van' }),
+    ]);
+    expect([a.code, b.code]).toEqual([1000, 1000]);
+    expect(await post(w.tokens.otherAdmin, 'comment', { id, text: 'not mine' })).toMatchObject({ code: 1002 });
+    expect(await post(w.tokens.user, 'comment', { id, text: '' }, 'zh')).toMatchObject({ code: 1002 });
+    const thread = body(await call(env, w.tokens.user, 'GET', `/api/alarm/comments?id=${id}`));
+    expect(thread.code).toBe(1000);
+    const comments = thread.data as { user_name: string; text: string; id: number }[];
+    expect(comments.map((c) => c.text).sort()).toEqual(['diver booked for 14:00', 'spare housing in the van']);
+    expect(comments[0]!.id).toBeLessThan(comments[1]!.id);
+    expect(body(await call(env, w.tokens.otherAdmin, 'GET', `/api/alarm/comments?id=${id}`)).code).toBe(1002);
+  });
+});

@@ -154,6 +154,25 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     expect(events[2]!.alarm).toMatchObject({ cleared_at: env.clock.now, value: 45, severity: 'major' });
   });
 
+  it('posts a signed test notice now and says how it went; only administrators; none without a URL (issue 40)', async () => {
+    const test = async (token: string | undefined, lang = 'en') =>
+      body(await call(env, token, 'POST', '/api/alarm/test-webhook', {}, lang));
+    expect(await test(w.tokens.ownAdmin)).toMatchObject({ code: 1001, msg: 'No webhook URL is set' });
+    hook = await receiver([200, 500]);
+    const { secret } = (await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult;
+    expect(await test(w.tokens.user)).toMatchObject({ code: 1011 });
+    expect((await test(w.tokens.ownAdmin)).data).toEqual({ ok: true, error: null });
+    expect(hook.received).toHaveLength(1);
+    const [first] = hook.received;
+    expect(first!.headers['x-ipp-signature']).toBe(
+      webhookSignature(secret!, Number(first!.headers['x-ipp-timestamp']), first!.body),
+    );
+    expect(AlarmNoticeSchema.parse(JSON.parse(first!.body))).toMatchObject({ event: 'alarm.test', alarm: { id: 0 } });
+    // The receiver's error, as a class; nothing queued in the outbox either way.
+    expect((await test(w.tokens.ownAdmin)).data).toEqual({ ok: false, error: 'HTTP error' });
+    expect(await deliveries()).toEqual([]);
+  });
+
   it('gives a notice up after the last try and says so; a new secret is answered once', async () => {
     hook = await receiver([500]);
     const first = (await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult;

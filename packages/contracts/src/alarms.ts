@@ -196,6 +196,9 @@ export const AlarmSchema = z.object({
   acknowledged_by_name: z.string().nullable(),
   ack_note: z.string().nullable(),
   cleared_at: z.number().int().nullable(),
+  /** Who cleared it by hand and why (administrators, issue 40); null when its condition ended or its rule went. */
+  cleared_by_name: z.string().nullable(),
+  clear_reason: z.string().nullable(),
 });
 export type Alarm = z.infer<typeof AlarmSchema>;
 
@@ -216,6 +219,45 @@ export const AlarmAcknowledgeBodySchema = z.object({
   note: z.string().trim().max(500).default(''),
 });
 export type AlarmAcknowledgeBody = z.input<typeof AlarmAcknowledgeBodySchema>;
+
+/**
+ * POST /alarm/clear: an administrator of the team clears an open alarm by hand, saying why. If its condition still
+ * holds, the next evaluation raises a new one (a silence is the way to stop hearing about it).
+ */
+export const AlarmClearBodySchema = z.object({
+  id: z.number().int().positive().max(MAX_ID),
+  reason: z.string().trim().min(1).max(500),
+});
+export type AlarmClearBody = z.input<typeof AlarmClearBodySchema>;
+
+/** One comment of an alarm's thread (anyone of its team writes; nobody edits or removes). */
+export const AlarmCommentSchema = z.object({
+  id: z.number().int(),
+  alarm_id: z.number().int(),
+  user_name: z.string(),
+  text: z.string(),
+  created_at: z.number().int(),
+});
+export type AlarmComment = z.infer<typeof AlarmCommentSchema>;
+
+/** The most comments one alarm keeps: a thread is a log of what was done, not a chat room. */
+export const MAX_ALARM_COMMENTS = 200;
+
+export const AlarmCommentsQuerySchema = z.object({ id: z.coerce.number().int().positive().max(MAX_ID) });
+export const AlarmCommentBodySchema = z.object({
+  id: z.number().int().positive().max(MAX_ID),
+  text: z.string().trim().min(1).max(1000),
+});
+export type AlarmCommentBody = z.input<typeof AlarmCommentBodySchema>;
+
+/**
+ * POST /alarm/test-webhook and /alarm/test-email: one notice sent now (not through the outbox), and how it went — for
+ * the webhook the failure's class as in WEBHOOK_FAILURES, for e-mail "send failed".
+ */
+export const AlarmTestResultSchema = z.object({ ok: z.boolean(), error: z.string().nullable() });
+/** A superadmin names the team whose webhook it tests; others test their own. */
+export const AlarmTestWebhookBodySchema = z.object({ group_id: z.number().int().positive().max(MAX_ID).optional() });
+export type AlarmTestResult = z.infer<typeof AlarmTestResultSchema>;
 
 /** GET /alarm/summary: the header's count; `by_severity` counts the active (unacknowledged) ones. */
 export const AlarmSummarySchema = z.object({
@@ -288,9 +330,10 @@ export const WEBHOOK_SIGNATURE_HEADER = 'x-ipp-signature';
 
 /**
  * The events a webhook hears about one alarm, all with its id: raised, notified again while still active,
- * acknowledged, cleared (its condition ended, or its rule changed or went away).
+ * acknowledged, cleared (its condition ended, an administrator cleared it, or its rule changed or went away); and
+ * `alarm.test`, sent when an administrator asks, with a made-up alarm of id 0.
  */
-export const ALARM_EVENTS = ['alarm.raised', 'alarm.again', 'alarm.acknowledged', 'alarm.cleared'] as const;
+export const ALARM_EVENTS = ['alarm.raised', 'alarm.again', 'alarm.acknowledged', 'alarm.cleared', 'alarm.test'] as const;
 export type AlarmEvent = (typeof ALARM_EVENTS)[number];
 /** Why a notice is made (the event without its prefix). */
 export type AlarmNoticeReason = 'raised' | 'again' | 'acknowledged' | 'cleared';

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import {
   AlarmAcknowledgeBodySchema,
+  AlarmClearBodySchema,
+  AlarmCommentBodySchema,
+  AlarmCommentSchema,
+  AlarmCommentsQuerySchema,
+  AlarmTestResultSchema,
+  AlarmTestWebhookBodySchema,
   AlarmEmailSaveBodySchema,
   AlarmEmailSettingSchema,
   AlarmListQuerySchema,
@@ -272,6 +278,11 @@ export const API = {
   alarmSaveWebhook: { ...EP.alarmSaveWebhook, body: AlarmWebhookSaveBodySchema, data: AlarmWebhookSaveResultSchema },
   alarmMyEmail: { ...EP.alarmMyEmail, data: AlarmEmailSettingSchema },
   alarmSaveMyEmail: { ...EP.alarmSaveMyEmail, body: AlarmEmailSaveBodySchema, data: AlarmEmailSettingSchema },
+  alarmClear: { ...EP.alarmClear, body: AlarmClearBodySchema, data: OkSchema },
+  alarmComments: { ...EP.alarmComments, query: AlarmCommentsQuerySchema, data: z.array(AlarmCommentSchema) },
+  alarmComment: { ...EP.alarmComment, body: AlarmCommentBodySchema, data: AlarmCommentSchema },
+  alarmTestWebhook: { ...EP.alarmTestWebhook, body: AlarmTestWebhookBodySchema, data: AlarmTestResultSchema },
+  alarmTestEmail: { ...EP.alarmTestEmail, data: AlarmTestResultSchema },
   // settings/settings.routes.ts
   settingIndex: { ...EP.settingIndex, data: SettingsSchema },
   settingGetSetInit: { ...EP.settingGetSetInit, data: SettingsInitSchema },

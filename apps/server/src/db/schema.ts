@@ -157,6 +157,19 @@ export interface AlarmsTable {
   acknowledged_by_name: string | null;
   ack_note: string | null;
   cleared_at: number | null;
+  /** Who cleared it by hand and why (migration 0028); null otherwise. */
+  cleared_by_name: string | null;
+  clear_reason: string | null;
+}
+
+/** One comment on an alarm (migration 0028). */
+export interface AlarmCommentsTable {
+  id: Generated<number>;
+  alarm_id: number;
+  user_id: number | null;
+  user_name: string;
+  text: string;
+  created_at: number;
 }
 
 /** A team's alarm webhook (migration 0018): where notices are posted and the secret that signs them. */
@@ -593,6 +606,7 @@ export interface Database {
   ipp_config_history: IppConfigHistoryTable;
   alarm_rules: AlarmRulesTable;
   alarms: AlarmsTable;
+  alarm_comments: AlarmCommentsTable;
   alarm_webhooks: AlarmWebhooksTable;
   alarm_deliveries: AlarmDeliveriesTable;
   user_views: UserViewsTable;

@@ -96,6 +96,11 @@ const MESSAGES = {
   },
   'alarmMail.again': { zh: '（仍未解除）', en: ' (still active)' },
   'alarmMail.cleared': { zh: '（已解除）', en: ' (cleared)' },
+  'alarmMail.testSubject': { zh: '[IPP 告警] 测试邮件', en: '[IPP alarm] Test message' },
+  'alarmMail.testBody': {
+    zh: '这是 IPP 控制台发送的测试邮件：告警邮件可以送达此地址。',
+    en: 'This is a test message from the IPP console: alarm e-mails reach this address.',
+  },
   'alarmMail.severity.critical': { zh: '紧急', en: 'critical' },
   'alarmMail.severity.major': { zh: '重要', en: 'major' },
   'alarmMail.severity.minor': { zh: '次要', en: 'minor' },
@@ -119,6 +124,11 @@ const MESSAGES = {
   alarmRuleNotFound: { zh: '告警规则不存在', en: 'The alarm rule does not exist' },
   alarmNotFound: { zh: '告警不存在', en: 'The alarm does not exist' },
   alarmNotActive: { zh: '该告警已被确认或已解除', en: 'The alarm has already been acknowledged or has cleared' },
+  alarmNotOpen: { zh: '该告警未触发或已解除', en: 'The alarm is not raised or has already cleared' },
+  alarmCommentLimit: { zh: '每条告警最多 {max} 条评论', en: 'An alarm keeps at most {max} comments' },
+  webhookNotSet: { zh: '尚未设置 Webhook 地址', en: 'No webhook URL is set' },
+  emailUnavailable: { zh: '本服务器未配置 SMTP，无法发送邮件', en: 'This server sends no e-mail (no SMTP server is set up)' },
+  noEmailAddress: { zh: '您的账号没有邮箱地址', en: 'Your account has no e-mail address' },
   webhookAddressNotAllowed: {
     zh: 'url：不能向本机、内网、链路本地或组播地址发送告警（如需内部接收端，请由运维人员在 WEBHOOK_ALLOW_HOSTS 中允许该主机）',
     en: 'url: alarms cannot be posted to this host, a private, link-local or multicast address (an operator may allow an internal receiver by name in WEBHOOK_ALLOW_HOSTS)',

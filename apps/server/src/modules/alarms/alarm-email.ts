@@ -1,9 +1,11 @@
-import type { Alarm, AlarmNoticeReason, Lang } from '@ipp/contracts';
+import { ResultCode, type Alarm, type AlarmNoticeReason, type AlarmTestResult, type Lang } from '@ipp/contracts';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
 import { translate } from '../../http/messages.ts';
+import type { UserRow } from '../users/users.repository.ts';
 import { windowHours } from './alarm-conditions.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
 import type { AlarmNotifier, NoticeContext } from './alarms.service.ts';
@@ -91,12 +93,39 @@ export class EmailNotifier implements AlarmNotifier {
 
   /** The outbox's sender for channel email. */
   readonly deliver: OutboxSender = async (row) => {
-    if (!this.transport || !row.recipient) throw new Error('e-mail is not configured');
+    if (!row.recipient) throw new Error('e-mail is not configured');
     const { subject, text } = JSON.parse(row.payload) as { subject: string; text: string };
+    await this.send(row.recipient, subject, text);
+  };
+
+  /**
+   * A test message to the caller's own address now, in their language, and how it went. One per user at a time: a
+   * second press meanwhile gets the first one's answer.
+   */
+  test(actor: UserRow, defaultLanguage: Lang): Promise<AlarmTestResult> {
+    if (!this.transport) throw new AppError(ResultCode.FAILED, 'emailUnavailable');
+    if (!actor.email) throw new AppError(ResultCode.FAILED, 'noEmailAddress');
+    const running = this.testing.get(actor.id);
+    if (running) return running;
+    const lang: Lang = actor.language === 'en' || actor.language === 'zh' ? actor.language : defaultLanguage;
+    const run = this.send(actor.email, translate('alarmMail.testSubject', lang), translate('alarmMail.testBody', lang))
+      .then(
+        () => ({ ok: true, error: null }),
+        () => ({ ok: false, error: 'send failed' }),
+      )
+      .finally(() => this.testing.delete(actor.id));
+    this.testing.set(actor.id, run);
+    return run;
+  }
+
+  private readonly testing = new Map<number, Promise<AlarmTestResult>>();
+
+  private async send(to: string, subject: string, text: string) {
+    if (!this.transport) throw new Error('e-mail is not configured');
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.transport.sendMail({ from: this.from, to: row.recipient, subject, text, date: new Date(this.clock()) }),
+        this.transport.sendMail({ from: this.from, to, subject, text, date: new Date(this.clock()) }),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('SMTP timeout')), SEND_TIMEOUT_MS);
         }),
@@ -104,5 +133,5 @@ export class EmailNotifier implements AlarmNotifier {
     } finally {
       clearTimeout(timer);
     }
-  };
+  }
 }

@@ -47,5 +47,7 @@ export function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: s
     acknowledged_by_name: row.acknowledged_by_name,
     ack_note: row.ack_note,
     cleared_at: time(row.cleared_at),
+    cleared_by_name: row.cleared_by_name,
+    clear_reason: row.clear_reason,
   };
 }

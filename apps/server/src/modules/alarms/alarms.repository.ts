@@ -1,6 +1,6 @@
 import { ALARM_SEVERITIES, type AlarmListQuery } from '@ipp/contracts';
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
+import type { AlarmCommentsTable, AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
 
 export type AlarmRuleRow = Selectable<AlarmRulesTable>;
 export type AlarmRow = Selectable<AlarmsTable>;
@@ -318,4 +318,52 @@ export function userEmailChoice(db: Kysely<Database>, userId: number) {
 
 export function setUserEmailChoice(db: Kysely<Database>, userId: number, choice: string, at: number) {
   return db.updateTable('users').set({ alarm_email: choice, updated_at: at }).where('id', '=', userId).execute();
+}
+
+/** Clears an open (raised) alarm by hand; 0 rows when it cleared or was cleared meanwhile. */
+export async function clearByHand(
+  db: Kysely<Database>,
+  id: number,
+  values: Pick<Updateable<AlarmsTable>, 'cleared_at' | 'cleared_by_name' | 'clear_reason'>,
+) {
+  const result = await db
+    .updateTable('alarms')
+    .set({ ...values, state: 'cleared' })
+    .where('id', '=', id)
+    .where('cleared_at', 'is', null)
+    .where('state', 'in', ['active', 'acknowledged'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function commentsOf(db: Kysely<Database>, alarmId: number) {
+  return db
+    .selectFrom('alarm_comments')
+    .select(['id', 'alarm_id', 'user_name', 'text', 'created_at'])
+    .where('alarm_id', '=', alarmId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function countComments(db: Kysely<Database>, alarmId: number) {
+  const row = await db
+    .selectFrom('alarm_comments')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('alarm_id', '=', alarmId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function insertComment(db: Kysely<Database>, values: Insertable<AlarmCommentsTable>) {
+  return db
+    .insertInto('alarm_comments')
+    .values(values)
+    .returning(['id', 'alarm_id', 'user_name', 'text', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Locks an alarm's row for the rest of the transaction (PostgreSQL; SQLite writes one at a time anyway). */
+export function lockAlarm(db: Kysely<Database>, id: number, forUpdate: boolean) {
+  const query = db.selectFrom('alarms').select(['id', 'group_id']).where('id', '=', id);
+  return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }

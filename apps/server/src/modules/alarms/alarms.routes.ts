@@ -108,4 +108,46 @@ export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService, 
         return ok(await service.emailSetting(user, mailer.enabled));
       },
     });
+
+    app.route({
+      ...endpoint(API.alarmClear, {
+        tags: ['alarms'],
+        summary: 'Clear an open alarm of the team by hand, with a reason (administrators); receivers hear it cleared',
+      }),
+      config: { access: ADMINS },
+      handler: async (request) => {
+        await service.clear(requireAuth(request).user, request.body);
+        return ok({ ok: true as const });
+      },
+    });
+
+    app.route({
+      ...endpoint(API.alarmComments, { tags: ['alarms'], summary: "An alarm's comment thread, oldest first" }),
+      config: { access: 'signed-in' },
+      handler: async (request) => ok(await service.comments(requireAuth(request).user, request.query.id)),
+    });
+
+    app.route({
+      ...endpoint(API.alarmComment, { tags: ['alarms'], summary: 'Add a comment to an alarm of the team' }),
+      config: { access: 'signed-in' },
+      handler: async (request) => ok(await service.comment(requireAuth(request).user, request.body)),
+    });
+
+    app.route({
+      ...endpoint(API.alarmTestWebhook, {
+        tags: ['alarms'],
+        summary: "Post a test notice (alarm.test) to the team's webhook now and say how it went",
+      }),
+      config: { access: ADMINS },
+      handler: async (request) => ok(await webhooks.test(requireAuth(request).user, request.body.group_id)),
+    });
+
+    app.route({
+      ...endpoint(API.alarmTestEmail, {
+        tags: ['alarms'],
+        summary: "Send a test alarm e-mail to the caller's own address now and say how it went",
+      }),
+      config: { access: 'signed-in' },
+      handler: async (request) => ok(await mailer.test(requireAuth(request).user, await service.defaultLanguage())),
+    });
   };

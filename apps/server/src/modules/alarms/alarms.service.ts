@@ -1,6 +1,8 @@
 import {
   ALARM_EMAIL_CHOICES,
   DEFAULT_SEVERITY,
+  MAX_ALARM_COMMENTS,
+  type AlarmComment,
   LIMIT_DIRECTION,
   MAX_ALARM_RULES_PER_TEAM,
   type AlarmNoticeReason,
@@ -186,6 +188,56 @@ export class AlarmsService {
     this.announce(alarm.group_id, alarm.ipp_id);
   }
 
+  /**
+   * An administrator of the alarm's team clears an open alarm by hand, with a reason; receivers hear it cleared. A
+   * pending alarm is not cleared by hand (nothing was raised); one that cleared meanwhile is refused.
+   */
+  async clear(actor: UserRow, body: { id: number; reason: string }) {
+    const now = this.clock();
+    const context = await this.noticeContext();
+    const alarm = await this.db.kysely.transaction().execute(async (trx) => {
+      const row = await repo.findAlarm(trx, body.id);
+      if (!row || !inTeamOf(actor, row.group_id)) throw alarmNotFound();
+      const changed = await repo.clearByHand(trx, row.id, {
+        cleared_at: now,
+        cleared_by_name: actor.account,
+        clear_reason: body.reason,
+      });
+      if (changed === 0) throw new AppError(ResultCode.FAILED, 'alarmNotOpen');
+      await this.notifyAll(trx, [{ ...row, state: 'cleared' }], 'cleared', context);
+      return row;
+    });
+    this.committed();
+    this.announce(alarm.group_id, alarm.ipp_id);
+  }
+
+  /** The comment thread of an alarm of the caller's team, oldest first. */
+  async comments(actor: UserRow, alarmId: number): Promise<AlarmComment[]> {
+    const alarm = await repo.findAlarm(this.db.kysely, alarmId);
+    if (!alarm || !inTeamOf(actor, alarm.group_id)) throw alarmNotFound();
+    return (await repo.commentsOf(this.db.kysely, alarmId)).map((c) => ({ ...c, created_at: Number(c.created_at) }));
+  }
+
+  /** Anyone of the alarm's team adds a comment (open or cleared: the thread is the record); at most MAX_ALARM_COMMENTS. */
+  async comment(actor: UserRow, body: { id: number; text: string }): Promise<AlarmComment> {
+    const now = this.clock();
+    const row = await this.db.kysely.transaction().execute(async (trx) => {
+      // Locked, so two people commenting at once on a full thread cannot both pass the count.
+      const alarm = await repo.lockAlarm(trx, body.id, this.db.dialect === 'postgres');
+      if (!alarm || !inTeamOf(actor, alarm.group_id)) throw alarmNotFound();
+      if ((await repo.countComments(trx, body.id)) >= MAX_ALARM_COMMENTS)
+        throw new AppError(ResultCode.FAILED, 'alarmCommentLimit', { max: MAX_ALARM_COMMENTS });
+      return repo.insertComment(trx, {
+        alarm_id: body.id,
+        user_id: actor.id,
+        user_name: actor.account,
+        text: body.text,
+        created_at: now,
+      });
+    });
+    return { ...row, created_at: Number(row.created_at) };
+  }
+
   async emailSetting(actor: UserRow, available: boolean): Promise<AlarmEmailSetting> {
     const row = await repo.userEmailChoice(this.db.kysely, actor.id);
     const choice = ALARM_EMAIL_CHOICES.find((c) => c === row?.alarm_email) ?? 'off';
@@ -332,7 +384,12 @@ export class AlarmsService {
   }
 
   private async noticeContext(): Promise<NoticeContext> {
-    return { defaultLanguage: (await this.settings.get()).default_language };
+    return { defaultLanguage: await this.defaultLanguage() };
+  }
+
+  /** The site's default language: messages to users who chose none. */
+  async defaultLanguage(): Promise<Lang> {
+    return (await this.settings.get()).default_language;
   }
 
   /** Notices of alarms read outside an evaluation (acknowledged, cleared by a rule's change), with their names. */
@@ -400,5 +457,7 @@ async function raise(
         acknowledged_by_name: null,
         ack_note: null,
         cleared_at: null,
+        cleared_by_name: null,
+        clear_reason: null,
       };
 }

@@ -6,6 +6,7 @@ import {
   type Alarm,
   type AlarmNotice,
   type AlarmNoticeReason,
+  type AlarmTestResult,
   type AlarmWebhook,
   type AlarmWebhookSaveResult,
   WEBHOOK_FAILURES,
@@ -99,6 +100,44 @@ export class WebhooksService implements AlarmNotifier {
   }
 
   /**
+   * Posts a test notice (`alarm.test`, a made-up alarm of id 0) to the team's webhook now, signed like any other, and
+   * says how it went. One test per team at a time: a second caller meanwhile gets the first one's answer.
+   */
+  test(actor: UserRow, groupId?: number): Promise<AlarmTestResult> {
+    const group = teamActedOn(actor, groupId);
+    const running = this.testing.get(group);
+    if (running) return running;
+    const run = this.sendTest(group).finally(() => this.testing.delete(group));
+    this.testing.set(group, run);
+    return run;
+  }
+
+  private readonly testing = new Map<number, Promise<AlarmTestResult>>();
+
+  private async sendTest(group: number): Promise<AlarmTestResult> {
+    const webhook = await repo.findWebhook(this.db.kysely, group);
+    if (!webhook) throw new AppError(ResultCode.FAILED, 'webhookNotSet');
+    const notice: AlarmNotice = { event: 'alarm.test', at: this.clock(), alarm: testAlarm(group, this.clock()) };
+    const body = JSON.stringify(notice);
+    try {
+      await postWebhook(webhook.url, this.headers(webhook.secret, body), body, this.policy, this.timeoutMs);
+      return { ok: true, error: null };
+    } catch (cause) {
+      return { ok: false, error: cause instanceof WebhookFailure ? cause.kind : 'network error' };
+    }
+  }
+
+  private headers(secret: string, body: string) {
+    const timestamp = Math.floor(this.clock() / 1000);
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'IPP-Console-Alarms',
+      [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+      [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, timestamp, body),
+    };
+  }
+
+  /**
    * The outbox's sender for channel webhook: the team's URL and secret as they are now. What fails is stored (and
    * shown to the team) as a class only — "timeout", "refused", "HTTP error", "address not allowed"… — so the status is
    * no oracle for what answered where.
@@ -106,15 +145,8 @@ export class WebhooksService implements AlarmNotifier {
   readonly deliver: OutboxSender = async (row) => {
     const webhook = await repo.findWebhook(this.db.kysely, row.group_id);
     if (!webhook) throw new Error('webhook removed');
-    const timestamp = Math.floor(this.clock() / 1000);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'IPP-Console-Alarms',
-      [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
-      [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(webhook.secret, timestamp, row.payload),
-    };
     try {
-      await postWebhook(webhook.url, headers, row.payload, this.policy, this.timeoutMs);
+      await postWebhook(webhook.url, this.headers(webhook.secret, row.payload), row.payload, this.policy, this.timeoutMs);
     } catch (cause) {
       throw cause instanceof WebhookFailure ? cause : new WebhookFailure('network error');
     }
@@ -141,4 +173,33 @@ export class WebhooksService implements AlarmNotifier {
         : null,
     };
   }
+}
+
+/** The made-up alarm of a test notice: id 0, no rule, no station; every field a real notice has. */
+export function testAlarm(groupId: number, now: number): Alarm {
+  return {
+    id: 0,
+    group_id: groupId,
+    rule_id: null,
+    rule_name: 'Test notice',
+    kind: 'humidity_high',
+    severity: 'warning',
+    threshold: 80,
+    minutes: null,
+    class_id: null,
+    class_name: null,
+    ipp_id: 0,
+    dev_id: 'TEST',
+    site_name: 'Test notice from IPP Console',
+    state: 'active',
+    value: 81,
+    raised_at: now,
+    last_seen_at: now,
+    acknowledged_at: null,
+    acknowledged_by_name: null,
+    ack_note: null,
+    cleared_at: null,
+    cleared_by_name: null,
+    clear_reason: null,
+  };
 }

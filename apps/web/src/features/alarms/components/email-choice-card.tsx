@@ -1,13 +1,15 @@
 import { ALARM_EMAIL_CHOICES, type AlarmEmailChoice } from '@ipp/contracts';
-import { Alert, Card, Flex, Radio, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Radio, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAlarmEmailSetting, useSaveAlarmEmailChoice } from '../api/email-choice';
+import { useTestEmail } from '../api/alarm-thread';
 
 /** The signed-in user's own choice of alarm e-mails: none, every alarm of the team, or the followed stations'. */
 export function EmailChoiceCard() {
   const { t } = useTranslation();
   const setting = useAlarmEmailSetting();
   const save = useSaveAlarmEmailChoice();
+  const test = useTestEmail();
   const data = setting.data;
   return (
     <Card size="small" title={t('alarms.email.title')} loading={setting.isLoading} data-testid="alarm-email">
@@ -21,7 +23,26 @@ export function EmailChoiceCard() {
           options={ALARM_EMAIL_CHOICES.map((choice) => ({ value: choice, label: t(`alarms.email.${choice}`) }))}
           data-testid="alarm-email-choice"
         />
-        {data?.email && <Typography.Text type="secondary">{t('alarms.email.address', { email: data.email })}</Typography.Text>}
+        {data?.email && (
+          <Flex gap="middle" wrap align="center">
+            <Typography.Text type="secondary">{t('alarms.email.address', { email: data.email })}</Typography.Text>
+            {data.available && (
+              <Button size="small" loading={test.isPending} onClick={() => test.mutate()} data-testid="alarm-email-test">
+                {t('alarms.email.test')}
+              </Button>
+            )}
+          </Flex>
+        )}
+        {test.data && (
+          <Alert
+            type={test.data.ok ? 'success' : 'error'}
+            showIcon
+            closable
+            onClose={() => test.reset()}
+            title={t(test.data.ok ? 'alarms.email.testOk' : 'alarms.email.testFailed', { email: data?.email ?? '' })}
+            data-testid="alarm-email-test-result"
+          />
+        )}
       </Flex>
     </Card>
   );

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmAction } from '@/components/confirm-action';
 import { useAlarmWebhook, useSaveAlarmWebhook } from '../api/webhook';
+import { useTestWebhook } from '../api/alarm-thread';
 import { formatTimeWithZone } from '@/lib/time-zones';
 import { webhookFailureText } from './alarm-text';
 
@@ -14,6 +15,7 @@ export function WebhookCard({ groupId }: { groupId?: number }) {
   const { t } = useTranslation();
   const webhook = useAlarmWebhook(true, groupId);
   const save = useSaveAlarmWebhook(groupId);
+  const test = useTestWebhook(groupId);
   // What the administrator typed; null while the field shows the saved URL.
   const [draft, setDraft] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -77,6 +79,9 @@ export function WebhookCard({ groupId }: { groupId?: number }) {
             >
               <Button size="small">{t('alarms.webhook.rotate')}</Button>
             </ConfirmAction>
+            <Button size="small" loading={test.isPending} onClick={() => test.mutate()} data-testid="alarm-webhook-test">
+              {t('alarms.webhook.test')}
+            </Button>
             <Typography.Text type={last && !last.ok ? 'danger' : 'secondary'} data-testid="alarm-webhook-status">
               {last
                 ? last.ok
@@ -90,6 +95,20 @@ export function WebhookCard({ groupId }: { groupId?: number }) {
               {current.failed > 0 && ` · ${t('alarms.webhook.failed', { count: current.failed })}`}
             </Typography.Text>
           </Flex>
+        )}
+        {test.data && (
+          <Alert
+            type={test.data.ok ? 'success' : 'error'}
+            showIcon
+            closable
+            onClose={() => test.reset()}
+            title={
+              test.data.ok
+                ? t('alarms.webhook.testOk')
+                : t('alarms.webhook.testFailed', { error: webhookFailureText(t, test.data.error) })
+            }
+            data-testid="alarm-webhook-test-result"
+          />
         )}
       </Flex>
     </Card>

@@ -30,6 +30,8 @@ const ALARM: Alarm = {
   acknowledged_by_name: null,
   ack_note: null,
   cleared_at: null,
+  cleared_by_name: null,
+  clear_reason: null,
 };
 const RULE: AlarmRule = {
   id: 3,
@@ -65,6 +67,13 @@ function server(role: 'administrator' | 'user', extra: Record<string, Handler> =
     '/api/ipp/index': () => pageEnvelope([], 0),
     '/api/alarm/acknowledge': () => okEnvelope({ ok: true }),
     '/api/alarm/save-rule': (_url, init) => okEnvelope({ ...RULE, id: 4, ...(JSON.parse(String(init?.body)) as object) }),
+    '/api/alarm/comments': () =>
+      okEnvelope([{ id: 1, alarm_id: 7, user_name: 'li.wei', text: 'diver booked', created_at: Date.UTC(2026, 10, 27, 2) }]),
+    '/api/alarm/comment': (_url, init) =>
+      okEnvelope({ id: 2, alarm_id: 7, user_name: 'me', created_at: 1, ...(JSON.parse(String(init?.body)) as object) }),
+    '/api/alarm/clear': () => okEnvelope({ ok: true }),
+    '/api/alarm/test-webhook': () => okEnvelope({ ok: false, error: 'timeout' }),
+    '/api/alarm/test-email': () => okEnvelope({ ok: true, error: null }),
     ...extra,
   });
 }
@@ -197,6 +206,62 @@ describe('alarms page', () => {
         clear_threshold: 75,
         no_data: 'clear',
       }),
+    );
+  });
+
+  it('opens an alarm: its thread, a comment added, and a clear by hand with a reason for administrators (issue 40)', async () => {
+    signIn('administrator');
+    const fetchMock = server('administrator');
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('alarm-open-7'));
+    const drawer = await screen.findByTestId('alarm-drawer');
+    expect(await within(drawer).findByText('diver booked')).toBeTruthy();
+    await user.type(within(drawer).getByTestId('alarm-comment-text'), 'spare housing in the van');
+    await user.click(within(drawer).getByTestId('alarm-comment-add'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/comment')).toEqual({ id: 7, text: 'spare housing in the van' }));
+    await user.click(within(drawer).getByTestId('alarm-clear'));
+    // The reason is required: the button waits for it.
+    const submit = await screen.findByTestId('alarm-clear-submit');
+    expect((submit as HTMLButtonElement).disabled).toBe(true);
+    await user.type(screen.getByTestId('alarm-clear-reason'), 'sensor replaced');
+    await user.click(submit);
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/clear')).toEqual({ id: 7, reason: 'sensor replaced' }));
+  });
+
+  it('shows who cleared an alarm by hand and why; a user cannot clear', async () => {
+    signIn('user');
+    server('user', {
+      '/api/alarm/list': () =>
+        pageEnvelope(
+          [{ ...ALARM, state: 'cleared', cleared_at: 2, cleared_by_name: 'admin_a', clear_reason: 'sensor replaced' }],
+          1,
+        ),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('alarm-open-7'));
+    const drawer = await screen.findByTestId('alarm-drawer');
+    expect(within(drawer).getByTestId('alarm-clear-reason-shown').textContent).toBe('sensor replaced');
+    expect(within(drawer).getByText(/by admin_a, by hand/)).toBeTruthy();
+    expect(within(drawer).queryByTestId('alarm-clear')).toBeNull();
+  });
+
+  it('sends a test notice to the webhook and a test e-mail, and says how each went', async () => {
+    signIn('administrator');
+    server('administrator', {
+      '/api/alarm/webhook': () => okEnvelope({ ...NO_WEBHOOK, url: 'https://example.org/hook', secret_hint: '…abcd' }),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    await user.click(await screen.findByTestId('alarm-webhook-test'));
+    expect((await screen.findByTestId('alarm-webhook-test-result')).textContent).toContain(
+      'The test notice was not delivered: no answer in time',
+    );
+    await user.click(await screen.findByTestId('alarm-email-test'));
+    expect((await screen.findByTestId('alarm-email-test-result')).textContent).toContain(
+      'A test e-mail was sent to me@example.org',
     );
   });
 

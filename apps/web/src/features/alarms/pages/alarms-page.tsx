@@ -14,6 +14,7 @@ import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
 import { useAlarms, type AlarmFilter } from '../api/get-alarms';
 import { WrapText } from '@/components/wrap-text';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
+import { AlarmDrawer } from '../components/alarm-drawer';
 import { ruleDetails, ruleText, valueText } from '../components/alarm-text';
 import { SeverityTag } from '../components/severity-tag';
 import { RuleFormModal } from '../components/rule-form-modal';
@@ -26,10 +27,15 @@ const STATES = ['open', 'pending', 'active', 'acknowledged', 'cleared', 'all'] a
 
 function AlarmList() {
   const { t } = useTranslation();
+  const { role } = useSession();
   const [state, setState] = useState<AlarmFilter['state']>('open');
   const paging = usePaging();
   const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
+  const [opened, setOpened] = useState<Alarm | null>(null);
   const alarms = useAlarms({ state, page: paging.page, limit: paging.limit });
+  // The drawer shows the row as the list has it now (live: acknowledged meanwhile), or as it was opened once it
+  // leaves the list (cleared under the "open" filter).
+  const openedAlarm = opened && (alarms.data?.items.find((a) => a.id === opened.id) ?? opened);
 
   const columns: TableColumnsType<Alarm> = [
     {
@@ -96,12 +102,18 @@ function AlarmList() {
       // "Acknowledge" whole in English, in a small button (issue 37: it was clipped at 104 px).
       width: 136,
       fixed: 'right',
-      render: (_, a) =>
-        a.state === 'active' && (
-          <Button size="small" onClick={() => setAcknowledging(a)} data-testid={`alarm-ack-${a.id}`}>
-            {t('alarms.acknowledge')}
+      render: (_, a) => (
+        <Flex vertical gap={4} align="start">
+          {a.state === 'active' && (
+            <Button size="small" onClick={() => setAcknowledging(a)} data-testid={`alarm-ack-${a.id}`}>
+              {t('alarms.acknowledge')}
+            </Button>
+          )}
+          <Button size="small" type="link" onClick={() => setOpened(a)} data-testid={`alarm-open-${a.id}`}>
+            {t('alarms.detailsButton')}
           </Button>
-        ),
+        </Flex>
+      ),
     },
   ];
 
@@ -140,6 +152,13 @@ function AlarmList() {
         />
       )}
       {acknowledging && <AcknowledgeModal alarm={acknowledging} onClose={() => setAcknowledging(null)} />}
+      {openedAlarm && (
+        <AlarmDrawer
+          alarm={openedAlarm}
+          canClear={role === 'superadmin' || role === 'administrator'}
+          onClose={() => setOpened(null)}
+        />
+      )}
     </Flex>
   );
 }
