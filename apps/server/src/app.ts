@@ -48,6 +48,8 @@ import { eventBusFor, type EventBus } from './modules/events/event-bus.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { alarmsRoutes } from './modules/alarms/alarms.routes.ts';
 import { AlarmsService } from './modules/alarms/alarms.service.ts';
+import { SilencesService } from './modules/alarms/silences.service.ts';
+import { AlarmCommentsService } from './modules/alarms/comments.service.ts';
 import { WebhooksService } from './modules/alarms/webhooks.service.ts';
 import { addressPolicy } from './modules/alarms/webhook-transport.ts';
 import { AlarmOutbox } from './modules/alarms/alarm-outbox.ts';
@@ -320,7 +322,15 @@ export async function buildApp({
       await api.register(translationsRoutes(new TranslationsService(db, clock)));
       await api.register(ippsRoutes(ipps));
       await api.register(eventsRoutes(streams));
-      await api.register(alarmsRoutes(alarms, webhooks, mailer));
+      await api.register(
+        alarmsRoutes(
+          alarms,
+          webhooks,
+          mailer,
+          new SilencesService(db, clock, (group) => alarms.evaluateGroupSoon(group)),
+          new AlarmCommentsService(db, clock),
+        ),
+      );
       await api.register(deviceRoutes(devices, ingestGate));
       await api.register(viewsRoutes(views));
       await api.register(roisRoutes(new RoiViewsService(db, clock, settings, config.STATS_UTC_OFFSET), blobs));

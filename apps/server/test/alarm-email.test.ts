@@ -274,6 +274,7 @@ describe('alarm e-mail text', () => {
       cleared_at: null,
       cleared_by_name: null,
       clear_reason: null,
+      silenced: false,
     };
     expect(alarmMail(alarm, 'raised', 'en').subject).toBe(
       '[IPP alarm · major] Bay (A1): 003 Dinoflagellate above 20 ind/L over 3 h',

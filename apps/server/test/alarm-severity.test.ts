@@ -1,7 +1,7 @@
-import type { Alarm, AlarmRule } from '@ipp/contracts';
+import { MAX_SILENCES_PER_TEAM, type Alarm, type AlarmRule } from '@ipp/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildWorld, call, type World } from './helpers/actors.ts';
-import { body, buildTestApp, type TestEnv } from './helpers/build.ts';
+import { body, buildTestApp, login, type TestEnv } from './helpers/build.ts';
 import { dialects } from './helpers/dialects.ts';
 import { registerIpp, telemetry } from './helpers/device.ts';
 
@@ -245,5 +245,125 @@ describe.each(dialects)('clearing an alarm by hand and its comment thread on %s'
     expect(comments.map((c) => c.text).sort()).toEqual(['diver booked for 14:00', 'spare housing in the van']);
     expect(comments[0]!.id).toBeLessThan(comments[1]!.id);
     expect(body(await call(env, w.tokens.otherAdmin, 'GET', `/api/alarm/comments?id=${id}`)).code).toBe(1002);
+  });
+});
+
+describe.each(dialects)('silences and maintenance windows on %s', (dialect) => {
+  let env: TestEnv;
+  let w: World;
+  let notices: string[];
+  beforeEach(async () => {
+    env = await buildTestApp(dialect);
+    w = await buildWorld(env);
+    notices = [];
+    env.app.alarms.useNotifier({
+      enqueue: async (_trx, alarm, reason) => void notices.push(`${alarm.dev_id}:${alarm.rule_name}:${reason}`),
+    });
+  });
+  afterEach(() => env.close());
+
+  const post = async (token: string | undefined, path: string, payload: object, lang = 'en') =>
+    body(await call(env, token, 'POST', `/api/alarm/${path}`, payload, lang));
+  const report = async (key: string, sample: object) => {
+    env.clock.advance(60_000);
+    expect((await telemetry(env, key, { at: env.clock.now, ...sample })).statusCode).toBe(200);
+    await env.app.alarms.settled();
+  };
+  const list = async (query = '') => body(await call(env, w.tokens.user, 'GET', `/api/alarm/list${query}`)).data as Alarm[];
+  const HOUR = 3_600_000;
+
+  it('holds the raise of a silenced station, lists it as silenced, and tells it when the silence ends if still active', async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const a2 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A2');
+    expect((await post(w.tokens.ownAdmin, 'save-rule', { name: 'Leak', kind: 'humidity_high', threshold: 80 })).code).toBe(1000);
+    const silence = await post(w.tokens.user, 'save-silence', {
+      ipp_id: a1.id,
+      ends_at: env.clock.now + HOUR,
+      reason: 'diver maintenance',
+    });
+    expect(silence.code, JSON.stringify(silence)).toBe(1000);
+    expect(silence.data).toMatchObject({ ipp_id: a1.id, rule_id: null, created_by_name: 'user_a', reason: 'diver maintenance' });
+    await report(a1.key, { humidity_pct: 90 });
+    await report(a2.key, { humidity_pct: 90 });
+    expect(notices).toEqual(['A2:Leak:raised']);
+    const open = await list();
+    expect(open.map((a) => [a.dev_id, a.state, a.silenced]).sort()).toEqual([
+      ['A1', 'active', true],
+      ['A2', 'active', false],
+    ]);
+    // Still high when the silence ends by itself: the held raise is told then, once.
+    env.clock.advance(HOUR);
+    await Promise.all([env.app.alarms.checkAll(), env.app.alarms.evaluateStation(a1.id)]);
+    await env.app.alarms.settled();
+    expect(notices).toEqual(['A2:Leak:raised', 'A1:Leak:raised']);
+    // (An hour on, the test's sessions have lapsed: a new one.)
+    const token = await login(env, 'user_a');
+    const after = body(await call(env, token, 'GET', '/api/alarm/list')).data as Alarm[];
+    expect(after.map((a) => a.silenced)).toEqual([false, false]);
+    expect(body(await call(env, token, 'GET', '/api/alarm/silences')).data).toEqual([]);
+  });
+
+  it('tells nothing of an alarm raised and cleared inside a silence, but closes an incident the receivers heard of', async () => {
+    const a1 = await registerIpp(env, w.tokens.ownAdmin, w.teamA, 'A1');
+    const leak = await post(w.tokens.ownAdmin, 'save-rule', { name: 'Leak', kind: 'humidity_high', threshold: 80 });
+    await post(w.tokens.ownAdmin, 'save-rule', { name: 'Hot', kind: 'temperature_high', threshold: 40 });
+    await report(a1.key, { temperature_c: 45, humidity_pct: 50 });
+    expect(notices).toEqual(['A1:Hot:raised']);
+    // The whole team silenced, then one rule only in a window planned for later.
+    const team = await post(w.tokens.ownAdmin, 'save-silence', { ends_at: env.clock.now + HOUR, reason: 'storm' });
+    expect(team.code).toBe(1000);
+    await report(a1.key, { temperature_c: 20, humidity_pct: 90 });
+    await report(a1.key, { humidity_pct: 50 });
+    expect(notices).toEqual(['A1:Hot:raised', 'A1:Hot:cleared']);
+    const window = await post(w.tokens.ownAdmin, 'save-silence', {
+      rule_id: (leak.data as AlarmRule).id,
+      starts_at: env.clock.now + 2 * HOUR,
+      ends_at: env.clock.now + 3 * HOUR,
+      reason: 'planned recovery',
+    });
+    expect(window.code).toBe(1000);
+    // Ending the team silence early: the window has not begun, so a leak now is told at once.
+    expect((await post(w.tokens.user, 'end-silence', { id: (team.data as { id: number }).id })).code).toBe(1000);
+    await report(a1.key, { humidity_pct: 95 });
+    expect(notices.at(-1)).toBe('A1:Leak:raised');
+    const silences = body(await call(env, w.tokens.user, 'GET', '/api/alarm/silences')).data as { reason: string }[];
+    expect(silences.map((x) => x.reason)).toEqual(['planned recovery']);
+  });
+
+  it('refuses a silence in the past, too long, on another team’s station, and keeps silences to their team', async () => {
+    const b1 = await registerIpp(env, w.tokens.otherAdmin, w.teamB, 'B1');
+    const now = env.clock.now;
+    expect(await post(w.tokens.user, 'save-silence', { ends_at: now - 1, reason: 'x' })).toMatchObject({
+      code: 1002,
+      msg: expect.stringContaining('must end in the future'),
+    });
+    expect(await post(w.tokens.user, 'save-silence', { ends_at: now + 31 * 24 * HOUR, reason: 'x' }, 'zh')).toMatchObject({
+      code: 1002,
+      msg: expect.stringContaining('30 天'),
+    });
+    expect(await post(w.tokens.user, 'save-silence', { ipp_id: b1.id, ends_at: now + HOUR, reason: 'x' })).toMatchObject({
+      code: 1002,
+    });
+    expect((await post(w.tokens.user, 'save-silence', { ends_at: now + HOUR, reason: '' })).code).toBe(1002);
+    const mine = await post(w.tokens.user, 'save-silence', { ends_at: now + HOUR, reason: 'mine' });
+    expect(await post(w.tokens.otherAdmin, 'end-silence', { id: (mine.data as { id: number }).id })).toMatchObject({
+      code: 1002,
+    });
+    expect(body(await call(env, w.tokens.otherAdmin, 'GET', '/api/alarm/silences')).data).toEqual([]);
+    // Two at once at the team's limit: one more fits, the other is refused.
+    const rows = Array.from({ length: MAX_SILENCES_PER_TEAM - 2 }, () => ({
+      group_id: w.teamA,
+      starts_at: now,
+      ends_at: now + HOUR,
+      reason: 'filler',
+      created_by_name: 'x',
+      created_at: now,
+    }));
+    await env.db.kysely.insertInto('alarm_silences').values(rows).execute();
+    const both = await Promise.all([
+      post(w.tokens.user, 'save-silence', { ends_at: now + HOUR, reason: 'a' }),
+      post(w.tokens.ownAdmin, 'save-silence', { ends_at: now + HOUR, reason: 'b' }),
+    ]);
+    expect(both.map((b) => b.code).sort()).toEqual([1000, 1001]);
   });
 });

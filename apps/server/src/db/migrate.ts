@@ -28,6 +28,7 @@ import { ippOnlineSinceMigration } from './migrations/0025-ipp-online-since.ts';
 import { roiPixelSizeMigration } from './migrations/0026-roi-pixel-size.ts';
 import { alarmSeverityMigration } from './migrations/0027-alarm-severity.ts';
 import { alarmThreadsMigration } from './migrations/0028-alarm-threads.ts';
+import { alarmSilencesMigration } from './migrations/0029-alarm-silences.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -60,6 +61,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0026-roi-pixel-size': roiPixelSizeMigration(),
     '0027-alarm-severity': alarmSeverityMigration(),
     '0028-alarm-threads': alarmThreadsMigration(db.dialect),
+    '0029-alarm-silences': alarmSilencesMigration(db.dialect),
   };
 }
 

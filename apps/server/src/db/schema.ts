@@ -162,6 +162,20 @@ export interface AlarmsTable {
   clear_reason: string | null;
 }
 
+/** A silence or maintenance window (migration 0029): null station or rule = all of them. */
+export interface AlarmSilencesTable {
+  id: Generated<number>;
+  group_id: number;
+  ipp_id: number | null;
+  rule_id: number | null;
+  starts_at: number;
+  ends_at: number;
+  reason: string;
+  created_by: number | null;
+  created_by_name: string;
+  created_at: number;
+}
+
 /** One comment on an alarm (migration 0028). */
 export interface AlarmCommentsTable {
   id: Generated<number>;
@@ -607,6 +621,7 @@ export interface Database {
   alarm_rules: AlarmRulesTable;
   alarms: AlarmsTable;
   alarm_comments: AlarmCommentsTable;
+  alarm_silences: AlarmSilencesTable;
   alarm_webhooks: AlarmWebhooksTable;
   alarm_deliveries: AlarmDeliveriesTable;
   user_views: UserViewsTable;

@@ -16,3 +16,6 @@ export const alarmComments = /* @__PURE__ */ get('/alarm/comments');
 export const alarmComment = /* @__PURE__ */ post('/alarm/comment');
 export const alarmTestWebhook = /* @__PURE__ */ post('/alarm/test-webhook');
 export const alarmTestEmail = /* @__PURE__ */ post('/alarm/test-email');
+export const alarmSilences = /* @__PURE__ */ get('/alarm/silences');
+export const alarmSaveSilence = /* @__PURE__ */ post('/alarm/save-silence');
+export const alarmEndSilence = /* @__PURE__ */ post('/alarm/end-silence');

@@ -23,7 +23,9 @@ export function presentRule(row: repo.AlarmRuleRow & { class_name: string | null
   };
 }
 
-export function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: string; class_name: string | null }): Alarm {
+export function presentAlarm(
+  row: repo.AlarmRow & { dev_id: string; site_name: string; class_name: string | null; silenced?: unknown },
+): Alarm {
   const time = (v: number | null) => (v === null ? null : Number(v));
   return {
     id: row.id,
@@ -49,5 +51,7 @@ export function presentAlarm(row: repo.AlarmRow & { dev_id: string; site_name: s
     cleared_at: time(row.cleared_at),
     cleared_by_name: row.cleared_by_name,
     clear_reason: row.clear_reason,
+    // SQLite answers 0/1, PostgreSQL a boolean.
+    silenced: Boolean(row.silenced),
   };
 }

@@ -1,6 +1,6 @@
 import { ALARM_SEVERITIES, type AlarmListQuery } from '@ipp/contracts';
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { AlarmCommentsTable, AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
 
 export type AlarmRuleRow = Selectable<AlarmRulesTable>;
 export type AlarmRow = Selectable<AlarmsTable>;
@@ -162,11 +162,19 @@ export async function acknowledgeAlarm(
   return Number(result.numUpdatedRows);
 }
 
-/** A pending alarm becomes active (its condition held for the rule's duration); whether this call did it. */
-export async function promotePending(db: Kysely<Database>, id: number, values: Pick<AlarmRow, 'value' | 'raised_at'>) {
+/**
+ * A pending alarm becomes active (its condition held for the rule's duration); whether this call did it. `notified`
+ * false: a silence holds its notice (notified_at stays null until it is sent).
+ */
+export async function promotePending(
+  db: Kysely<Database>,
+  id: number,
+  values: Pick<AlarmRow, 'value' | 'raised_at'>,
+  notified: boolean,
+) {
   const result = await db
     .updateTable('alarms')
-    .set({ ...values, state: 'active', last_seen_at: values.raised_at, notified_at: values.raised_at })
+    .set({ ...values, state: 'active', last_seen_at: values.raised_at, notified_at: notified ? values.raised_at : null })
     .where('id', '=', id)
     .where('state', '=', 'pending')
     .executeTakeFirst();
@@ -193,14 +201,15 @@ export async function clearAlarmsOfRule(db: Kysely<Database>, ruleId: number, at
     .execute();
 }
 
-/** One alarm with its station's identity and its class's name, as notices and the list present it. */
-export function alarmWithNames(db: Kysely<Database>, id: number) {
+/** One alarm with its station's identity, its class's name and whether it is silenced, as notices present it. */
+export function alarmWithNames(db: Kysely<Database>, id: number, now: number) {
   return db
     .selectFrom('alarms')
     .innerJoin('ipps', 'ipps.id', 'alarms.ipp_id')
     .leftJoin('classes', 'classes.id', 'alarms.class_id')
     .selectAll('alarms')
     .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
+    .select((eb) => silencedAt(now)(eb).as('silenced'))
     .where('alarms.id', '=', id)
     .executeTakeFirst();
 }
@@ -267,11 +276,12 @@ const severityRank = sql<number>`case alarms.severity ${sql.join(
 /** Open alarms (one of the open states, or all open) heaviest first; history newest first. */
 const bySeverity = (state: AlarmListQuery['state']) => state !== 'all' && state !== 'cleared';
 
-export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page: number, limit: number) {
+export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page: number, limit: number, now: number) {
   let ordered = filtered(db, filter)
     .leftJoin('classes', 'classes.id', 'alarms.class_id')
     .selectAll('alarms')
-    .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name']);
+    .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
+    .select((eb) => silencedAt(now)(eb).as('silenced'));
   if (bySeverity(filter.state)) ordered = ordered.orderBy(severityRank);
   const [rows, total] = await Promise.all([
     ordered
@@ -336,34 +346,21 @@ export async function clearByHand(
   return Number(result.numUpdatedRows);
 }
 
-export function commentsOf(db: Kysely<Database>, alarmId: number) {
-  return db
-    .selectFrom('alarm_comments')
-    .select(['id', 'alarm_id', 'user_name', 'text', 'created_at'])
-    .where('alarm_id', '=', alarmId)
-    .orderBy('id')
-    .execute();
-}
-
-export async function countComments(db: Kysely<Database>, alarmId: number) {
-  const row = await db
-    .selectFrom('alarm_comments')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('alarm_id', '=', alarmId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-export function insertComment(db: Kysely<Database>, values: Insertable<AlarmCommentsTable>) {
-  return db
-    .insertInto('alarm_comments')
-    .values(values)
-    .returning(['id', 'alarm_id', 'user_name', 'text', 'created_at'])
-    .executeTakeFirstOrThrow();
-}
-
 /** Locks an alarm's row for the rest of the transaction (PostgreSQL; SQLite writes one at a time anyway). */
 export function lockAlarm(db: Kysely<Database>, id: number, forUpdate: boolean) {
   const query = db.selectFrom('alarms').select(['id', 'group_id']).where('id', '=', id);
   return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
+
+/** Whether a silence of the alarm's team covers it at `now` (its station or all, its rule or all). */
+export const silencedAt = (now: number) => (eb: ExpressionBuilder<Database & { alarms: AlarmsTable }, 'alarms'>) =>
+  eb.exists(
+    eb
+      .selectFrom('alarm_silences as s')
+      .select('s.id')
+      .whereRef('s.group_id', '=', 'alarms.group_id')
+      .where('s.starts_at', '<=', now)
+      .where('s.ends_at', '>', now)
+      .where((w) => w.or([w('s.ipp_id', 'is', null), w('s.ipp_id', '=', w.ref('alarms.ipp_id'))]))
+      .where((w) => w.or([w('s.rule_id', 'is', null), w('s.rule_id', '=', w.ref('alarms.rule_id'))])),
+  );

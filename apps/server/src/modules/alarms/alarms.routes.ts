@@ -6,8 +6,16 @@ import { ok } from '../../http/envelope.ts';
 import type { AlarmsService } from './alarms.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 import type { EmailNotifier } from './alarm-email.ts';
+import type { SilencesService } from './silences.service.ts';
+import type { AlarmCommentsService } from './comments.service.ts';
 
-export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService, mailer: EmailNotifier): FastifyPluginAsyncZod =>
+export const alarmsRoutes = (
+  service: AlarmsService,
+  webhooks: WebhooksService,
+  mailer: EmailNotifier,
+  silences: SilencesService,
+  comments: AlarmCommentsService,
+): FastifyPluginAsyncZod =>
   async function (app) {
     app.route({
       ...endpoint(API.alarmRules, { tags: ['alarms'], summary: "The team's alarm rules (a superadmin names the team)" }),
@@ -124,13 +132,13 @@ export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService, 
     app.route({
       ...endpoint(API.alarmComments, { tags: ['alarms'], summary: "An alarm's comment thread, oldest first" }),
       config: { access: 'signed-in' },
-      handler: async (request) => ok(await service.comments(requireAuth(request).user, request.query.id)),
+      handler: async (request) => ok(await comments.comments(requireAuth(request).user, request.query.id)),
     });
 
     app.route({
       ...endpoint(API.alarmComment, { tags: ['alarms'], summary: 'Add a comment to an alarm of the team' }),
       config: { access: 'signed-in' },
-      handler: async (request) => ok(await service.comment(requireAuth(request).user, request.body)),
+      handler: async (request) => ok(await comments.comment(requireAuth(request).user, request.body)),
     });
 
     app.route({
@@ -149,5 +157,35 @@ export const alarmsRoutes = (service: AlarmsService, webhooks: WebhooksService, 
       }),
       config: { access: 'signed-in' },
       handler: async (request) => ok(await mailer.test(requireAuth(request).user, await service.defaultLanguage())),
+    });
+
+    app.route({
+      ...endpoint(API.alarmSilences, {
+        tags: ['alarms'],
+        summary: "The team's silences running now or planned (maintenance windows), soonest end first",
+      }),
+      config: { access: 'signed-in' },
+      handler: async (request) => ok(await silences.list(requireAuth(request).user, request.query.group_id)),
+    });
+
+    app.route({
+      ...endpoint(API.alarmSaveSilence, {
+        tags: ['alarms'],
+        summary: 'Silence the alarms of a station, a rule, both or the whole team for a period, with a reason',
+      }),
+      config: { access: 'signed-in' },
+      handler: async (request) => ok(await silences.save(requireAuth(request).user, request.body)),
+    });
+
+    app.route({
+      ...endpoint(API.alarmEndSilence, {
+        tags: ['alarms'],
+        summary: 'End a silence now (a planned one never starts); held notices of still-active alarms go out',
+      }),
+      config: { access: 'signed-in' },
+      handler: async (request) => {
+        await silences.end(requireAuth(request).user, request.body.id);
+        return ok({ ok: true as const });
+      },
     });
   };

@@ -1,8 +1,6 @@
 import {
   ALARM_EMAIL_CHOICES,
   DEFAULT_SEVERITY,
-  MAX_ALARM_COMMENTS,
-  type AlarmComment,
   LIMIT_DIRECTION,
   MAX_ALARM_RULES_PER_TEAM,
   type AlarmNoticeReason,
@@ -31,6 +29,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import { evaluate } from './alarm-conditions.ts';
 import { concentrationsOf, stationNow } from './alarm-station.ts';
 import * as repo from './alarms.repository.ts';
+import * as silenceRepo from './silences.repository.ts';
 import { presentAlarm, presentRule } from './alarm-present.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
@@ -158,7 +157,7 @@ export class AlarmsService {
 
   async list(actor: UserRow, query: AlarmListQuery) {
     const filter = { groupId: visibleGroup(actor), state: query.state, ippId: query.ipp_id, kind: query.kind };
-    const { rows, total } = await repo.listAlarms(this.db.kysely, filter, query.page, query.limit);
+    const { rows, total } = await repo.listAlarms(this.db.kysely, filter, query.page, query.limit, this.clock());
     return { rows: rows.map(presentAlarm), total };
   }
 
@@ -209,33 +208,6 @@ export class AlarmsService {
     });
     this.committed();
     this.announce(alarm.group_id, alarm.ipp_id);
-  }
-
-  /** The comment thread of an alarm of the caller's team, oldest first. */
-  async comments(actor: UserRow, alarmId: number): Promise<AlarmComment[]> {
-    const alarm = await repo.findAlarm(this.db.kysely, alarmId);
-    if (!alarm || !inTeamOf(actor, alarm.group_id)) throw alarmNotFound();
-    return (await repo.commentsOf(this.db.kysely, alarmId)).map((c) => ({ ...c, created_at: Number(c.created_at) }));
-  }
-
-  /** Anyone of the alarm's team adds a comment (open or cleared: the thread is the record); at most MAX_ALARM_COMMENTS. */
-  async comment(actor: UserRow, body: { id: number; text: string }): Promise<AlarmComment> {
-    const now = this.clock();
-    const row = await this.db.kysely.transaction().execute(async (trx) => {
-      // Locked, so two people commenting at once on a full thread cannot both pass the count.
-      const alarm = await repo.lockAlarm(trx, body.id, this.db.dialect === 'postgres');
-      if (!alarm || !inTeamOf(actor, alarm.group_id)) throw alarmNotFound();
-      if ((await repo.countComments(trx, body.id)) >= MAX_ALARM_COMMENTS)
-        throw new AppError(ResultCode.FAILED, 'alarmCommentLimit', { max: MAX_ALARM_COMMENTS });
-      return repo.insertComment(trx, {
-        alarm_id: body.id,
-        user_id: actor.id,
-        user_name: actor.account,
-        text: body.text,
-        created_at: now,
-      });
-    });
-    return { ...row, created_at: Number(row.created_at) };
   }
 
   async emailSetting(actor: UserRow, available: boolean): Promise<AlarmEmailSetting> {
@@ -296,7 +268,8 @@ export class AlarmsService {
     await this.settled();
   }
 
-  private evaluateGroupSoon(groupId: number) {
+  /** Every station of a team, soon (a rule changed; a silence ended, so held notices go). */
+  evaluateGroupSoon(groupId: number) {
     void repo
       .stationIdsOfGroup(this.db.kysely, groupId)
       .then((ids) => ids.forEach((id) => this.stationReported(id)))
@@ -320,6 +293,8 @@ export class AlarmsService {
       const rules = await repo.enabledRulesFor(trx, station.group_id, ippId);
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
       const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
+      const silences = await silenceRepo.silencesOfStation(trx, station.group_id, ippId, now);
+      const silenced = (ruleId: number) => silences.some((x) => x.rule_id === null || x.rule_id === ruleId);
       const out: Notice[] = [];
       // The classes the rules and open alarms name, read once for every notice of this evaluation.
       const classIds = [...rules, ...open.values()].flatMap((r) => (r.class_id === null ? [] : [r.class_id]));
@@ -327,7 +302,13 @@ export class AlarmsService {
       const notify = async (alarm: repo.AlarmRow, reason: AlarmNoticeReason) => {
         out.push({ alarm, reason });
         const class_name = alarm.class_id === null ? null : (names.get(alarm.class_id) ?? null);
-        const presented = presentAlarm({ ...alarm, dev_id: station.dev_id, site_name: station.site_name, class_name });
+        const presented = presentAlarm({
+          ...alarm,
+          dev_id: station.dev_id,
+          site_name: station.site_name,
+          class_name,
+          silenced: alarm.rule_id !== null && silenced(alarm.rule_id),
+        });
         for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
       };
       for (const rule of rules) {
@@ -346,34 +327,53 @@ export class AlarmsService {
         );
         // No data from a station that never reported is not an outage: it was never deployed.
         const firing = condition.firing ?? (view.lastOnlineAt === null ? null : noDataFiring(rule.no_data as NoDataAction));
+        // A silence holds raises (notified_at stays null) and re-notices; what follows a raise the receivers heard
+        // (acknowledged, cleared) is still told, so their incident closes.
+        const quiet = silenced(rule.id);
+        if (current?.state === 'active' && current.notified_at === null && !quiet && firing !== false) {
+          // A raise a silence held, told now that the silence is over (still open, whatever the station shows now).
+          if (await repo.markNotified(trx, current.id, null, now)) {
+            current.notified_at = now;
+            await notify(current, 'raised');
+          }
+        }
         if (firing === true && !current) {
           const pending = rule.for_minutes > 0;
-          const raised = await raise(trx, rule, station, condition.value, now, pending);
-          if (raised && pending) out.push({ alarm: raised, reason: 'pending' });
+          const raised = await raise(trx, rule, station, condition.value, now, pending, quiet);
+          if (raised && (pending || quiet)) out.push({ alarm: raised, reason: 'pending' });
           else if (raised) await notify(raised, 'raised');
         } else if (firing === true && current?.state === 'pending') {
           if (now - current.raised_at >= rule.for_minutes * 60_000) {
             // Only the evaluation that promotes it notifies (two at once, or two processes, notify once).
-            if (await repo.promotePending(trx, current.id, { value: condition.value, raised_at: now }))
-              await notify({ ...current, state: 'active', value: condition.value, raised_at: now, notified_at: now }, 'raised');
+            const promoted = { value: condition.value, raised_at: now };
+            if (await repo.promotePending(trx, current.id, promoted, !quiet)) {
+              const active = { ...current, ...promoted, state: 'active', notified_at: quiet ? null : now };
+              if (quiet) out.push({ alarm: active, reason: 'pending' });
+              else await notify(active, 'raised');
+            }
           } else await repo.updateAlarm(trx, current.id, { value: condition.value, last_seen_at: now });
         } else if (firing === true && current) {
-          const due =
-            current.state === 'active' &&
-            rule.renotify_minutes > 0 &&
-            now - (current.notified_at ?? current.raised_at) >= rule.renotify_minutes * 60_000;
           await repo.updateAlarm(trx, current.id, { value: condition.value, last_seen_at: now });
+          const seen = { ...current, value: condition.value, last_seen_at: now };
+          if (quiet || current.state !== 'active' || current.notified_at === null) continue;
           // Only the evaluation that moves notified_at notifies: two at once (a report during the periodic check, or
           // another process) notify once.
-          if (due && (await repo.markNotified(trx, current.id, current.notified_at, now)))
-            await notify({ ...current, value: condition.value, last_seen_at: now }, 'again');
+          if (
+            rule.renotify_minutes > 0 &&
+            now - current.notified_at >= rule.renotify_minutes * 60_000 &&
+            (await repo.markNotified(trx, current.id, current.notified_at, now))
+          )
+            await notify(seen, 'again');
         } else if (firing === false && current?.state === 'pending') {
           await repo.dropPending(trx, current.id);
           out.push({ alarm: current, reason: 'dropped' });
         } else if (firing === false && current) {
           // Only a reading that shows the condition ended (or no data, where the rule says so) clears it.
           const result = await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
-          if (Number(result.numUpdatedRows) > 0) await notify({ ...current, state: 'cleared', cleared_at: now }, 'cleared');
+          const cleared = { ...current, state: 'cleared', cleared_at: now };
+          if (Number(result.numUpdatedRows) === 0) continue;
+          if (current.notified_at === null) out.push({ alarm: cleared, reason: 'pending' });
+          else await notify(cleared, 'cleared');
         }
       }
       return out;
@@ -400,8 +400,9 @@ export class AlarmsService {
     context: NoticeContext,
   ) {
     for (const row of rows) {
-      if (row.state === 'pending') continue;
-      const named = await repo.alarmWithNames(trx, row.id);
+      // Receivers hear what follows a raise only if they heard the raise (a silence may have held it).
+      if (row.state === 'pending' || row.notified_at === null) continue;
+      const named = await repo.alarmWithNames(trx, row.id, this.clock());
       if (!named) continue;
       const presented = presentAlarm(named);
       for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
@@ -429,6 +430,7 @@ async function raise(
   value: number | null,
   now: number,
   pending: boolean,
+  held: boolean,
 ) {
   const values = {
     group_id: station.group_id,
@@ -444,7 +446,7 @@ async function raise(
     value,
     raised_at: now,
     last_seen_at: now,
-    notified_at: pending ? null : now,
+    notified_at: pending || held ? null : now,
   };
   const id = await repo.raiseAlarm(trx, values);
   return id === null

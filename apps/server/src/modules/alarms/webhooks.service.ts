@@ -201,5 +201,6 @@ export function testAlarm(groupId: number, now: number): Alarm {
     cleared_at: null,
     cleared_by_name: null,
     clear_reason: null,
+    silenced: false,
   };
 }

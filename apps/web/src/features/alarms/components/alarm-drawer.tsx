@@ -4,9 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '@/components/load-failed';
 import { TimeText } from '@/components/time-text';
+import { useSession } from '@/hooks/use-session';
 import { useAddAlarmComment, useAlarmComments, useClearAlarm } from '../api/alarm-thread';
 import { ruleText, valueText } from './alarm-text';
 import { SeverityTag } from './severity-tag';
+import { SilenceModal } from './silence-modal';
 
 const STATE_COLOR = { pending: 'processing', active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
 
@@ -104,8 +106,12 @@ function CommentThread({ alarmId }: { alarmId: number }) {
  * thread; administrators clear an open one by hand from here.
  */
 export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canClear: boolean; onClose: () => void }) {
+  // The superadmin acts in the alarm's team; the others in their own.
+  const { role } = useSession();
+  const groupId = role === 'superadmin' ? alarm.group_id : undefined;
   const { t } = useTranslation();
   const [clearing, setClearing] = useState(false);
+  const [silencing, setSilencing] = useState(false);
   const open = alarm.state === 'active' || alarm.state === 'acknowledged';
   return (
     <Drawer
@@ -115,12 +121,18 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
       title={`${alarm.rule_name} · ${alarm.site_name || alarm.dev_id}`}
       data-testid="alarm-drawer"
       extra={
-        canClear &&
-        open && (
-          <Button danger onClick={() => setClearing(true)} data-testid="alarm-clear">
-            {t('alarms.clear')}
-          </Button>
-        )
+        <Flex gap="small">
+          {alarm.state !== 'cleared' && (
+            <Button onClick={() => setSilencing(true)} data-testid="alarm-silence-this">
+              {t('alarms.silence.this')}
+            </Button>
+          )}
+          {canClear && open && (
+            <Button danger onClick={() => setClearing(true)} data-testid="alarm-clear">
+              {t('alarms.clear')}
+            </Button>
+          )}
+        </Flex>
       }
     >
       <Flex vertical gap="large">
@@ -133,7 +145,12 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
             {
               key: 'state',
               label: t('alarms.stateLabel'),
-              children: <Tag color={STATE_COLOR[alarm.state]}>{t(`alarms.state.${alarm.state}`)}</Tag>,
+              children: (
+                <>
+                  <Tag color={STATE_COLOR[alarm.state]}>{t(`alarms.state.${alarm.state}`)}</Tag>
+                  {alarm.silenced && <Tag>{t('alarms.silence.silenced')}</Tag>}
+                </>
+              ),
             },
             { key: 'station', label: t('alarms.station'), children: `${alarm.site_name} (${alarm.dev_id})` },
             { key: 'rule', label: t('alarms.condition.label'), children: ruleText(t, alarm) },
@@ -185,6 +202,13 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
           <CommentThread alarmId={alarm.id} />
         </Flex>
       </Flex>
+      {silencing && (
+        <SilenceModal
+          groupId={groupId}
+          initial={{ ipp_id: alarm.ipp_id, rule_id: alarm.rule_id }}
+          onClose={() => setSilencing(false)}
+        />
+      )}
       {clearing && (
         <ClearModal
           alarm={alarm}

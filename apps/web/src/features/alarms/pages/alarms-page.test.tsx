@@ -32,6 +32,7 @@ const ALARM: Alarm = {
   cleared_at: null,
   cleared_by_name: null,
   clear_reason: null,
+  silenced: false,
 };
 const RULE: AlarmRule = {
   id: 3,
@@ -74,6 +75,38 @@ function server(role: 'administrator' | 'user', extra: Record<string, Handler> =
     '/api/alarm/clear': () => okEnvelope({ ok: true }),
     '/api/alarm/test-webhook': () => okEnvelope({ ok: false, error: 'timeout' }),
     '/api/alarm/test-email': () => okEnvelope({ ok: true, error: null }),
+    '/api/alarm/silences': () =>
+      okEnvelope([
+        {
+          id: 5,
+          group_id: 1,
+          ipp_id: 2,
+          site_name: 'Daya Bay (21001)',
+          rule_id: null,
+          rule_name: null,
+          starts_at: Date.UTC(2026, 10, 27, 1),
+          ends_at: Date.UTC(2099, 0, 1),
+          reason: 'diver maintenance',
+          created_by_name: 'li.wei',
+          created_at: 1,
+        },
+      ]),
+    '/api/alarm/save-silence': (_url, init) =>
+      okEnvelope({
+        id: 6,
+        group_id: 1,
+        ipp_id: null,
+        site_name: null,
+        rule_id: null,
+        rule_name: null,
+        starts_at: 1,
+        ends_at: 2,
+        reason: 'x',
+        created_by_name: 'me',
+        created_at: 1,
+        ...(JSON.parse(String(init?.body)) as object),
+      }),
+    '/api/alarm/end-silence': () => okEnvelope({ ok: true }),
     ...extra,
   });
 }
@@ -263,6 +296,34 @@ describe('alarms page', () => {
     expect((await screen.findByTestId('alarm-email-test-result')).textContent).toContain(
       'A test e-mail was sent to me@example.org',
     );
+  });
+
+  it('lists silences, ends one, silences an alarm from its drawer for a chosen time with a reason (issue 40)', async () => {
+    signIn('user');
+    const fetchMock = server('user', {
+      '/api/alarm/list': () => pageEnvelope([{ ...ALARM, silenced: true }], 1),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    expect((await screen.findByTestId('alarm-silenced-7')).textContent).toBe('Silenced');
+    await user.click(screen.getByTestId('alarm-open-7'));
+    await user.click(await screen.findByTestId('alarm-silence-this'));
+    await pickOption('alarm-silence-duration', '4 h');
+    await user.type(await screen.findByTestId('alarm-silence-reason'), 'diver on site');
+    const before = Date.now();
+    await user.click(screen.getByTestId('alarm-silence-submit'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/save-silence')).toBeDefined());
+    const sent = lastBody(fetchMock, '/api/alarm/save-silence') as { ends_at: number };
+    expect(sent).toMatchObject({ ipp_id: 2, rule_id: 3, reason: 'diver on site' });
+    expect(sent.ends_at - before).toBeGreaterThanOrEqual(4 * 3_600_000 - 1000);
+    expect(sent.ends_at - before).toBeLessThanOrEqual(4 * 3_600_000 + 60_000);
+
+    await user.click(await screen.findByRole('tab', { name: 'Silences' }));
+    const table = await screen.findByTestId('alarm-silence-table');
+    expect(await within(table).findByText('diver maintenance')).toBeTruthy();
+    await user.click(within(table).getByTestId('alarm-silence-end-5'));
+    await user.click(await screen.findByTestId('confirm-ok'));
+    await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/end-silence')).toEqual({ id: 5 }));
   });
 
   it('lets an administrator add a biology rule: a class above a concentration over whole hours', async () => {

@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, MutedOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Alarm, AlarmRule } from '@ipp/contracts';
 import { Button, Card, Flex, Segmented, Select, Space, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { useAlarms, type AlarmFilter } from '../api/get-alarms';
 import { WrapText } from '@/components/wrap-text';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
 import { AlarmDrawer } from '../components/alarm-drawer';
+import { SilenceList } from '../components/silence-list';
 import { ruleDetails, ruleText, valueText } from '../components/alarm-text';
 import { SeverityTag } from '../components/severity-tag';
 import { RuleFormModal } from '../components/rule-form-modal';
@@ -76,6 +77,11 @@ function AlarmList() {
           <Tag color={STATE_COLOR[s]} data-testid={`alarm-state-${a.id}`}>
             {t(`alarms.state.${s}`)}
           </Tag>
+          {a.silenced && (
+            <Tag icon={<MutedOutlined />} data-testid={`alarm-silenced-${a.id}`}>
+              {t('alarms.silence.silenced')}
+            </Tag>
+          )}
           {a.cleared_at && <TimeText at={a.cleared_at} />}
         </Flex>
       ),
@@ -305,6 +311,7 @@ export function AlarmsPage() {
         items={[
           { key: 'alarms', label: t('alarms.tabAlarms'), children: <AlarmList /> },
           { key: 'rules', label: t('alarms.tabRules'), children: <RuleList /> },
+          { key: 'silences', label: t('alarms.tabSilences'), children: <SilenceList /> },
         ]}
       />
     </Card>
