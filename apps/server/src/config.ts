@@ -126,6 +126,13 @@ const EnvSchema = z.object({
    * networks (loopback, private, link-local); every other such address is refused when saved and when connected to.
    */
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+  /**
+   * GET /metrics (Prometheus text): answered only to a scraper that sends `Authorization: Bearer <METRICS_TOKEN>` (at
+   * least 16 characters) or connects from an address in METRICS_ALLOW (comma-separated, exact addresses; the socket's
+   * own address, never a forwarded header). Neither set: /metrics does not exist (404).
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_ALLOW: z.string().default(''),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -25,6 +25,8 @@ export interface Db {
   describe: string;
   /** PostgreSQL only: how to open a connection of one's own (LISTEN for live events needs a dedicated one). */
   pg?: { connectionString: string; schema?: string };
+  /** PostgreSQL only: the pool's connections now (the /metrics endpoint). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       dialect: 'postgres',
       describe: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
       pg: { connectionString: options.databaseUrl, schema: options.pgSchema },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => kysely.destroy(),
     };
   }

@@ -1,0 +1,137 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Metrics } from './metrics.ts';
+
+/**
+ * Outside the API document and its access table: they answer plain JSON or text (no envelope) to load balancers and
+ * scrapers, need no session, and /metrics checks its own credential. Outside /api no access rule applies.
+ */
+const HIDDEN = { schema: { hide: true } };
+
+/** How long readiness waits for the database before it says not ready. */
+const READY_DB_MS = 2000;
+
+export interface OpsOptions {
+  db: Db;
+  metrics: Metrics;
+  token: string | undefined;
+  allow: ReadonlySet<string>;
+  liveStreams: () => number;
+}
+
+/** "::ffff:10.0.0.5" and "10.0.0.5" are one client. */
+const bareAddress = (address: string | undefined) => (address ?? '').replace(/^::ffff:/, '');
+
+const sameToken = (given: string, expected: string) => {
+  const a = crypto.createHash('sha256').update(given).digest();
+  const b = crypto.createHash('sha256').update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+};
+
+/**
+ * Health for whoever runs the server (issue 40): /healthz (the process answers), /readyz (it can serve: the database
+ * answers and it is not shutting down), and /metrics in Prometheus text behind its own token or address allow-list.
+ * Outside /api: they are for load balancers and scrapers, not the console, and carry no envelope.
+ */
+export function opsRoutes(app: FastifyInstance, options: OpsOptions) {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+
+  app.get('/healthz', HIDDEN, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+
+  app.get('/readyz', HIDDEN, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (draining) return reply.code(503).send({ status: 'shutting down' });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        sql`select 1`.execute(options.db.kysely),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), READY_DB_MS);
+        }),
+      ]);
+      return reply.send({ status: 'ready' });
+    } catch {
+      return reply.code(503).send({ status: 'database unavailable' });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  const enabled = options.token !== undefined || options.allow.size > 0;
+  if (!enabled) return;
+  app.get('/metrics', HIDDEN, async (request, reply) => {
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const byToken = options.token !== undefined && bearer !== undefined && sameToken(bearer, options.token);
+    const byAddress = options.allow.has(bareAddress(request.socket.remoteAddress));
+    if (!byToken && !byAddress) return reply.code(401).header('www-authenticate', 'Bearer').send('unauthorized\n');
+    const text = options.metrics.render(await gauges(options));
+    return reply
+      .header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(text);
+  });
+}
+
+/** What is read at scrape time: a few small counts (indexed or tiny tables) and in-memory figures. */
+async function gauges({ db, liveStreams }: OpsOptions) {
+  const k = db.kysely;
+  const jobs = await k
+    .selectFrom('jobs')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('status', 'in', ['queued', 'running'])
+    .groupBy('status')
+    .execute();
+  const outbox = await k
+    .selectFrom('alarm_deliveries')
+    .select(['channel', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .groupBy('channel')
+    .execute();
+  const failed = await k
+    .selectFrom('alarm_deliveries')
+    .select(['channel', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('failed_at', 'is not', null)
+    .groupBy('channel')
+    .execute();
+  const of = <R extends { n: number | string }>(rows: R[], pick: (r: R) => boolean) =>
+    rows.filter(pick).reduce((sum, r) => sum + Number(r.n), 0);
+  const pool = db.poolStats?.();
+  return [
+    {
+      name: 'ipp_jobs',
+      help: 'Recognition jobs (re-identify, train) waiting or running, all teams.',
+      samples: ['queued', 'running'].map((status) => ({
+        labels: { status },
+        value: of(jobs, (r) => r.status === status),
+      })),
+    },
+    {
+      name: 'ipp_alarm_outbox',
+      help: 'Alarm notices waiting to be sent or retried (pending) and given up after every retry (failed).',
+      samples: ['webhook', 'email'].flatMap((channel) => [
+        { labels: { channel, state: 'pending' }, value: of(outbox, (r) => r.channel === channel) },
+        { labels: { channel, state: 'failed' }, value: of(failed, (r) => r.channel === channel) },
+      ]),
+    },
+    { name: 'ipp_live_streams', help: 'Open live event streams (console pages).', samples: [{ value: liveStreams() }] },
+    ...(pool
+      ? [
+          {
+            name: 'ipp_db_pool_connections',
+            help: 'PostgreSQL pool connections: all, idle, and callers waiting for one.',
+            samples: [
+              { labels: { state: 'total' }, value: pool.total },
+              { labels: { state: 'idle' }, value: pool.idle },
+              { labels: { state: 'waiting' }, value: pool.waiting },
+            ],
+          },
+        ]
+      : []),
+  ];
+}
