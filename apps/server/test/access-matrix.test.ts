@@ -629,6 +629,17 @@ const NOT_OBJECT_ROUTES: Record<string, string> = {
     'another team’s rule id or station id is refused as a missing one, users get 1011 (alarms.test.ts, team isolation)',
   'POST /api/alarm/remove-rule': 'another team’s rule is refused as a missing one, users get 1011 (alarms.test.ts)',
   'POST /api/alarm/acknowledge': 'another team’s alarm is refused as a missing one (alarms.test.ts, team isolation)',
+  'POST /api/alarm/clear':
+    'another team’s alarm is refused as a missing one, users get 1011 (alarm-severity.test.ts, clearing by hand)',
+  'GET /api/alarm/comments': 'another team’s alarm is refused as a missing one (alarm-severity.test.ts, comment thread)',
+  'POST /api/alarm/comment': 'another team’s alarm is refused as a missing one (alarm-severity.test.ts, comment thread)',
+  'POST /api/alarm/test-webhook':
+    'the team’s own webhook: another team’s group_id is 1011 except for the superadmin, users get 1011 (alarm-webhooks.test.ts)',
+  'GET /api/alarm/silences':
+    'a team’s silences by group_id: another team’s is 1011 except for the superadmin (alarm-severity.test.ts)',
+  'POST /api/alarm/save-silence':
+    'another team’s station or rule is refused as a missing one; another team’s group_id is 1011 except for the superadmin (alarm-severity.test.ts)',
+  'POST /api/alarm/end-silence': 'another team’s silence is refused as a missing one (alarm-severity.test.ts, silences)',
   'GET /api/roi/file/{name}':
     'public by design: the name is the SHA-256 of the image, an unguessable capability that <img> loads without a token',
   'POST /api/ipp/save': 'registers or edits; the id and the team in the body are checked by admin-permissions.test.ts',

@@ -350,6 +350,10 @@ describe.each(dialects)('silences and maintenance windows on %s', (dialect) => {
       code: 1002,
     });
     expect(body(await call(env, w.tokens.otherAdmin, 'GET', '/api/alarm/silences')).data).toEqual([]);
+    expect(body(await call(env, w.tokens.otherAdmin, 'GET', `/api/alarm/silences?group_id=${w.teamA}`)).code).toBe(1011);
+    expect((await post(w.tokens.otherAdmin, 'save-silence', { group_id: w.teamA, ends_at: now + HOUR, reason: 'x' })).code).toBe(
+      1011,
+    );
     // Two at once at the team's limit: one more fits, the other is refused.
     const rows = Array.from({ length: MAX_SILENCES_PER_TEAM - 2 }, () => ({
       group_id: w.teamA,

@@ -161,6 +161,7 @@ describe.each(dialects)('alarm webhooks on %s', (dialect) => {
     hook = await receiver([200, 500]);
     const { secret } = (await save(w.tokens.ownAdmin, { url: hook.url })).data as AlarmWebhookSaveResult;
     expect(await test(w.tokens.user)).toMatchObject({ code: 1011 });
+    expect(body(await call(env, w.tokens.otherAdmin, 'POST', '/api/alarm/test-webhook', { group_id: w.teamA })).code).toBe(1011);
     expect((await test(w.tokens.ownAdmin)).data).toEqual({ ok: true, error: null });
     expect(hook.received).toHaveLength(1);
     const [first] = hook.received;

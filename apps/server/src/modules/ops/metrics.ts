@@ -1,4 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { API } from '@ipp/contracts';
+
+/** The route pattern of instrument image uploads, as Fastify reports it. */
+const INGEST_ROUTE = `/api${API.deviceRois.path}`;
 
 /**
  * The server's own counters for Prometheus (issue 40): requests by route and status, their latencies, ROIs
@@ -43,7 +47,7 @@ export class Metrics {
     timing.h.sum += seconds;
     timing.h.count++;
     this.durations.set(route, timing);
-    if (route === '/api/device/rois') {
+    if (route === INGEST_ROUTE) {
       const result = status === 200 ? 'acknowledged' : status === 429 || status === 503 ? 'deferred' : 'refused';
       this.ingest.set(result, (this.ingest.get(result) ?? 0) + 1);
     }
