@@ -11,7 +11,8 @@ export const START_UP: Record<string, Handler> = {
   '/api/get-lang/lang': () => okEnvelope([]),
   '/api/setting/get-role': () => okEnvelope({ roles: [], routes: [] }),
   // The header's alarm count: none.
-  '/api/alarm/summary': () => okEnvelope({ active: 0, acknowledged: 0 }),
+  '/api/alarm/summary': () =>
+    okEnvelope({ active: 0, acknowledged: 0, pending: 0, by_severity: { critical: 0, major: 0, minor: 0, warning: 0 } }),
   // The live event stream: open, and quiet (tests that need events answer it themselves).
   '/api/events': () =>
     new Response(new ReadableStream({ start: () => undefined }), {
