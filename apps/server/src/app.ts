@@ -55,7 +55,6 @@ import { addressPolicy } from './modules/alarms/webhook-transport.ts';
 import { AlarmOutbox } from './modules/alarms/alarm-outbox.ts';
 import { EmailNotifier, smtpTransport } from './modules/alarms/alarm-email.ts';
 import { LiveStreams } from './modules/events/live-streams.ts';
-import { Metrics } from './modules/ops/metrics.ts';
 import { opsRoutes } from './modules/ops/ops.routes.ts';
 import { roisRoutes } from './modules/rois/rois.routes.ts';
 import { RoiViewsService } from './modules/rois/roi-views.service.ts';
@@ -391,14 +390,8 @@ export async function buildApp({
   app.decorate('similarity', similarity);
 
   // The server's own health (issue 40): liveness, readiness, and Prometheus metrics behind a token or allow-list.
-  const metrics = new Metrics();
-  app.addHook('onResponse', async (request, reply) =>
-    metrics.request(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000),
-  );
-  app.addHook('onClose', async () => metrics.stop());
   opsRoutes(app, {
     db,
-    metrics,
     token: config.METRICS_TOKEN,
     allow: new Set(
       config.METRICS_ALLOW.split(',')

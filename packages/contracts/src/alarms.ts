@@ -88,6 +88,19 @@ export const LIMIT_DIRECTION: Partial<Record<AlarmKind, 'above' | 'below'>> = {
   class_concentration: 'above',
 };
 
+/**
+ * What is wrong with a rule's clear level, as a message reason, or null: none for a kind without a directed limit, and
+ * never past the limit (the API and the rule form check the same).
+ */
+export function clearLevelProblem(kind: AlarmKind, threshold: number | null, clear: number | null) {
+  if (clear === null) return null;
+  const direction = LIMIT_DIRECTION[kind];
+  if (!direction) return 'reason.noClearLevel' as const;
+  if (threshold === null) return null;
+  if (direction === 'above') return clear > threshold ? ('reason.clearAtMostLimit' as const) : null;
+  return clear < threshold ? ('reason.clearAtLeastLimit' as const) : null;
+}
+
 /** The longest a condition may be required to hold before it raises, minutes (a day). */
 export const MAX_FOR_MINUTES = 1440;
 
@@ -143,18 +156,8 @@ export const AlarmRuleSaveBodySchema = z
     no_data: z.enum(NO_DATA_ACTIONS).default('keep'),
   })
   .superRefine((body, ctx) => {
-    const direction = LIMIT_DIRECTION[body.kind];
-    if (body.clear_threshold !== null && !direction)
-      ctx.addIssue({ code: 'custom', path: ['clear_threshold'], message: 'reason.noClearLevel' });
-    if (body.clear_threshold !== null && direction && body.threshold !== null) {
-      const wrongSide = direction === 'above' ? body.clear_threshold > body.threshold : body.clear_threshold < body.threshold;
-      if (wrongSide)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['clear_threshold'],
-          message: direction === 'above' ? 'reason.clearAtMostLimit' : 'reason.clearAtLeastLimit',
-        });
-    }
+    const problem = clearLevelProblem(body.kind, body.threshold, body.clear_threshold);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['clear_threshold'], message: problem });
     for (const need of ALARM_KIND_NEEDS[body.kind])
       if (body[need] === null) ctx.addIssue({ code: 'custom', path: [need], message: 'reason.required' });
     const window = CONCENTRATION_WINDOW_MINUTES;

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { translate } from '../../http/messages.ts';
+import { SharedRuns } from '../../lib/shared-run.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { windowHours } from './alarm-conditions.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
@@ -30,6 +31,10 @@ export function smtpTransport(url: string): Transporter {
 }
 
 const num = (value: number) => String(Math.round(value * 10) / 10);
+
+/** A user's own language, else the site's default. */
+const languageOf = (language: string | null, fallback: Lang): Lang =>
+  language === 'en' || language === 'zh' ? language : fallback;
 
 /** An alarm as an e-mail in the recipient's language. */
 export function alarmMail(alarm: Alarm, reason: Exclude<AlarmNoticeReason, 'acknowledged'>, lang: Lang) {
@@ -76,7 +81,7 @@ export class EmailNotifier implements AlarmNotifier {
   async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context: NoticeContext) {
     if (!this.transport || reason === 'acknowledged') return;
     for (const user of await repo.mailRecipients(trx, alarm.group_id, alarm.ipp_id)) {
-      const lang: Lang = user.language === 'en' || user.language === 'zh' ? user.language : context.defaultLanguage;
+      const lang = languageOf(user.language, context.defaultLanguage);
       await this.outbox().add(trx, {
         group_id: alarm.group_id,
         alarm_id: alarm.id,
@@ -105,20 +110,17 @@ export class EmailNotifier implements AlarmNotifier {
   test(actor: UserRow, defaultLanguage: Lang): Promise<AlarmTestResult> {
     if (!this.transport) throw new AppError(ResultCode.FAILED, 'emailUnavailable');
     if (!actor.email) throw new AppError(ResultCode.FAILED, 'noEmailAddress');
-    const running = this.testing.get(actor.id);
-    if (running) return running;
-    const lang: Lang = actor.language === 'en' || actor.language === 'zh' ? actor.language : defaultLanguage;
-    const run = this.send(actor.email, translate('alarmMail.testSubject', lang), translate('alarmMail.testBody', lang))
-      .then(
+    const email = actor.email;
+    const lang = languageOf(actor.language, defaultLanguage);
+    return this.testing.run(actor.id, () =>
+      this.send(email, translate('alarmMail.testSubject', lang), translate('alarmMail.testBody', lang)).then(
         () => ({ ok: true, error: null }),
         () => ({ ok: false, error: 'send failed' }),
-      )
-      .finally(() => this.testing.delete(actor.id));
-    this.testing.set(actor.id, run);
-    return run;
+      ),
+    );
   }
 
-  private readonly testing = new Map<number, Promise<AlarmTestResult>>();
+  private readonly testing = new SharedRuns<number, AlarmTestResult>();
 
   private async send(to: string, subject: string, text: string) {
     if (!this.transport) throw new Error('e-mail is not configured');

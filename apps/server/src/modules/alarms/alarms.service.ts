@@ -31,6 +31,7 @@ import { concentrationsOf, stationNow } from './alarm-station.ts';
 import * as repo from './alarms.repository.ts';
 import * as silenceRepo from './silences.repository.ts';
 import { presentAlarm, presentRule } from './alarm-present.ts';
+import { noDataFiring, raise } from './alarm-raise.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
@@ -52,12 +53,6 @@ export interface NoticeContext {
 export interface AlarmNotifier {
   enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context: NoticeContext): Promise<void>;
   committed?(): void;
-}
-
-/** A notice made in a transaction, sent once it commits. */
-interface Notice {
-  alarm: repo.AlarmRow;
-  reason: AlarmNoticeReason | 'pending' | 'dropped';
 }
 
 /**
@@ -287,20 +282,21 @@ export class AlarmsService {
     const settings = await this.settings.get();
     const offlineMs = settings.offline_minutes * 60_000;
     const context: NoticeContext = { defaultLanguage: settings.default_language };
-    const notices = await this.db.kysely.transaction().execute(async (trx) => {
+    // The team whose alarms changed (the open pages are told), or null when nothing did.
+    const changedIn = await this.db.kysely.transaction().execute(async (trx) => {
       const station = await repo.stationForAlarms(trx, ippId);
-      if (!station) return [];
+      if (!station) return null;
       const rules = await repo.enabledRulesFor(trx, station.group_id, ippId);
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
       const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
       const silences = await silenceRepo.silencesOfStation(trx, station.group_id, ippId, now);
       const silenced = (ruleId: number) => silences.some((x) => x.rule_id === null || x.rule_id === ruleId);
-      const out: Notice[] = [];
+      let changed = false;
       // The classes the rules and open alarms name, read once for every notice of this evaluation.
       const classIds = [...rules, ...open.values()].flatMap((r) => (r.class_id === null ? [] : [r.class_id]));
       const names = await repo.classNames(trx, [...new Set(classIds)]);
       const notify = async (alarm: repo.AlarmRow, reason: AlarmNoticeReason) => {
-        out.push({ alarm, reason });
+        changed = true;
         const class_name = alarm.class_id === null ? null : (names.get(alarm.class_id) ?? null);
         const presented = presentAlarm({
           ...alarm,
@@ -340,16 +336,15 @@ export class AlarmsService {
         if (firing === true && !current) {
           const pending = rule.for_minutes > 0;
           const raised = await raise(trx, rule, station, condition.value, now, pending, quiet);
-          if (raised && (pending || quiet)) out.push({ alarm: raised, reason: 'pending' });
-          else if (raised) await notify(raised, 'raised');
+          if (raised && !pending && !quiet) await notify(raised, 'raised');
+          changed ||= raised !== null;
         } else if (firing === true && current?.state === 'pending') {
           if (now - current.raised_at >= rule.for_minutes * 60_000) {
             // Only the evaluation that promotes it notifies (two at once, or two processes, notify once).
             const promoted = { value: condition.value, raised_at: now };
             if (await repo.promotePending(trx, current.id, promoted, !quiet)) {
-              const active = { ...current, ...promoted, state: 'active', notified_at: quiet ? null : now };
-              if (quiet) out.push({ alarm: active, reason: 'pending' });
-              else await notify(active, 'raised');
+              if (!quiet) await notify({ ...current, ...promoted, state: 'active', notified_at: now }, 'raised');
+              changed = true;
             }
           } else await repo.updateAlarm(trx, current.id, { value: condition.value, last_seen_at: now });
         } else if (firing === true && current) {
@@ -366,21 +361,20 @@ export class AlarmsService {
             await notify(seen, 'again');
         } else if (firing === false && current?.state === 'pending') {
           await repo.dropPending(trx, current.id);
-          out.push({ alarm: current, reason: 'dropped' });
+          changed = true;
         } else if (firing === false && current) {
           // Only a reading that shows the condition ended (or no data, where the rule says so) clears it.
           const result = await repo.updateAlarm(trx, current.id, { state: 'cleared', cleared_at: now });
-          const cleared = { ...current, state: 'cleared', cleared_at: now };
           if (Number(result.numUpdatedRows) === 0) continue;
-          if (current.notified_at === null) out.push({ alarm: cleared, reason: 'pending' });
-          else await notify(cleared, 'cleared');
+          changed = true;
+          if (current.notified_at !== null) await notify({ ...current, state: 'cleared', cleared_at: now }, 'cleared');
         }
       }
-      return out;
+      return changed ? station.group_id : null;
     });
-    if (notices.length === 0) return;
+    if (changedIn === null) return;
     this.committed();
-    this.announce(notices[0]!.alarm.group_id, ippId);
+    this.announce(changedIn, ippId);
   }
 
   private async noticeContext(): Promise<NoticeContext> {
@@ -417,49 +411,4 @@ export class AlarmsService {
   private announce(groupId: number, ippId: number) {
     this.events.publish({ group_id: groupId, event: { type: 'alarm', ipp_id: ippId, at: this.clock() } });
   }
-}
-
-/** What no data means for a rule: firing (raise), ended (clear), or nothing shows (keep). */
-const noDataFiring = (action: NoDataAction): boolean | null => (action === 'raise' ? true : action === 'clear' ? false : null);
-
-/** Opens an alarm of the rule on the station: active, or pending while its duration runs (raised_at = since when). */
-async function raise(
-  trx: Kysely<Database>,
-  rule: repo.AlarmRuleRow,
-  station: repo.StationForAlarms,
-  value: number | null,
-  now: number,
-  pending: boolean,
-  held: boolean,
-) {
-  const values = {
-    group_id: station.group_id,
-    rule_id: rule.id,
-    rule_name: rule.name,
-    kind: rule.kind,
-    severity: rule.severity,
-    threshold: rule.threshold,
-    minutes: rule.minutes,
-    class_id: rule.class_id,
-    ipp_id: station.id,
-    state: pending ? 'pending' : 'active',
-    value,
-    raised_at: now,
-    last_seen_at: now,
-    notified_at: pending || held ? null : now,
-  };
-  const id = await repo.raiseAlarm(trx, values);
-  return id === null
-    ? null
-    : {
-        ...values,
-        id,
-        acknowledged_at: null,
-        acknowledged_by: null,
-        acknowledged_by_name: null,
-        ack_note: null,
-        cleared_at: null,
-        cleared_by_name: null,
-        clear_reason: null,
-      };
 }

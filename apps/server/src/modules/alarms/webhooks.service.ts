@@ -23,6 +23,7 @@ import type { AlarmNotifier } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
 import { postWebhook, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
 import { teamNotFound } from '../access/not-found.ts';
+import { SharedRuns } from '../../lib/shared-run.ts';
 
 /**
  * A receiver that has not answered (connected, and sent its answer's headers) within this is a failed try. Short:
@@ -105,14 +106,10 @@ export class WebhooksService implements AlarmNotifier {
    */
   test(actor: UserRow, groupId?: number): Promise<AlarmTestResult> {
     const group = teamActedOn(actor, groupId);
-    const running = this.testing.get(group);
-    if (running) return running;
-    const run = this.sendTest(group).finally(() => this.testing.delete(group));
-    this.testing.set(group, run);
-    return run;
+    return this.testing.run(group, () => this.sendTest(group));
   }
 
-  private readonly testing = new Map<number, Promise<AlarmTestResult>>();
+  private readonly testing = new SharedRuns<number, AlarmTestResult>();
 
   private async sendTest(group: number): Promise<AlarmTestResult> {
     const webhook = await repo.findWebhook(this.db.kysely, group);

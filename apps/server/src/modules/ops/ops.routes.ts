@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import type { Metrics } from './metrics.ts';
+import { Metrics } from './metrics.ts';
 import { gauges, ping } from './ops.repository.ts';
 
 /**
@@ -15,7 +15,6 @@ const READY_DB_MS = 2000;
 
 export interface OpsOptions {
   db: Db;
-  metrics: Metrics;
   token: string | undefined;
   allow: ReadonlySet<string>;
   liveStreams: () => number;
@@ -64,12 +63,18 @@ export function opsRoutes(app: FastifyInstance, options: OpsOptions) {
 
   const enabled = options.token !== undefined || options.allow.size > 0;
   if (!enabled) return;
+  // Counted only where someone may read them: no work on every request otherwise.
+  const metrics = new Metrics();
+  app.addHook('onResponse', async (request, reply) =>
+    metrics.request(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000),
+  );
+  app.addHook('onClose', async () => metrics.stop());
   app.get('/metrics', HIDDEN, async (request, reply) => {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const byToken = options.token !== undefined && bearer !== undefined && sameToken(bearer, options.token);
     const byAddress = options.allow.has(bareAddress(request.socket.remoteAddress));
     if (!byToken && !byAddress) return reply.code(401).header('www-authenticate', 'Bearer').send('unauthorized\n');
-    const text = options.metrics.render(await gauges(options));
+    const text = metrics.render(await gauges(options));
     return reply
       .header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
       .header('cache-control', 'no-store')

@@ -1,4 +1,4 @@
-import { AlarmCommentSchema, AlarmTestResultSchema, type AlarmClearBody, type AlarmCommentBody } from '@ipp/contracts';
+import { AlarmCommentSchema, type AlarmClearBody, type AlarmCommentBody } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
@@ -29,20 +29,5 @@ export function useClearAlarm() {
   return useMutation({
     mutationFn: (body: AlarmClearBody) => api.post(EP.alarmClear, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmsQueryKey }),
-  });
-}
-
-/** Sends a test notice to the team's webhook now (administrators; the superadmin names the team). */
-export function useTestWebhook(groupId?: number) {
-  return useMutation({
-    mutationFn: async () =>
-      parseData(AlarmTestResultSchema, await api.post(EP.alarmTestWebhook, groupId === undefined ? {} : { group_id: groupId })),
-  });
-}
-
-/** Sends a test alarm e-mail to the caller's own address now. */
-export function useTestEmail() {
-  return useMutation({
-    mutationFn: async () => parseData(AlarmTestResultSchema, await api.post(EP.alarmTestEmail)),
   });
 }

@@ -1,4 +1,4 @@
-import { AlarmEmailSettingSchema, type AlarmEmailChoice } from '@ipp/contracts';
+import { AlarmEmailSettingSchema, AlarmTestResultSchema, type AlarmEmailChoice } from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
@@ -20,5 +20,12 @@ export function useSaveAlarmEmailChoice() {
     mutationFn: async (alarm_email: AlarmEmailChoice) =>
       parseData(AlarmEmailSettingSchema, await api.post(EP.alarmSaveMyEmail, { alarm_email })),
     onSuccess: (setting) => queryClient.setQueryData(key, setting),
+  });
+}
+
+/** Sends a test alarm e-mail to the caller's own address now. */
+export function useTestEmail() {
+  return useMutation({
+    mutationFn: async () => parseData(AlarmTestResultSchema, await api.post(EP.alarmTestEmail)),
   });
 }

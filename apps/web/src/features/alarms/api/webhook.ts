@@ -1,4 +1,9 @@
-import { AlarmWebhookSaveResultSchema, AlarmWebhookSchema, type AlarmWebhookSaveBody } from '@ipp/contracts';
+import {
+  AlarmTestResultSchema,
+  AlarmWebhookSaveResultSchema,
+  AlarmWebhookSchema,
+  type AlarmWebhookSaveBody,
+} from '@ipp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, parseData } from '@/api/client';
 import { alarmsQueryKey } from '@/api/query-keys';
@@ -24,5 +29,13 @@ export function useSaveAlarmWebhook(groupId?: number) {
     mutationFn: async (body: AlarmWebhookSaveBody) =>
       parseData(AlarmWebhookSaveResultSchema, await api.post(EP.alarmSaveWebhook, { ...body, ...teamQuery(groupId) })),
     onSuccess: (result) => queryClient.setQueryData(webhookKey(groupId), result.webhook),
+  });
+}
+
+/** Sends a test notice to the team's webhook now (administrators; the superadmin names the team). */
+export function useTestWebhook(groupId?: number) {
+  return useMutation({
+    mutationFn: async () =>
+      parseData(AlarmTestResultSchema, await api.post(EP.alarmTestWebhook, groupId === undefined ? {} : { group_id: groupId })),
   });
 }

@@ -4,7 +4,7 @@ import { Badge, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAlarmSummary } from '../api/get-alarms';
-import { SEVERITY_COLOR } from './severity-tag';
+import { SEVERITY_COLOR } from './alarm-tags';
 
 /**
  * The header's alarm count (active ones, in the colour of the heaviest; each severity and the acknowledged in the

@@ -7,10 +7,8 @@ import { TimeText } from '@/components/time-text';
 import { useSession } from '@/hooks/use-session';
 import { useAddAlarmComment, useAlarmComments, useClearAlarm } from '../api/alarm-thread';
 import { ruleText, valueText } from './alarm-text';
-import { SeverityTag } from './severity-tag';
+import { SeverityTag, StateTag } from './alarm-tags';
 import { SilenceModal } from './silence-modal';
-
-const STATE_COLOR = { pending: 'processing', active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
 
 /** Clear an open alarm by hand (administrators): the reason is required, and shown to everyone after. */
 function ClearModal({ alarm, onClose }: { alarm: Alarm; onClose: () => void }) {
@@ -147,7 +145,7 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
               label: t('alarms.stateLabel'),
               children: (
                 <>
-                  <Tag color={STATE_COLOR[alarm.state]}>{t(`alarms.state.${alarm.state}`)}</Tag>
+                  <StateTag state={alarm.state} />
                   {alarm.silenced && <Tag>{t('alarms.silence.silenced')}</Tag>}
                 </>
               ),

@@ -1,8 +1,7 @@
 import { ALARM_EMAIL_CHOICES, type AlarmEmailChoice } from '@ipp/contracts';
 import { Alert, Button, Card, Flex, Radio, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAlarmEmailSetting, useSaveAlarmEmailChoice } from '../api/email-choice';
-import { useTestEmail } from '../api/alarm-thread';
+import { useAlarmEmailSetting, useSaveAlarmEmailChoice, useTestEmail } from '../api/email-choice';
 
 /** The signed-in user's own choice of alarm e-mails: none, every alarm of the team, or the followed stations'. */
 export function EmailChoiceCard() {

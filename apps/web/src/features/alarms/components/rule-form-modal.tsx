@@ -2,6 +2,7 @@ import {
   ALARM_KINDS,
   ALARM_KIND_NEEDS,
   ALARM_SEVERITIES,
+  clearLevelProblem,
   CONCENTRATION_WINDOW_MINUTES,
   DEFAULT_SEVERITY,
   LIMIT_DIRECTION,
@@ -32,6 +33,13 @@ interface RuleFormValues {
   clear_threshold?: number | null;
   no_data: NoDataAction;
 }
+
+/** The form's words for what the contract finds wrong with a clear level (the field is shown only where it applies). */
+const CLEAR_LEVEL_MESSAGE = {
+  'reason.noClearLevel': 'alarms.clearHint',
+  'reason.clearAtMostLimit': 'alarms.clearAtMost',
+  'reason.clearAtLeastLimit': 'alarms.clearAtLeast',
+} as const;
 
 const DEFAULTS: RuleFormValues = {
   name: '',
@@ -150,12 +158,9 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
             rules={[
               ({ getFieldValue }) => ({
                 validator: (_, value: number | null | undefined) => {
-                  const limit = getFieldValue('threshold') as number | null | undefined;
-                  if (value === null || value === undefined || limit === null || limit === undefined) return Promise.resolve();
-                  const wrong = direction === 'above' ? value > limit : value < limit;
-                  return wrong
-                    ? Promise.reject(new Error(t(direction === 'above' ? 'alarms.clearAtMost' : 'alarms.clearAtLeast')))
-                    : Promise.resolve();
+                  const limit = (getFieldValue('threshold') as number | null | undefined) ?? null;
+                  const problem = clearLevelProblem(kind, limit, value ?? null);
+                  return problem ? Promise.reject(new Error(t(CLEAR_LEVEL_MESSAGE[problem]))) : Promise.resolve();
                 },
               }),
             ]}

@@ -2,8 +2,7 @@ import { Alert, Button, Card, Flex, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmAction } from '@/components/confirm-action';
-import { useAlarmWebhook, useSaveAlarmWebhook } from '../api/webhook';
-import { useTestWebhook } from '../api/alarm-thread';
+import { useAlarmWebhook, useSaveAlarmWebhook, useTestWebhook } from '../api/webhook';
 import { formatTimeWithZone } from '@/lib/time-zones';
 import { webhookFailureText } from './alarm-text';
 

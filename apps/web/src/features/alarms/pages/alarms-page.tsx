@@ -17,13 +17,12 @@ import { AcknowledgeModal } from '../components/acknowledge-modal';
 import { AlarmDrawer } from '../components/alarm-drawer';
 import { SilenceList } from '../components/silence-list';
 import { ruleDetails, ruleText, valueText } from '../components/alarm-text';
-import { SeverityTag } from '../components/severity-tag';
+import { SeverityTag, StateTag } from '../components/alarm-tags';
 import { RuleFormModal } from '../components/rule-form-modal';
 import { WebhookCard } from '../components/webhook-card';
 import { EmailChoiceCard } from '../components/email-choice-card';
 import { TimeText } from '@/components/time-text';
 
-const STATE_COLOR = { pending: 'processing', active: 'error', acknowledged: 'warning', cleared: 'default' } as const;
 const STATES = ['open', 'pending', 'active', 'acknowledged', 'cleared', 'all'] as const;
 
 function AlarmList() {
@@ -74,9 +73,7 @@ function AlarmList() {
       width: 140,
       render: (s: Alarm['state'], a) => (
         <Flex vertical align="start">
-          <Tag color={STATE_COLOR[s]} data-testid={`alarm-state-${a.id}`}>
-            {t(`alarms.state.${s}`)}
-          </Tag>
+          <StateTag state={s} testId={`alarm-state-${a.id}`} />
           {a.silenced && (
             <Tag icon={<MutedOutlined />} data-testid={`alarm-silenced-${a.id}`}>
               {t('alarms.silence.silenced')}

@@ -1,4 +1,4 @@
-import type { AlarmSeverity } from '@ipp/contracts';
+import type { AlarmSeverity, AlarmState } from '@ipp/contracts';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -15,6 +15,23 @@ export function SeverityTag({ severity, testId }: { severity: AlarmSeverity; tes
   return (
     <Tag color={SEVERITY_COLOR[severity]} data-testid={testId} data-severity={severity}>
       {t(`alarms.severity.${severity}`)}
+    </Tag>
+  );
+}
+
+const STATE_COLOR: Record<AlarmState, string> = {
+  pending: 'processing',
+  active: 'error',
+  acknowledged: 'warning',
+  cleared: 'default',
+};
+
+/** An alarm's state, the same colours in the list and the drawer. */
+export function StateTag({ state, testId }: { state: AlarmState; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={STATE_COLOR[state]} data-testid={testId}>
+      {t(`alarms.state.${state}`)}
     </Tag>
   );
 }
