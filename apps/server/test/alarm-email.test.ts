@@ -264,6 +264,7 @@ describe('alarm e-mail text', () => {
       ipp_id: 1,
       dev_id: 'A1',
       site_name: 'Bay',
+      time_zone: 'UTC',
       state: 'active' as const,
       value: 26.4,
       raised_at: Date.UTC(2026, 10, 27, 3, 0),

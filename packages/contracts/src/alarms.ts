@@ -189,6 +189,8 @@ export const AlarmSchema = z.object({
   ipp_id: z.number().int(),
   dev_id: z.string(),
   site_name: z.string(),
+  /** The station's clock (stationTimeZone: its zone, or its longitude's nautical zone, or UTC), for local times. */
+  time_zone: z.string(),
   state: z.enum(ALARM_STATES),
   /** The reading that raised it (or its latest while active): °C, %, GB or minutes; null for faults and for no data. */
   value: z.number().nullable(),
@@ -218,6 +220,28 @@ export const AlarmListQuerySchema = PagingQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type AlarmListQuery = z.infer<typeof AlarmListQuerySchema>;
+
+/** The longest period one alarm-history export covers, and the most alarms it holds. */
+export const MAX_ALARM_EXPORT_DAYS = 366;
+export const MAX_ALARM_EXPORT_ROWS = 100_000;
+
+/**
+ * GET /alarm/export: a team's alarm history as CSV (UTF-8 with BOM), every alarm raised in [from, to) oldest first,
+ * optionally of one station; times in UTC and in the station's local time. A superadmin names the team.
+ */
+export const AlarmExportQuerySchema = z
+  .object({
+    group_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+    ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+    from: z.coerce.number().int().min(0).max(4_102_444_800_000),
+    to: z.coerce.number().int().min(0).max(4_102_444_800_000),
+  })
+  .superRefine((q, ctx) => {
+    if (q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'reason.endAfterStart' });
+    else if (q.to - q.from > MAX_ALARM_EXPORT_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'reason.periodTooLong' });
+  });
+export type AlarmExportQuery = z.infer<typeof AlarmExportQuerySchema>;
 
 export const AlarmAcknowledgeBodySchema = z.object({
   id: z.number().int().positive().max(MAX_ID),

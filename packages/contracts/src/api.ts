@@ -9,6 +9,7 @@ import {
   AlarmSilenceSchema,
   AlarmSilenceSaveBodySchema,
   AlarmSilencesQuerySchema,
+  AlarmExportQuerySchema,
   AlarmTestWebhookBodySchema,
   AlarmEmailSaveBodySchema,
   AlarmEmailSettingSchema,
@@ -289,6 +290,7 @@ export const API = {
   alarmSilences: { ...EP.alarmSilences, query: AlarmSilencesQuerySchema, data: z.array(AlarmSilenceSchema) },
   alarmSaveSilence: { ...EP.alarmSaveSilence, body: AlarmSilenceSaveBodySchema, data: AlarmSilenceSchema },
   alarmEndSilence: { ...EP.alarmEndSilence, body: IdBodySchema, data: OkSchema },
+  alarmExport: { ...EP.alarmExport, query: AlarmExportQuerySchema },
   // settings/settings.routes.ts
   settingIndex: { ...EP.settingIndex, data: SettingsSchema },
   settingGetSetInit: { ...EP.settingGetSetInit, data: SettingsInitSchema },

@@ -267,6 +267,7 @@ const MESSAGES = {
   'reason.windowHour': { zh: '至少为 60 分钟（按整小时计算）', en: 'must be at least 60 minutes (whole hours are counted)' },
   'reason.notNegative': { zh: '不能为负数', en: 'must not be negative' },
   'reason.endAfterStart': { zh: '必须晚于开始时间', en: 'must be after the start' },
+  'reason.periodTooLong': { zh: '时段过长（最多 366 天）', en: 'is too long a period (at most 366 days)' },
   'reason.noClearLevel': { zh: '该类型的规则没有解除阈值', en: 'does not apply to this kind of rule' },
   'reason.clearAtMostLimit': { zh: '不能高于告警阈值', en: 'must not be above the limit' },
   'reason.clearAtLeastLimit': { zh: '不能低于告警阈值', en: 'must not be below the limit' },

@@ -19,3 +19,4 @@ export const alarmTestEmail = /* @__PURE__ */ post('/alarm/test-email');
 export const alarmSilences = /* @__PURE__ */ get('/alarm/silences');
 export const alarmSaveSilence = /* @__PURE__ */ post('/alarm/save-silence');
 export const alarmEndSilence = /* @__PURE__ */ post('/alarm/end-silence');
+export const alarmExport = /* @__PURE__ */ get('/alarm/export');

@@ -1,4 +1,11 @@
-import type { Alarm, AlarmKind, AlarmRule, AlarmSeverity, NoDataAction } from '@ipp/contracts';
+import {
+  stationTimeZone,
+  type Alarm,
+  type AlarmKind,
+  type AlarmRule,
+  type AlarmSeverity,
+  type NoDataAction,
+} from '@ipp/contracts';
 import type * as repo from './alarms.repository.ts';
 
 /** Rules and alarms as the API answers them (and as notices carry them). */
@@ -24,7 +31,14 @@ export function presentRule(row: repo.AlarmRuleRow & { class_name: string | null
 }
 
 export function presentAlarm(
-  row: repo.AlarmRow & { dev_id: string; site_name: string; class_name: string | null; silenced?: unknown },
+  row: repo.AlarmRow & {
+    dev_id: string;
+    site_name: string;
+    time_zone: string | null;
+    longitude: number | null;
+    class_name: string | null;
+    silenced?: unknown;
+  },
 ): Alarm {
   const time = (v: number | null) => (v === null ? null : Number(v));
   return {
@@ -41,6 +55,7 @@ export function presentAlarm(
     ipp_id: row.ipp_id,
     dev_id: row.dev_id,
     site_name: row.site_name,
+    time_zone: stationTimeZone(row),
     state: row.state as Alarm['state'],
     value: row.value,
     raised_at: Number(row.raised_at),

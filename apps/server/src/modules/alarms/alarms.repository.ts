@@ -78,6 +78,8 @@ export function stationForAlarms(db: Kysely<Database>, ippId: number) {
       'group_id',
       'dev_id',
       'site_name',
+      'time_zone',
+      'longitude',
       'last_online_at',
       'reported_offline_at',
       'online_since',
@@ -208,7 +210,7 @@ export function alarmWithNames(db: Kysely<Database>, id: number, now: number) {
     .innerJoin('ipps', 'ipps.id', 'alarms.ipp_id')
     .leftJoin('classes', 'classes.id', 'alarms.class_id')
     .selectAll('alarms')
-    .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
+    .select(['ipps.dev_id', 'ipps.site_name', 'ipps.time_zone', 'ipps.longitude', 'classes.name as class_name'])
     .select((eb) => silencedAt(now)(eb).as('silenced'))
     .where('alarms.id', '=', id)
     .executeTakeFirst();
@@ -280,7 +282,7 @@ export async function listAlarms(db: Kysely<Database>, filter: AlarmFilter, page
   let ordered = filtered(db, filter)
     .leftJoin('classes', 'classes.id', 'alarms.class_id')
     .selectAll('alarms')
-    .select(['ipps.dev_id', 'ipps.site_name', 'classes.name as class_name'])
+    .select(['ipps.dev_id', 'ipps.site_name', 'ipps.time_zone', 'ipps.longitude', 'classes.name as class_name'])
     .select((eb) => silencedAt(now)(eb).as('silenced'));
   if (bySeverity(filter.state)) ordered = ordered.orderBy(severityRank);
   const [rows, total] = await Promise.all([

@@ -302,6 +302,8 @@ export class AlarmsService {
           ...alarm,
           dev_id: station.dev_id,
           site_name: station.site_name,
+          time_zone: station.time_zone,
+          longitude: station.longitude,
           class_name,
           silenced: alarm.rule_id !== null && silenced(alarm.rule_id),
         });

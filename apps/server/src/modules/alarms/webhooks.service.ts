@@ -188,6 +188,7 @@ export function testAlarm(groupId: number, now: number): Alarm {
     ipp_id: 0,
     dev_id: 'TEST',
     site_name: 'Test notice from IPP Console',
+    time_zone: 'UTC',
     state: 'active',
     value: 81,
     raised_at: now,

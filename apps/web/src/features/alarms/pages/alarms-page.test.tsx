@@ -22,6 +22,7 @@ const ALARM: Alarm = {
   ipp_id: 2,
   dev_id: '21001',
   site_name: 'Daya Bay',
+  time_zone: 'Asia/Shanghai',
   state: 'active',
   value: 91.2,
   raised_at: Date.UTC(2026, 10, 27, 1, 0),
