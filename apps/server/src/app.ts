@@ -47,6 +47,7 @@ import { MqttBridge } from './modules/mqtt/mqtt-bridge.ts';
 import { eventBusFor, type EventBus } from './modules/events/event-bus.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { alarmsRoutes } from './modules/alarms/alarms.routes.ts';
+import { AlarmExportService } from './modules/alarms/alarm-export.service.ts';
 import { AlarmsService } from './modules/alarms/alarms.service.ts';
 import { SilencesService } from './modules/alarms/silences.service.ts';
 import { AlarmCommentsService } from './modules/alarms/comments.service.ts';
@@ -243,6 +244,7 @@ export async function buildApp({
     (): AlarmOutbox => outbox,
     config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null,
     config.ALARM_MAIL_FROM,
+    config.PUBLIC_URL,
   );
   const outbox: AlarmOutbox = new AlarmOutbox(db, clock, { webhook: webhooks.deliver, email: mailer.deliver }, notifyFailed);
   alarms.useNotifier(webhooks);
@@ -330,6 +332,7 @@ export async function buildApp({
           mailer,
           new SilencesService(db, clock, (group) => alarms.evaluateGroupSoon(group)),
           new AlarmCommentsService(db, clock),
+          new AlarmExportService(db, clock),
         ),
       );
       await api.register(deviceRoutes(devices, ingestGate));

@@ -34,6 +34,17 @@ const EnvSchema = z.object({
   /** The sender of alarm e-mails. */
   ALARM_MAIL_FROM: z.string().min(3).max(200).default('IPP Console <ipp-console@localhost>'),
   /**
+   * The console's address as its users reach it (https://ipp.example.org, maybe with a path): alarm e-mails link to
+   * the alarm there. Unset, they carry no link; a request's Host header is never used instead (anyone can send one).
+   */
+  PUBLIC_URL: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/,
+      'must be an http:// or https:// URL without a query (e.g. https://ipp.example.org)',
+    )
+    .optional(),
+  /**
    * The MQTT shared-subscription group of this deployment: its server processes share the device topics, so each
    * message is handled by one of them. Another deployment on the same broker needs its own group.
    */

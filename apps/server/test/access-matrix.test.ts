@@ -365,6 +365,13 @@ const CASES: Case[] = [
     missing: 'NOPE404',
     user: 'allow',
   },
+  {
+    route: 'GET /api/alarm/export',
+    object: 'export',
+    request: (id) => get(`/api/alarm/export?ipp_id=${id}&from=${Date.UTC(2026, 10, 1)}&to=${Date.UTC(2026, 11, 1)}`),
+    target: (o) => o.a1.id,
+    user: 'allow',
+  },
   // No model trained: reaching the station answers "train one first", which differs from an unknown station.
   {
     route: 'POST /api/roi/re-identify',

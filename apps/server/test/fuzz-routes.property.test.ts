@@ -31,7 +31,13 @@ const runsFor = (dialect: string) => Number(process.env.FUZZ_RUNS ?? RUNS[dialec
 const tally = { requests: 0, refused: 0, accepted: 0, fiveHundreds: 0, byCode: new Map<number, number>() };
 
 /** Answers that are files, not the envelope, when they succeed. */
-const BINARY_ROUTES = new Set(['/api/roi/file/{name}', '/api/setting/logo', '/api/roi/export-site-data', '/api/roi/export']);
+const BINARY_ROUTES = new Set([
+  '/api/roi/file/{name}',
+  '/api/setting/logo',
+  '/api/roi/export-site-data',
+  '/api/roi/export',
+  '/api/alarm/export',
+]);
 /**
  * Answers that stream until they end (the live event stream, cut after EVENT_STREAM_MAX_MS here): an accepted request
  * costs that long, so they get a few runs; live-events.test.ts tests the stream itself.

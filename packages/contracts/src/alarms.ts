@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID } from './ids.ts';
 import { PagingQuerySchema } from './paging.ts';
+import { TREND_SERIES } from './trends.ts';
 
 /**
  * Alarms (issue 23): rules a team sets on its stations' health, evaluated as reports arrive and by a periodic check for
@@ -29,10 +30,31 @@ export const ALARM_KINDS = [
    * `minutes`, in whole hours (the hour rollups answer it; a harmful taxon blooming).
    */
   'class_concentration',
+  /**
+   * Any numeric telemetry series (TREND_SERIES, issue 40) against a limit, as `comparison` says: above `threshold`,
+   * below it, outside the band [`threshold_low`, `threshold`], or changed by more than `threshold` (either way) within
+   * the last `minutes`.
+   */
+  'series',
 ] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number];
 
-export type AlarmParam = 'threshold' | 'minutes' | 'class_id';
+export type AlarmParam = 'threshold' | 'minutes' | 'class_id' | 'series' | 'comparison' | 'threshold_low';
+
+/** How a series rule compares its series with its limit (see the `series` kind). */
+export const SERIES_COMPARISONS = ['above', 'below', 'outside', 'rate'] as const;
+export type SeriesComparison = (typeof SERIES_COMPARISONS)[number];
+
+/** What a series rule needs besides its series, comparison and limit. */
+export const SERIES_COMPARISON_NEEDS: Record<SeriesComparison, readonly AlarmParam[]> = {
+  above: [],
+  below: [],
+  outside: ['threshold_low'],
+  rate: ['minutes'],
+};
+
+/** The window a rate-of-change rule compares over, minutes: at least one, at most a day. */
+export const RATE_WINDOW_MINUTES = { min: 1, max: 1440 } as const;
 
 /** What each kind needs: a limit, a duration, a class. */
 export const ALARM_KIND_NEEDS: Record<AlarmKind, readonly AlarmParam[]> = {
@@ -45,6 +67,7 @@ export const ALARM_KIND_NEEDS: Record<AlarmKind, readonly AlarmParam[]> = {
   no_images: ['minutes'],
   uvc_off_sampling: [],
   class_concentration: ['class_id', 'threshold', 'minutes'],
+  series: ['series', 'comparison', 'threshold'],
 };
 
 /** A concentration window is whole hours: at least one, at most a week. */
@@ -67,6 +90,7 @@ export const DEFAULT_SEVERITY: Record<AlarmKind, AlarmSeverity> = {
   no_images: 'minor',
   uvc_off_sampling: 'warning',
   class_concentration: 'major',
+  series: 'minor',
 };
 
 /**
@@ -88,17 +112,55 @@ export const LIMIT_DIRECTION: Partial<Record<AlarmKind, 'above' | 'below'>> = {
   class_concentration: 'above',
 };
 
+/** What a rule's limit says: a series rule above or below its limit has a direction, a band or a rate has none. */
+export function limitDirection(rule: { kind: AlarmKind; comparison?: SeriesComparison | null }) {
+  if (rule.kind !== 'series') return LIMIT_DIRECTION[rule.kind];
+  return rule.comparison === 'above' || rule.comparison === 'below' ? rule.comparison : undefined;
+}
+
+/** The part of a rule its limits are checked on. */
+export interface RuleLimitFields {
+  kind: AlarmKind;
+  comparison?: SeriesComparison | null;
+  threshold: number | null;
+  clear_threshold: number | null;
+}
+
 /**
- * What is wrong with a rule's clear level, as a message reason, or null: none for a kind without a directed limit, and
- * never past the limit (the API and the rule form check the same).
+ * What is wrong with a rule's clear level, as a message reason, or null: none for a rule without a directed limit,
+ * and never past the limit (the API and the rule form check the same).
  */
-export function clearLevelProblem(kind: AlarmKind, threshold: number | null, clear: number | null) {
+export function clearLevelProblem(rule: RuleLimitFields) {
+  const { threshold, clear_threshold: clear } = rule;
   if (clear === null) return null;
-  const direction = LIMIT_DIRECTION[kind];
+  const direction = limitDirection(rule);
   if (!direction) return 'reason.noClearLevel' as const;
   if (threshold === null) return null;
   if (direction === 'above') return clear > threshold ? ('reason.clearAtMostLimit' as const) : null;
   return clear < threshold ? ('reason.clearAtLeastLimit' as const) : null;
+}
+
+/**
+ * What is wrong with a series rule's band or rate, or null: a band's floor under its top, a rate's change above zero
+ * over a window of RATE_WINDOW_MINUTES (the API and the rule form check the same).
+ */
+export function seriesLimitProblem(rule: {
+  comparison: SeriesComparison | null;
+  threshold: number | null;
+  threshold_low: number | null;
+  minutes: number | null;
+}): {
+  field: 'threshold_low' | 'threshold' | 'minutes';
+  reason: 'reason.bandOrder' | 'reason.positive' | 'reason.rateWindow';
+} | null {
+  if (rule.comparison === 'outside' && rule.threshold !== null && rule.threshold_low !== null)
+    return rule.threshold_low < rule.threshold ? null : { field: 'threshold_low', reason: 'reason.bandOrder' };
+  if (rule.comparison !== 'rate') return null;
+  if (rule.threshold !== null && rule.threshold <= 0) return { field: 'threshold', reason: 'reason.positive' };
+  const window = RATE_WINDOW_MINUTES;
+  if (rule.minutes !== null && (rule.minutes < window.min || rule.minutes > window.max))
+    return { field: 'minutes', reason: 'reason.rateWindow' };
+  return null;
 }
 
 /** The longest a condition may be required to hold before it raises, minutes (a day). */
@@ -121,6 +183,10 @@ export const AlarmRuleSchema = z.object({
   /** The class a biology rule watches and its name; null for the others. */
   class_id: z.number().int().nullable(),
   class_name: z.string().nullable(),
+  /** A series rule's series, comparison and band floor; null for the other kinds. */
+  series: z.enum(TREND_SERIES).nullable(),
+  comparison: z.enum(SERIES_COMPARISONS).nullable(),
+  threshold_low: z.number().nullable(),
   /** null: every station of the team. */
   ipp_id: z.number().int().nullable(),
   enabled: z.boolean(),
@@ -132,9 +198,25 @@ export const AlarmRuleSchema = z.object({
   /** Where an open alarm clears (LIMIT_DIRECTION kinds); null: at the limit itself. */
   clear_threshold: z.number().nullable(),
   no_data: z.enum(NO_DATA_ACTIONS),
+  /** Routing (issue 40): whether the team's webhook hears this rule's alarms. */
+  notify_webhook: z.boolean(),
+  /** Who is e-mailed: null, everyone of the team who chose alarm e-mail; else only these people of the team. */
+  notify_user_ids: z.array(z.number().int()).nullable(),
+  /**
+   * Escalation: an alarm still unacknowledged this many minutes after it raised is told once more, as
+   * `alarm.escalated`, to `escalate_user_ids` by e-mail and to the webhook if `escalate_webhook`; 0 never.
+   */
+  escalate_minutes: z.number().int(),
+  escalate_user_ids: z.array(z.number().int()),
+  escalate_webhook: z.boolean(),
   updated_at: z.number().int(),
 });
 export type AlarmRule = z.infer<typeof AlarmRuleSchema>;
+
+/** The most people one rule names to e-mail, or to escalate to. */
+export const MAX_RULE_RECIPIENTS = 50;
+/** The longest an alarm may wait unacknowledged before it escalates, minutes (a week). */
+export const MAX_ESCALATE_MINUTES = 10_080;
 
 /** POST /alarm/save-rule: a new rule (no id) or a change. A superadmin names the team; others save in their own. */
 export const AlarmRuleSaveBodySchema = z
@@ -146,6 +228,9 @@ export const AlarmRuleSaveBodySchema = z
     threshold: z.number().min(-1000).max(1_000_000).nullable().default(null),
     minutes: z.number().int().min(0).max(10_080).nullable().default(null),
     class_id: z.number().int().positive().max(MAX_ID).nullable().default(null),
+    series: z.enum(TREND_SERIES).nullable().default(null),
+    comparison: z.enum(SERIES_COMPARISONS).nullable().default(null),
+    threshold_low: z.number().min(-1000).max(1_000_000).nullable().default(null),
     ipp_id: z.number().int().positive().max(MAX_ID).nullable().default(null),
     enabled: z.boolean().default(true),
     renotify_minutes: z.number().int().min(0).max(10_080).default(60),
@@ -154,12 +239,22 @@ export const AlarmRuleSaveBodySchema = z
     for_minutes: z.number().int().min(0).max(MAX_FOR_MINUTES).default(0),
     clear_threshold: z.number().min(-1000).max(1_000_000).nullable().default(null),
     no_data: z.enum(NO_DATA_ACTIONS).default('keep'),
+    notify_webhook: z.boolean().default(true),
+    notify_user_ids: z.array(z.number().int().positive().max(MAX_ID)).max(MAX_RULE_RECIPIENTS).nullable().default(null),
+    escalate_minutes: z.number().int().min(0).max(MAX_ESCALATE_MINUTES).default(0),
+    escalate_user_ids: z.array(z.number().int().positive().max(MAX_ID)).max(MAX_RULE_RECIPIENTS).default([]),
+    escalate_webhook: z.boolean().default(false),
   })
   .superRefine((body, ctx) => {
-    const problem = clearLevelProblem(body.kind, body.threshold, body.clear_threshold);
+    if (body.escalate_minutes > 0 && body.escalate_user_ids.length === 0 && !body.escalate_webhook)
+      ctx.addIssue({ code: 'custom', path: ['escalate_user_ids'], message: 'reason.escalateToNobody' });
+    const problem = clearLevelProblem(body);
     if (problem) ctx.addIssue({ code: 'custom', path: ['clear_threshold'], message: problem });
-    for (const need of ALARM_KIND_NEEDS[body.kind])
+    const series = body.kind === 'series' && body.comparison ? SERIES_COMPARISON_NEEDS[body.comparison] : [];
+    for (const need of [...ALARM_KIND_NEEDS[body.kind], ...series])
       if (body[need] === null) ctx.addIssue({ code: 'custom', path: [need], message: 'reason.required' });
+    const seriesProblem = body.kind === 'series' ? seriesLimitProblem(body) : null;
+    if (seriesProblem) ctx.addIssue({ code: 'custom', path: [seriesProblem.field], message: seriesProblem.reason });
     const window = CONCENTRATION_WINDOW_MINUTES;
     if (body.kind === 'class_concentration' && body.minutes !== null && body.minutes < window.min)
       ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'reason.windowHour' });
@@ -186,13 +281,20 @@ export const AlarmSchema = z.object({
   /** A biology alarm's class and its name now (null when the class was removed since). */
   class_id: z.number().int().nullable(),
   class_name: z.string().nullable(),
+  /** A series alarm's series, comparison and band floor, as its rule had them when it raised. */
+  series: z.enum(TREND_SERIES).nullable(),
+  comparison: z.enum(SERIES_COMPARISONS).nullable(),
+  threshold_low: z.number().nullable(),
   ipp_id: z.number().int(),
   dev_id: z.string(),
   site_name: z.string(),
   /** The station's clock (stationTimeZone: its zone, or its longitude's nautical zone, or UTC), for local times. */
   time_zone: z.string(),
   state: z.enum(ALARM_STATES),
-  /** The reading that raised it (or its latest while active): °C, %, GB or minutes; null for faults and for no data. */
+  /**
+   * The reading that raised it (or its latest while active): °C, %, GB, minutes, or a series' own unit (its change,
+   * for a rate); null for faults and for no data.
+   */
   value: z.number().nullable(),
   /** When it raised; for a pending alarm, when its condition began to hold. */
   raised_at: z.number().int(),
@@ -204,6 +306,8 @@ export const AlarmSchema = z.object({
   /** Who cleared it by hand and why (administrators, issue 40); null when its condition ended or its rule went. */
   cleared_by_name: z.string().nullable(),
   clear_reason: z.string().nullable(),
+  /** When it was escalated, unacknowledged past its rule's escalate_minutes; null if not (yet). */
+  escalated_at: z.number().int().nullable(),
   /** A silence of its team covers it now: it stays listed, its notices wait until the silence ends (issue 40). */
   silenced: z.boolean(),
 });
@@ -217,6 +321,8 @@ export const AlarmListQuerySchema = PagingQuerySchema.extend({
   state: z.enum(['open', 'all', ...ALARM_STATES]).default('open'),
   ipp_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   kind: z.enum(ALARM_KINDS).optional(),
+  /** One alarm by its id (a link in an e-mail opens it), if it is the caller's team's; with state=all. */
+  id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type AlarmListQuery = z.infer<typeof AlarmListQuerySchema>;
@@ -409,13 +515,21 @@ export const WEBHOOK_SIGNATURE_HEADER = 'x-ipp-signature';
 
 /**
  * The events a webhook hears about one alarm, all with its id: raised, notified again while still active,
- * acknowledged, cleared (its condition ended, an administrator cleared it, or its rule changed or went away); and
+ * acknowledged, cleared (its condition ended, an administrator cleared it, or its rule changed or went away),
+ * escalated (still unacknowledged past its rule's escalate_minutes, when the rule escalates to the webhook); and
  * `alarm.test`, sent when an administrator asks, with a made-up alarm of id 0.
  */
-export const ALARM_EVENTS = ['alarm.raised', 'alarm.again', 'alarm.acknowledged', 'alarm.cleared', 'alarm.test'] as const;
+export const ALARM_EVENTS = [
+  'alarm.raised',
+  'alarm.again',
+  'alarm.acknowledged',
+  'alarm.cleared',
+  'alarm.escalated',
+  'alarm.test',
+] as const;
 export type AlarmEvent = (typeof ALARM_EVENTS)[number];
 /** Why a notice is made (the event without its prefix). */
-export type AlarmNoticeReason = 'raised' | 'again' | 'acknowledged' | 'cleared';
+export type AlarmNoticeReason = 'raised' | 'again' | 'acknowledged' | 'cleared' | 'escalated';
 
 /** The JSON body of a webhook notice. */
 export const AlarmNoticeSchema = z.object({

@@ -1,6 +1,7 @@
 export * from './envelope.ts';
 export * from './events.ts';
 export * from './ipps.ts';
+export * from './zone-clock.ts';
 export * from './measured.ts';
 export * from './paging.ts';
 export * from './routes.ts';

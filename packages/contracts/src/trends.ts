@@ -31,6 +31,29 @@ export const TREND_SERIES = [
 ] as const satisfies readonly MeasuredKey[];
 export type TrendSeriesKey = (typeof TREND_SERIES)[number];
 
+/** Each series' unit as written after a number in any language ('' for a count). */
+export const TREND_SERIES_UNIT: Readonly<Record<TrendSeriesKey, string>> = {
+  temperature_c: '°C',
+  humidity_pct: '%RH',
+  cpu_temp_c: '°C',
+  gpu_temp_c: '°C',
+  ram_mb: 'MB',
+  storage_gb: 'GB',
+  lp_current_a: 'A',
+  lp_voltage_v: 'V',
+  lp_temperature_c: '°C',
+  cb_current_a: 'A',
+  cb_voltage_v: 'V',
+  uvc_port_frequency_hz: 'Hz',
+  uvc_port_duty_pct: '%',
+  uvc_illuminator_frequency_hz: 'Hz',
+  uvc_illuminator_duty_pct: '%',
+  uvc_voltage_v: 'V',
+  uvc_current_a: 'A',
+  wiper_clean_count: '',
+  volume_5min_ml: 'mL',
+};
+
 /** How the charts group the series (one chart per group, spec §3's form sections). */
 export const TREND_GROUPS = {
   environment: ['temperature_c', 'humidity_pct'],

@@ -29,6 +29,8 @@ import { roiPixelSizeMigration } from './migrations/0026-roi-pixel-size.ts';
 import { alarmSeverityMigration } from './migrations/0027-alarm-severity.ts';
 import { alarmThreadsMigration } from './migrations/0028-alarm-threads.ts';
 import { alarmSilencesMigration } from './migrations/0029-alarm-silences.ts';
+import { alarmSeriesMigration } from './migrations/0030-alarm-series.ts';
+import { alarmRoutingMigration } from './migrations/0031-alarm-routing.ts';
 
 /** The one migration set, in order; each takes the dialect so the same steps run on SQLite and PostgreSQL. */
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -62,6 +64,8 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0027-alarm-severity': alarmSeverityMigration(),
     '0028-alarm-threads': alarmThreadsMigration(db.dialect),
     '0029-alarm-silences': alarmSilencesMigration(db.dialect),
+    '0030-alarm-series': alarmSeriesMigration(),
+    '0031-alarm-routing': alarmRoutingMigration(),
   };
 }
 

@@ -115,6 +115,10 @@ export interface AlarmRulesTable {
   minutes: number | null;
   /** The class a biology rule watches (migration 0020); null for the others, or when the class was removed. */
   class_id: number | null;
+  /** A series rule's series, comparison and band floor (migration 0030); null for other kinds. */
+  series: string | null;
+  comparison: string | null;
+  threshold_low: number | null;
   /** null: every station of the team. */
   ipp_id: number | null;
   /** 1 or 0. */
@@ -126,6 +130,12 @@ export interface AlarmRulesTable {
   clear_threshold: number | null;
   /** A NoDataAction. */
   no_data: Generated<string>;
+  /** Routing and escalation (migration 0031): user id lists as JSON arrays; null notify list = who chose e-mail. */
+  notify_webhook: Generated<number>;
+  notify_user_ids: string | null;
+  escalate_minutes: Generated<number>;
+  escalate_user_ids: Generated<string>;
+  escalate_webhook: Generated<number>;
   created_by: number | null;
   created_at: number;
   updated_at: number;
@@ -142,6 +152,10 @@ export interface AlarmsTable {
   minutes: number | null;
   /** A biology alarm's class (migration 0020). */
   class_id: number | null;
+  /** A series rule's series, comparison and band floor (migration 0030); null for other kinds. */
+  series: string | null;
+  comparison: string | null;
+  threshold_low: number | null;
   ipp_id: number;
   /** The rule's severity when it raised (migration 0027). */
   severity: Generated<string>;
@@ -160,6 +174,8 @@ export interface AlarmsTable {
   /** Who cleared it by hand and why (migration 0028); null otherwise. */
   cleared_by_name: string | null;
   clear_reason: string | null;
+  /** When it escalated, unacknowledged past its rule's escalate_minutes (migration 0031). */
+  escalated_at: number | null;
 }
 
 /** A silence or maintenance window (migration 0029): null station or rule = all of them. */

@@ -13,6 +13,8 @@ export const START_UP: Record<string, Handler> = {
   // The header's alarm count: none.
   '/api/alarm/summary': () =>
     okEnvelope({ active: 0, acknowledged: 0, pending: 0, by_severity: { critical: 0, major: 0, minor: 0, warning: 0 } }),
+  // The latest open alarms (the bell's drop-down, the overview's card): none.
+  '/api/alarm/list': () => pageEnvelope([], 0),
   // The live event stream: open, and quiet (tests that need events answer it themselves).
   '/api/events': () =>
     new Response(new ReadableStream({ start: () => undefined }), {

@@ -1,4 +1,4 @@
-import type { AlarmKind, Measured } from '@ipp/contracts';
+import type { AlarmKind, Measured, SeriesComparison, TrendSeriesKey } from '@ipp/contracts';
 
 /** What a rule reads of its station at one moment. */
 export interface StationNow {
@@ -16,6 +16,11 @@ export interface StationNow {
   wiperIntervalMin?: number;
   /** Biology: individuals per litre of each watched class over its window (concentrationKey); null without water. */
   concentrations?: ReadonlyMap<string, number | null>;
+  /**
+   * Rate rules: each watched series' value at the start of its window (seriesBeforeKey), from the last sample at or
+   * before it; null: no such sample recent enough to compare with.
+   */
+  seriesBefore?: ReadonlyMap<string, number | null>;
 }
 
 export interface RuleLimits {
@@ -23,8 +28,11 @@ export interface RuleLimits {
   threshold: number | null;
   minutes: number | null;
   class_id?: number | null;
-  /** Where an open alarm clears (hysteresis, LIMIT_DIRECTION kinds); null or absent: at the limit. */
+  /** Where an open alarm clears (hysteresis, rules with a limitDirection); null or absent: at the limit. */
   clear_threshold?: number | null;
+  series?: TrendSeriesKey | null;
+  comparison?: SeriesComparison | null;
+  threshold_low?: number | null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -41,6 +49,17 @@ export const windowStart = (minutes: number | null, now: number) =>
   Math.floor(now / HOUR_MS) * HOUR_MS - windowHours(minutes) * HOUR_MS;
 
 export const concentrationKey = (classId: number, minutes: number | null) => `${classId}:${windowHours(minutes)}`;
+
+export const seriesBeforeKey = (series: TrendSeriesKey, minutes: number | null) => `${series}:${minutes ?? 0}`;
+
+/**
+ * A rate rule compares with the last sample at or before its window's start, but not one older than two windows: a
+ * station that sent nothing for that long shows no rate either way.
+ */
+export const rateSampleRange = (minutes: number, now: number) => ({
+  atMost: now - minutes * 60_000,
+  atLeast: now - 2 * minutes * 60_000,
+});
 
 /**
  * Whether the rule's condition holds now, and the reading that shows it (null where there is none). `firing` null:
@@ -109,11 +128,35 @@ export function evaluate(rule: RuleLimits, station: StationNow, open = false): C
       const off = latest.uvc_illuminator_duty_pct === 0;
       return { firing: sampling && off, value: latest.uvc_illuminator_duty_pct };
     }
+    case 'series':
+      return seriesCondition(rule, station, limit);
     case 'class_concentration': {
       // Biology does not need the station online: a bloom measured in the window stays true until the window passes it.
       if (rule.class_id === null || rule.class_id === undefined) return QUIET;
       const value = station.concentrations?.get(concentrationKey(rule.class_id, rule.minutes));
       return value === null || value === undefined ? QUIET : { firing: value > limit, value };
     }
+  }
+}
+
+/** A series rule: its series now against the limit (the clear level while open), a band, or its change over a window. */
+function seriesCondition(rule: RuleLimits, station: StationNow, limit: number): Condition {
+  const value = rule.series ? station.latest?.[rule.series] : null;
+  if (!station.online || value === null || value === undefined || !rule.series) return UNKNOWN;
+  switch (rule.comparison) {
+    case 'above':
+      return { firing: value > limit, value };
+    case 'below':
+      return { firing: value < limit, value };
+    case 'outside':
+      return { firing: value > (rule.threshold ?? 0) || value < (rule.threshold_low ?? 0), value };
+    case 'rate': {
+      const before = station.seriesBefore?.get(seriesBeforeKey(rule.series, rule.minutes));
+      if (before === null || before === undefined) return UNKNOWN;
+      const change = Math.round((value - before) * 1000) / 1000;
+      return { firing: Math.abs(change) > (rule.threshold ?? 0), value: change };
+    }
+    default:
+      return QUIET;
   }
 }

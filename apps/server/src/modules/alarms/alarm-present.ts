@@ -5,8 +5,20 @@ import {
   type AlarmRule,
   type AlarmSeverity,
   type NoDataAction,
+  type SeriesComparison,
+  type TrendSeriesKey,
 } from '@ipp/contracts';
 import type * as repo from './alarms.repository.ts';
+
+/** A series rule's (or alarm's) series fields; the columns hold only values the contract allowed. */
+const seriesOf = (row: { series: string | null; comparison: string | null; threshold_low: number | null }) => ({
+  series: row.series as TrendSeriesKey | null,
+  comparison: row.comparison as SeriesComparison | null,
+  threshold_low: row.threshold_low,
+});
+
+/** A rule's list of people as stored (a JSON array the service wrote). */
+export const idList = (json: string): number[] => JSON.parse(json) as number[];
 
 /** Rules and alarms as the API answers them (and as notices carry them). */
 export function presentRule(row: repo.AlarmRuleRow & { class_name: string | null }): AlarmRule {
@@ -19,6 +31,7 @@ export function presentRule(row: repo.AlarmRuleRow & { class_name: string | null
     minutes: row.minutes,
     class_id: row.class_id,
     class_name: row.class_name,
+    ...seriesOf(row),
     ipp_id: row.ipp_id,
     enabled: Boolean(row.enabled),
     renotify_minutes: row.renotify_minutes,
@@ -26,6 +39,11 @@ export function presentRule(row: repo.AlarmRuleRow & { class_name: string | null
     for_minutes: row.for_minutes,
     clear_threshold: row.clear_threshold,
     no_data: row.no_data as NoDataAction,
+    notify_webhook: Boolean(row.notify_webhook),
+    notify_user_ids: row.notify_user_ids === null ? null : idList(row.notify_user_ids),
+    escalate_minutes: row.escalate_minutes,
+    escalate_user_ids: idList(row.escalate_user_ids),
+    escalate_webhook: Boolean(row.escalate_webhook),
     updated_at: Number(row.updated_at),
   };
 }
@@ -52,6 +70,7 @@ export function presentAlarm(
     minutes: row.minutes,
     class_id: row.class_id,
     class_name: row.class_name,
+    ...seriesOf(row),
     ipp_id: row.ipp_id,
     dev_id: row.dev_id,
     site_name: row.site_name,
@@ -66,6 +85,7 @@ export function presentAlarm(
     cleared_at: time(row.cleared_at),
     cleared_by_name: row.cleared_by_name,
     clear_reason: row.clear_reason,
+    escalated_at: time(row.escalated_at),
     // SQLite answers 0/1, PostgreSQL a boolean.
     silenced: Boolean(row.silenced),
   };

@@ -26,6 +26,9 @@ export async function raise(
     threshold: rule.threshold,
     minutes: rule.minutes,
     class_id: rule.class_id,
+    series: rule.series,
+    comparison: rule.comparison,
+    threshold_low: rule.threshold_low,
     ipp_id: station.id,
     state: pending ? 'pending' : 'active',
     value,
@@ -46,5 +49,6 @@ export async function raise(
         cleared_at: null,
         cleared_by_name: null,
         clear_reason: null,
+        escalated_at: null,
       };
 }

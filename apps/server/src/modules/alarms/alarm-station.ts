@@ -1,9 +1,9 @@
-import { MeasuredSchema } from '@ipp/contracts';
+import { MeasuredSchema, type TrendSeriesKey } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { parseStoredConfig } from '../device/device.service.ts';
 import { isOnline } from '../ipps/ipps.service.ts';
-import { concentrationKey, windowStart, type StationNow } from './alarm-conditions.ts';
+import { concentrationKey, rateSampleRange, seriesBeforeKey, windowStart, type StationNow } from './alarm-conditions.ts';
 import * as repo from './alarms.repository.ts';
 
 /* What the rules read of a station at one moment (alarm-conditions.ts judges it): its state and the watched classes'
@@ -18,6 +18,20 @@ export async function concentrationsOf(trx: Kysely<Database>, ippId: number, rul
     if (out.has(key)) continue;
     const { count, volumeL } = await repo.classCountAndVolume(trx, ippId, rule.class_id, windowStart(rule.minutes, now));
     out.set(key, volumeL > 0 ? Math.round((count / volumeL) * 1000) / 1000 : null);
+  }
+  return out;
+}
+
+/** Each rate rule's series at the start of its window (the last sample before it, if recent enough). */
+export async function seriesBeforeOf(trx: Kysely<Database>, ippId: number, rules: readonly repo.AlarmRuleRow[], now: number) {
+  const out = new Map<string, number | null>();
+  for (const rule of rules) {
+    const series = rule.series as TrendSeriesKey | null;
+    if (rule.kind !== 'series' || rule.comparison !== 'rate' || !series || rule.minutes === null) continue;
+    const key = seriesBeforeKey(series, rule.minutes);
+    if (out.has(key)) continue;
+    const { atLeast, atMost } = rateSampleRange(rule.minutes, now);
+    out.set(key, await repo.seriesValueBetween(trx, ippId, series, atLeast, atMost));
   }
   return out;
 }

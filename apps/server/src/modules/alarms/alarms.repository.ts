@@ -1,4 +1,4 @@
-import { ALARM_SEVERITIES, type AlarmListQuery } from '@ipp/contracts';
+import { ALARM_SEVERITIES, type AlarmListQuery, type TrendSeriesKey } from '@ipp/contracts';
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { AlarmRulesTable, AlarmsTable, Database } from '../../db/schema.ts';
 
@@ -149,6 +149,18 @@ export async function markNotified(db: Kysely<Database>, id: number, previous: n
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Marks an active alarm escalated; false when it was already, or is no longer active (another evaluation, process). */
+export async function markEscalated(db: Kysely<Database>, id: number, at: number) {
+  const result = await db
+    .updateTable('alarms')
+    .set({ escalated_at: at })
+    .where('id', '=', id)
+    .where('state', '=', 'active')
+    .where('escalated_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Acknowledges an active alarm; 0 rows when someone else did first or it cleared meanwhile. */
 export async function acknowledgeAlarm(
   db: Kysely<Database>,
@@ -225,6 +237,7 @@ export interface AlarmFilter {
   state: AlarmListQuery['state'];
   ippId?: number;
   kind?: string;
+  id?: number;
 }
 
 function filtered(db: Kysely<Database>, filter: AlarmFilter) {
@@ -234,6 +247,7 @@ function filtered(db: Kysely<Database>, filter: AlarmFilter) {
   else if (filter.state !== 'all') query = query.where('alarms.state', '=', filter.state);
   if (filter.ippId !== undefined) query = query.where('alarms.ipp_id', '=', filter.ippId);
   if (filter.kind !== undefined) query = query.where('alarms.kind', '=', filter.kind);
+  if (filter.id !== undefined) query = query.where('alarms.id', '=', filter.id);
   return query;
 }
 
@@ -253,6 +267,27 @@ export async function classCountAndVolume(db: Kysely<Database>, ippId: number, c
     .where('hour', '>=', fromHour)
     .executeTakeFirst();
   return { count: Number(count?.n ?? 0), volumeL: Number(volume?.v ?? 0) };
+}
+
+/** A series' value in the station's last sample within [atLeast, atMost] (null: none, or it did not report it). */
+export async function seriesValueBetween(
+  db: Kysely<Database>,
+  ippId: number,
+  series: TrendSeriesKey,
+  atLeast: number,
+  atMost: number,
+) {
+  const row = await db
+    .selectFrom('telemetry')
+    .select(series)
+    .where('ipp_id', '=', ippId)
+    .where('at', '<=', atMost)
+    .where('at', '>=', atLeast)
+    .orderBy('at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const value = row?.[series];
+  return value === null || value === undefined ? null : Number(value);
 }
 
 export function classOwner(db: Kysely<Database>, classId: number) {

@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoint } from '../../http/endpoint.ts';
 import { ADMINS, requireAuth } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
+import { sendCsv } from '../../http/csv-reply.ts';
+import { parseLang } from '../../http/messages.ts';
+import type { AlarmExportService } from './alarm-export.service.ts';
 import type { AlarmsService } from './alarms.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 import type { EmailNotifier } from './alarm-email.ts';
@@ -15,6 +18,7 @@ export const alarmsRoutes = (
   mailer: EmailNotifier,
   silences: SilencesService,
   comments: AlarmCommentsService,
+  history: AlarmExportService,
 ): FastifyPluginAsyncZod =>
   async function (app) {
     app.route({
@@ -63,6 +67,20 @@ export const alarmsRoutes = (
       }),
       config: { access: 'signed-in' },
       handler: async (request) => ok(await service.summary(requireAuth(request).user)),
+    });
+
+    app.route({
+      ...endpoint(API.alarmExport, {
+        tags: ['alarms'],
+        summary:
+          "The team's alarms raised in a period (any state, oldest first, maybe one station) as CSV, header in the caller's language",
+        produces: ['text/csv'],
+      }),
+      config: { access: 'signed-in', expensive: true },
+      handler: async (request, reply) => {
+        const file = await history.csv(requireAuth(request).user, request.query, parseLang(request.headers['x-lang']));
+        return sendCsv(reply, file.filename, file.text);
+      },
     });
 
     app.route({

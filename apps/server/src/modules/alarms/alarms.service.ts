@@ -1,7 +1,7 @@
 import {
   ALARM_EMAIL_CHOICES,
   DEFAULT_SEVERITY,
-  LIMIT_DIRECTION,
+  limitDirection,
   MAX_ALARM_RULES_PER_TEAM,
   type AlarmNoticeReason,
   type NoDataAction,
@@ -15,6 +15,8 @@ import {
   type AlarmRuleSave,
   type AlarmSummary,
   type Lang,
+  type SeriesComparison,
+  type TrendSeriesKey,
 } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
@@ -27,11 +29,13 @@ import { ownsTeamObject, teamActedOn, visibleGroup } from '../access/access.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { evaluate } from './alarm-conditions.ts';
-import { concentrationsOf, stationNow } from './alarm-station.ts';
+import { concentrationsOf, seriesBeforeOf, stationNow } from './alarm-station.ts';
 import * as repo from './alarms.repository.ts';
 import * as silenceRepo from './silences.repository.ts';
 import { presentAlarm, presentRule } from './alarm-present.ts';
 import { noDataFiring, raise } from './alarm-raise.ts';
+import { escalationDue, routeOf, type NoticeRoute } from './alarm-routing.ts';
+import * as noticeRepo from './notices.repository.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
@@ -39,10 +43,10 @@ const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound
 const inTeamOf = (actor: UserRow, groupId: number) => ownsTeamObject(actor, groupId);
 const alarmNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmNotFound', {}, 'id');
 
-/** Where a raised (or re-notified) alarm goes besides the console: webhooks, e-mail. */
-/** What a notifier may need that is read before the alarm's transaction. */
+/** What a notifier may need: read before the alarm's transaction, and the notice's route (absent: DEFAULT_ROUTE). */
 export interface NoticeContext {
   defaultLanguage: Lang;
+  route?: NoticeRoute;
 }
 
 /**
@@ -53,6 +57,38 @@ export interface NoticeContext {
 export interface AlarmNotifier {
   enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context: NoticeContext): Promise<void>;
   committed?(): void;
+}
+
+/** A series rule keeps its series, comparison and (for a band) floor; other kinds keep none of them. */
+function seriesFields(body: AlarmRuleSave) {
+  if (body.kind !== 'series') return { series: null, comparison: null, threshold_low: null, minutes: body.minutes };
+  return {
+    series: body.series,
+    comparison: body.comparison,
+    threshold_low: body.comparison === 'outside' ? body.threshold_low : null,
+    // Only a rate compares over a window.
+    minutes: body.comparison === 'rate' ? body.minutes : null,
+  };
+}
+
+/** A rule's routing as stored; everyone it names must be of its team (another team's people are not its to page). */
+async function routingFields(trx: Kysely<Database>, group: number, body: AlarmRuleSave) {
+  const notify = body.notify_user_ids === null ? null : [...new Set(body.notify_user_ids)].sort((a, b) => a - b);
+  const escalate = [...new Set(body.escalate_user_ids)].sort((a, b) => a - b);
+  const named = [...new Set([...(notify ?? []), ...escalate])];
+  const members = new Set(await noticeRepo.teamMemberIds(trx, group, named));
+  for (const [field, ids] of [
+    ['notify_user_ids', notify ?? []],
+    ['escalate_user_ids', escalate],
+  ] as const)
+    if (ids.some((id) => !members.has(id))) throw new AppError(ResultCode.BAD_PARAM, 'userNotFound', {}, field);
+  return {
+    notify_webhook: body.notify_webhook ? 1 : 0,
+    notify_user_ids: notify === null ? null : JSON.stringify(notify),
+    escalate_minutes: body.escalate_minutes,
+    escalate_user_ids: JSON.stringify(escalate),
+    escalate_webhook: body.escalate_webhook ? 1 : 0,
+  };
 }
 
 /**
@@ -108,21 +144,23 @@ export class AlarmsService {
         name: body.name,
         kind: body.kind,
         threshold: body.threshold,
-        minutes: body.minutes,
         class_id: body.kind === 'class_concentration' ? body.class_id : null,
+        ...seriesFields(body),
         ipp_id: body.ipp_id,
         enabled: body.enabled ? 1 : 0,
         renotify_minutes: body.renotify_minutes,
         severity: body.severity ?? DEFAULT_SEVERITY[body.kind],
         for_minutes: body.for_minutes,
-        clear_threshold: LIMIT_DIRECTION[body.kind] ? body.clear_threshold : null,
+        clear_threshold: limitDirection(body) ? body.clear_threshold : null,
         no_data: body.no_data,
+        ...(await routingFields(trx, group, body)),
         updated_at: now,
       };
       if (existing) {
-        await repo.updateRule(trx, existing.id, values);
-        // A changed rule starts over: its open alarms were about the old condition (receivers hear them clear).
+        // A changed rule starts over: its open alarms were about the old condition (whoever heard them raise, by the
+        // old routing, hears them clear).
         await this.notifyAll(trx, await repo.clearAlarmsOfRule(trx, existing.id, now), 'cleared', context);
+        await repo.updateRule(trx, existing.id, values);
         return existing.id;
       }
       if ((await repo.countRules(trx, group)) >= MAX_ALARM_RULES_PER_TEAM)
@@ -151,7 +189,7 @@ export class AlarmsService {
   }
 
   async list(actor: UserRow, query: AlarmListQuery) {
-    const filter = { groupId: visibleGroup(actor), state: query.state, ippId: query.ipp_id, kind: query.kind };
+    const filter = { groupId: visibleGroup(actor), state: query.state, ippId: query.ipp_id, kind: query.kind, id: query.id };
     const { rows, total } = await repo.listAlarms(this.db.kysely, filter, query.page, query.limit, this.clock());
     return { rows: rows.map(presentAlarm), total };
   }
@@ -287,8 +325,13 @@ export class AlarmsService {
       const station = await repo.stationForAlarms(trx, ippId);
       if (!station) return null;
       const rules = await repo.enabledRulesFor(trx, station.group_id, ippId);
+      const ruleById = new Map(rules.map((r) => [r.id, r]));
       const open = new Map((await repo.openAlarmsOf(trx, ippId)).map((a) => [a.rule_id, a]));
-      const view = { ...stationNow(station, now, offlineMs), concentrations: await concentrationsOf(trx, ippId, rules, now) };
+      const view = {
+        ...stationNow(station, now, offlineMs),
+        concentrations: await concentrationsOf(trx, ippId, rules, now),
+        seriesBefore: await seriesBeforeOf(trx, ippId, rules, now),
+      };
       const silences = await silenceRepo.silencesOfStation(trx, station.group_id, ippId, now);
       const silenced = (ruleId: number) => silences.some((x) => x.rule_id === null || x.rule_id === ruleId);
       let changed = false;
@@ -307,7 +350,8 @@ export class AlarmsService {
           class_name,
           silenced: alarm.rule_id !== null && silenced(alarm.rule_id),
         });
-        for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
+        const route = routeOf(alarm.rule_id === null ? undefined : ruleById.get(alarm.rule_id), reason);
+        for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, { ...context, route });
       };
       for (const rule of rules) {
         const current = open.get(rule.id);
@@ -319,6 +363,9 @@ export class AlarmsService {
             minutes: rule.minutes,
             class_id: rule.class_id,
             clear_threshold: rule.clear_threshold,
+            series: rule.series as TrendSeriesKey | null,
+            comparison: rule.comparison as SeriesComparison | null,
+            threshold_low: rule.threshold_low,
           },
           view,
           raisedAlready,
@@ -372,6 +419,12 @@ export class AlarmsService {
           if (current.notified_at !== null) await notify({ ...current, state: 'cleared', cleared_at: now }, 'cleared');
         }
       }
+      // Still unacknowledged past the rule's escalation time: told once more, to the escalation's people and channel.
+      for (const rule of rules) {
+        const current = open.get(rule.id);
+        if (!current || silenced(rule.id) || !escalationDue(rule, current, now)) continue;
+        if (await repo.markEscalated(trx, current.id, now)) await notify({ ...current, escalated_at: now }, 'escalated');
+      }
       return changed ? station.group_id : null;
     });
     if (changedIn === null) return;
@@ -401,7 +454,9 @@ export class AlarmsService {
       const named = await repo.alarmWithNames(trx, row.id, this.clock());
       if (!named) continue;
       const presented = presentAlarm(named);
-      for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, context);
+      const rule = row.rule_id === null ? undefined : await repo.findRule(trx, row.rule_id);
+      const route = routeOf(rule, reason);
+      for (const notifier of this.notifiers) await notifier.enqueue(trx, presented, reason, { ...context, route });
     }
   }
 

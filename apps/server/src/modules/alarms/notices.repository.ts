@@ -163,3 +163,28 @@ export async function mailRecipients(db: Kysely<Database>, groupId: number, ippI
     }
   });
 }
+
+/** Which of these users are of the team (a rule may route only to its own team's people). */
+export async function teamMemberIds(db: Kysely<Database>, groupId: number, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('group_id', '=', groupId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The named people of the team with an address, whatever their own e-mail choice (a rule routed to them). */
+export function namedRecipients(db: Kysely<Database>, groupId: number, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'language'])
+    .where('group_id', '=', groupId)
+    .where('id', 'in', [...ids])
+    .where('email', '!=', '')
+    .orderBy('id')
+    .execute();
+}

@@ -19,7 +19,7 @@ import { AppError } from '../../http/app-error.ts';
 import { teamActedOn } from '../access/access.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import type { AlarmOutbox, OutboxSender } from './alarm-outbox.ts';
-import type { AlarmNotifier } from './alarms.service.ts';
+import type { AlarmNotifier, NoticeContext } from './alarms.service.ts';
 import * as repo from './notices.repository.ts';
 import { postWebhook, webhookUrlAllowed, WebhookFailure, type AddressPolicy } from './webhook-transport.ts';
 import { teamNotFound } from '../access/not-found.ts';
@@ -85,7 +85,9 @@ export class WebhooksService implements AlarmNotifier {
    * The notice of an alarm for the team's webhook, queued in the alarm's transaction (none without a webhook): every
    * event of the alarm's life, with its id, so a receiver can open and resolve one incident.
    */
-  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason) {
+  async enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context?: NoticeContext) {
+    // A rule may keep its alarms (or its escalations) off the webhook.
+    if (context?.route && !context.route.webhook) return;
     if (!(await repo.findWebhook(trx, alarm.group_id))) return;
     const notice: AlarmNotice = { event: `alarm.${reason}`, at: this.clock(), alarm };
     await this.outbox().add(trx, {
@@ -185,6 +187,9 @@ export function testAlarm(groupId: number, now: number): Alarm {
     minutes: null,
     class_id: null,
     class_name: null,
+    series: null,
+    comparison: null,
+    threshold_low: null,
     ipp_id: 0,
     dev_id: 'TEST',
     site_name: 'Test notice from IPP Console',
@@ -199,6 +204,7 @@ export function testAlarm(groupId: number, now: number): Alarm {
     cleared_at: null,
     cleared_by_name: null,
     clear_reason: null,
+    escalated_at: null,
     silenced: false,
   };
 }

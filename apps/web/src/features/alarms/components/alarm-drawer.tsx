@@ -2,12 +2,12 @@ import type { Alarm } from '@ipp/contracts';
 import { Button, Descriptions, Drawer, Empty, Flex, Input, List, Modal, Spin, Tag, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SeverityTag, StateTag } from '@/components/alarm-tags';
 import { LoadFailed } from '@/components/load-failed';
 import { TimeText } from '@/components/time-text';
 import { useSession } from '@/hooks/use-session';
 import { useAddAlarmComment, useAlarmComments, useClearAlarm } from '../api/alarm-thread';
 import { ruleText, valueText } from './alarm-text';
-import { SeverityTag, StateTag } from './alarm-tags';
 import { SilenceModal } from './silence-modal';
 
 /** Clear an open alarm by hand (administrators): the reason is required, and shown to everyone after. */
@@ -153,7 +153,11 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
             { key: 'station', label: t('alarms.station'), children: `${alarm.site_name} (${alarm.dev_id})` },
             { key: 'rule', label: t('alarms.condition.label'), children: ruleText(t, alarm) },
             { key: 'value', label: t('alarms.value'), children: valueText(t, alarm) },
-            { key: 'raised', label: t('alarms.raisedAt'), children: <TimeText at={alarm.raised_at} /> },
+            {
+              key: 'raised',
+              label: t('alarms.raisedAt'),
+              children: <TimeText at={alarm.raised_at} stationZone={alarm.time_zone} testId="alarm-drawer-raised" />,
+            },
             ...(alarm.acknowledged_at
               ? [
                   {
@@ -162,10 +166,24 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
                     children: (
                       <Flex vertical>
                         <span>
-                          {alarm.acknowledged_by_name ?? '—'} · <TimeText at={alarm.acknowledged_at} />
+                          {alarm.acknowledged_by_name ?? '—'} ·{' '}
+                          <TimeText at={alarm.acknowledged_at} stationZone={alarm.time_zone} />
                         </span>
                         {alarm.ack_note && <Typography.Text type="secondary">{alarm.ack_note}</Typography.Text>}
                       </Flex>
+                    ),
+                  },
+                ]
+              : []),
+            ...(alarm.escalated_at
+              ? [
+                  {
+                    key: 'escalated',
+                    label: t('alarms.escalatedAt'),
+                    children: (
+                      <span data-testid="alarm-escalated-at">
+                        <TimeText at={alarm.escalated_at} stationZone={alarm.time_zone} />
+                      </span>
                     ),
                   },
                 ]
@@ -178,7 +196,7 @@ export function AlarmDrawer({ alarm, canClear, onClose }: { alarm: Alarm; canCle
                     children: (
                       <Flex vertical>
                         <span>
-                          <TimeText at={alarm.cleared_at} />
+                          <TimeText at={alarm.cleared_at} stationZone={alarm.time_zone} />
                           {alarm.cleared_by_name && ` · ${t('alarms.clearedBy', { name: alarm.cleared_by_name })}`}
                         </span>
                         {alarm.clear_reason && (

@@ -1,4 +1,5 @@
-import { LIMIT_DIRECTION, type Alarm, type AlarmKind, type AlarmRule, type WebhookFailureKind } from '@ipp/contracts';
+import { limitDirection, type Alarm, type AlarmKind, type AlarmRule, type WebhookFailureKind } from '@ipp/contracts';
+import { MEASURED_FIELDS } from '@/lib/measured';
 import type { TFunction } from 'i18next';
 
 /** The unit of each kind's limit and reading; '' where there is none, and durations (minutes) are written by durationText. */
@@ -12,6 +13,7 @@ const UNIT: Record<AlarmKind, string> = {
   no_images: 'min',
   uvc_off_sampling: '%',
   class_concentration: '',
+  series: '',
 };
 
 const num = (value: number) => String(Math.round(value * 10) / 10);
@@ -48,6 +50,26 @@ const FAILURE_KEY: Record<WebhookFailureKind, string> = {
 export const webhookFailureText = (t: TFunction, error: string | null) =>
   error && error in FAILURE_KEY ? t(`alarms.webhook.failures.${FAILURE_KEY[error as WebhookFailureKind]}`) : (error ?? '');
 
+/** A series rule's own fields; absent on what is not one. */
+type SeriesPart = Partial<Pick<AlarmRule, 'series' | 'comparison' | 'threshold_low'>>;
+
+/** A series' unit in the interface language ('' for a count). */
+function seriesUnit(t: TFunction, series: AlarmRule['series'] | undefined) {
+  const unit = series ? MEASURED_FIELDS[series].unit : undefined;
+  return unit ? t(`measured.unit.${unit}`) : '';
+}
+
+/** A limit or reading of a rule's kind (or series) with its unit. */
+function withUnit(t: TFunction, rule: Pick<AlarmRule, 'kind'> & SeriesPart, value: number) {
+  const unit =
+    rule.kind === 'class_concentration'
+      ? t('ecology.perLitre')
+      : rule.kind === 'series'
+        ? seriesUnit(t, rule.series)
+        : UNIT[rule.kind];
+  return `${num(value)} ${unit}`.trim();
+}
+
 /** Whole hours of a biology rule's window (the server counts whole hours, as here). */
 const hoursOf = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60) / 60));
 
@@ -55,7 +77,14 @@ const hoursOf = (minutes: number | null) => Math.max(1, Math.ceil((minutes ?? 60
  * What a rule (or the rule of an alarm) watches, in words: "Humidity above 80 %", "Offline for 15 min or more",
  * "003 Dinoflagellate above 20 ind/L over 3 h".
  */
-export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold' | 'minutes' | 'class_name'>) {
+export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold' | 'minutes' | 'class_name'> & SeriesPart) {
+  if (rule.kind === 'series')
+    return t(`alarms.condition.series.${rule.comparison ?? 'above'}`, {
+      series: rule.series ? t(`measured.label.${rule.series}`) : '—',
+      limit: withUnit(t, rule, rule.threshold ?? 0),
+      low: num(rule.threshold_low ?? 0),
+      minutes: durationText(t, rule.minutes ?? 0),
+    });
   if (rule.kind === 'class_concentration')
     return t('alarms.condition.class_concentration', {
       class: rule.class_name ?? '—',
@@ -74,24 +103,26 @@ export function ruleText(t: TFunction, rule: Pick<AlarmRule, 'kind' | 'threshold
  */
 export function ruleDetails(
   t: TFunction,
-  rule: Pick<AlarmRule, 'kind' | 'for_minutes' | 'clear_threshold' | 'no_data'>,
+  rule: Pick<AlarmRule, 'kind' | 'for_minutes' | 'clear_threshold' | 'no_data'> &
+    SeriesPart &
+    Partial<Pick<AlarmRule, 'notify_webhook' | 'notify_user_ids' | 'escalate_minutes'>>,
 ): string[] {
   const details: string[] = [];
   if (rule.for_minutes > 0) details.push(t('alarms.details.for', { duration: durationText(t, rule.for_minutes) }));
-  const direction = LIMIT_DIRECTION[rule.kind];
-  if (rule.clear_threshold !== null && direction) {
-    const unit = rule.kind === 'class_concentration' ? t('ecology.perLitre') : UNIT[rule.kind];
-    details.push(t(`alarms.details.clearsAt.${direction}`, { limit: `${num(rule.clear_threshold)} ${unit}`.trim() }));
-  }
+  const direction = limitDirection(rule);
+  if (rule.clear_threshold !== null && direction)
+    details.push(t(`alarms.details.clearsAt.${direction}`, { limit: withUnit(t, rule, rule.clear_threshold) }));
   if (rule.no_data !== 'keep') details.push(t('alarms.details.noData', { action: t(`alarms.noDataAction.${rule.no_data}`) }));
+  if (rule.notify_user_ids) details.push(t('alarms.routing.peopleCount', { count: rule.notify_user_ids.length }));
+  if (rule.notify_webhook === false) details.push(t('alarms.routing.noWebhook'));
+  if (rule.escalate_minutes) details.push(t('alarms.routing.escalates', { duration: durationText(t, rule.escalate_minutes) }));
   return details;
 }
 
 /** The reading that raised an alarm (or its latest while active), with its unit; '—' for faults, "no data" without one. */
-export function valueText(t: TFunction, alarm: Pick<Alarm, 'kind' | 'value'>) {
+export function valueText(t: TFunction, alarm: Pick<Alarm, 'kind' | 'value'> & SeriesPart) {
   if (alarm.kind === 'wiper_fault') return '—';
   if (alarm.value === null) return t('alarms.noData');
   if (DURATION_KINDS.includes(alarm.kind)) return durationText(t, alarm.value);
-  const unit = alarm.kind === 'class_concentration' ? t('ecology.perLitre') : UNIT[alarm.kind];
-  return `${num(alarm.value)} ${unit}`.trim();
+  return withUnit(t, alarm, alarm.value);
 }

@@ -5,26 +5,36 @@ import {
   clearLevelProblem,
   CONCENTRATION_WINDOW_MINUTES,
   DEFAULT_SEVERITY,
-  LIMIT_DIRECTION,
+  limitDirection,
   MAX_FOR_MINUTES,
   NO_DATA_ACTIONS,
+  RATE_WINDOW_MINUTES,
+  SERIES_COMPARISON_NEEDS,
+  seriesLimitProblem,
   type AlarmKind,
   type AlarmRule,
   type AlarmSeverity,
   type NoDataAction,
+  type SeriesComparison,
+  type TrendSeriesKey,
 } from '@ipp/contracts';
 import { Form, Input, InputNumber, Modal, Select, Switch, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useClasses } from '@/api/get-classes';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
 import { useSaveAlarmRule } from '../api/alarm-rules';
+import { ROUTING_DEFAULTS, RoutingFields, type RoutingValues } from './routing-fields';
+import { SeriesFields, useSeriesUnit } from './series-fields';
 
-interface RuleFormValues {
+interface RuleFormValues extends RoutingValues {
   name: string;
   kind: AlarmKind;
   threshold?: number | null;
   minutes?: number | null;
   class_id?: number | null;
+  series?: TrendSeriesKey | null;
+  comparison?: SeriesComparison | null;
+  threshold_low?: number | null;
   ipp_id: number | null;
   enabled: boolean;
   renotify_minutes: number;
@@ -41,6 +51,13 @@ const CLEAR_LEVEL_MESSAGE = {
   'reason.clearAtLeastLimit': 'alarms.clearAtLeast',
 } as const;
 
+/** The form's words for what the contract finds wrong with a band or a rate. */
+const SERIES_LIMIT_MESSAGE = {
+  'reason.bandOrder': 'alarms.bandOrder',
+  'reason.positive': 'alarms.positive',
+  'reason.rateWindow': 'alarms.rateWindow',
+} as const;
+
 const DEFAULTS: RuleFormValues = {
   name: '',
   kind: 'offline',
@@ -52,6 +69,7 @@ const DEFAULTS: RuleFormValues = {
   for_minutes: 0,
   clear_threshold: null,
   no_data: 'keep',
+  ...ROUTING_DEFAULTS,
 };
 
 /** A new alarm rule, or a change to one (a changed rule clears its open alarms and starts over). */
@@ -59,9 +77,30 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
   const { t } = useTranslation();
   const [form] = Form.useForm<RuleFormValues>();
   const kind = Form.useWatch('kind', form) ?? rule?.kind ?? DEFAULTS.kind;
-  const needs = ALARM_KIND_NEEDS[kind];
+  const comparison = (Form.useWatch('comparison', form) ?? rule?.comparison ?? null) as SeriesComparison | null;
+  const seriesRule = kind === 'series';
+  const needs = [...ALARM_KIND_NEEDS[kind], ...(seriesRule && comparison ? SERIES_COMPARISON_NEEDS[comparison] : [])];
   const biology = kind === 'class_concentration';
-  const direction = LIMIT_DIRECTION[kind];
+  const rate = seriesRule && comparison === 'rate';
+  const direction = limitDirection({ kind, comparison });
+  const watchedSeries = (Form.useWatch('series', form) ?? rule?.series ?? null) as TrendSeriesKey | null;
+  const seriesUnit = useSeriesUnit(seriesRule ? watchedSeries : null);
+  const unit = seriesUnit ? ` (${seriesUnit})` : '';
+  /** A validator of a series rule's band or rate, on the field the contract names. */
+  const seriesLimit = (field: 'threshold' | 'threshold_low' | 'minutes') => ({
+    validator: () => {
+      const v = form.getFieldsValue(['comparison', 'threshold', 'threshold_low', 'minutes']) as RuleFormValues;
+      const problem = seriesRule
+        ? seriesLimitProblem({
+            comparison: v.comparison ?? null,
+            threshold: v.threshold ?? null,
+            threshold_low: v.threshold_low ?? null,
+            minutes: v.minutes ?? null,
+          })
+        : null;
+      return problem?.field === field ? Promise.reject(new Error(t(SERIES_LIMIT_MESSAGE[problem.reason]))) : Promise.resolve();
+    },
+  });
   const team = rule?.group_id ?? groupId;
   const ipps = useIpps({ limit: ALL_IPPS_LIMIT, ...(team === undefined ? {} : { group_id: team }) });
   const classes = useClasses();
@@ -76,6 +115,9 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
         threshold: needs.includes('threshold') ? (values.threshold ?? null) : null,
         minutes: needs.includes('minutes') ? (values.minutes ?? null) : null,
         class_id: needs.includes('class_id') ? (values.class_id ?? null) : null,
+        series: seriesRule ? (values.series ?? null) : null,
+        comparison: seriesRule ? (values.comparison ?? null) : null,
+        threshold_low: needs.includes('threshold_low') ? (values.threshold_low ?? null) : null,
         ipp_id: values.ipp_id,
         enabled: values.enabled,
         renotify_minutes: values.renotify_minutes,
@@ -83,6 +125,12 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
         for_minutes: values.for_minutes ?? 0,
         clear_threshold: direction ? (values.clear_threshold ?? null) : null,
         no_data: values.no_data,
+        notify_webhook: values.notify_webhook,
+        // Nobody named: everyone who chose alarm e-mail, as before routing.
+        notify_user_ids: values.notify_user_ids?.length ? values.notify_user_ids : null,
+        escalate_minutes: values.escalate_minutes ?? 0,
+        escalate_user_ids: (values.escalate_minutes ?? 0) > 0 ? (values.escalate_user_ids ?? []) : [],
+        escalate_webhook: (values.escalate_minutes ?? 0) > 0 && values.escalate_webhook,
       },
       { onSuccess: onClose },
     );
@@ -100,7 +148,7 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
       <Form<RuleFormValues>
         form={form}
         layout="vertical"
-        initialValues={rule ? { ...rule } : DEFAULTS}
+        initialValues={rule ? { ...rule, notify_user_ids: rule.notify_user_ids ?? [] } : DEFAULTS}
         onFinish={submit}
         onValuesChange={(changed: Partial<RuleFormValues>) => {
           // A concentration window is at least an hour: a shorter duration of another kind becomes one hour.
@@ -140,11 +188,24 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
             />
           </Form.Item>
         )}
+        {seriesRule && <SeriesFields />}
+        {needs.includes('threshold_low') && (
+          <Form.Item
+            name="threshold_low"
+            label={t('alarms.bandLowLabel', { unit })}
+            dependencies={['threshold']}
+            rules={[{ required: true, message: t('alarms.limitRequired') }, seriesLimit('threshold_low')]}
+          >
+            <InputNumber min={-1000} max={1_000_000} style={{ width: 200 }} data-testid="alarm-rule-threshold-low" />
+          </Form.Item>
+        )}
         {needs.includes('threshold') && (
           <Form.Item
             name="threshold"
-            label={t(`alarms.thresholdLabel.${kind}`)}
-            rules={[{ required: true, message: t('alarms.limitRequired') }]}
+            label={
+              seriesRule ? t(`alarms.seriesLimitLabel.${comparison ?? 'above'}`, { unit }) : t(`alarms.thresholdLabel.${kind}`)
+            }
+            rules={[{ required: true, message: t('alarms.limitRequired') }, seriesLimit('threshold')]}
           >
             <InputNumber min={biology ? 0 : -1000} max={1_000_000} style={{ width: 200 }} data-testid="alarm-rule-threshold" />
           </Form.Item>
@@ -159,7 +220,7 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
               ({ getFieldValue }) => ({
                 validator: (_, value: number | null | undefined) => {
                   const limit = (getFieldValue('threshold') as number | null | undefined) ?? null;
-                  const problem = clearLevelProblem(kind, limit, value ?? null);
+                  const problem = clearLevelProblem({ kind, comparison, threshold: limit, clear_threshold: value ?? null });
                   return problem ? Promise.reject(new Error(t(CLEAR_LEVEL_MESSAGE[problem]))) : Promise.resolve();
                 },
               }),
@@ -171,13 +232,13 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
         {needs.includes('minutes') && (
           <Form.Item
             name="minutes"
-            label={t(biology ? 'alarms.windowLabel' : 'alarms.minutesLabel')}
-            extra={biology ? t('alarms.windowHint') : undefined}
-            rules={[{ required: true, message: t('alarms.limitRequired') }]}
+            label={t(biology ? 'alarms.windowLabel' : rate ? 'alarms.rateWindowLabel' : 'alarms.minutesLabel')}
+            extra={biology ? t('alarms.windowHint') : rate ? t('alarms.rateWindowHint') : undefined}
+            rules={[{ required: true, message: t('alarms.limitRequired') }, seriesLimit('minutes')]}
           >
             <InputNumber
-              min={biology ? CONCENTRATION_WINDOW_MINUTES.min : 0}
-              max={10_080}
+              min={biology ? CONCENTRATION_WINDOW_MINUTES.min : rate ? RATE_WINDOW_MINUTES.min : 0}
+              max={rate ? RATE_WINDOW_MINUTES.max : 10_080}
               step={biology ? 60 : 1}
               precision={0}
               style={{ width: 200 }}
@@ -209,6 +270,7 @@ export function RuleFormModal({ rule, groupId, onClose }: { rule: AlarmRule | nu
         <Form.Item name="enabled" label={t('alarms.enabled')} valuePropName="checked">
           <Switch />
         </Form.Item>
+        <RoutingFields groupId={team} />
       </Form>
     </Modal>
   );

@@ -1,66 +1,27 @@
-import type { Alarm, AlarmRule } from '@ipp/contracts';
+import type { AlarmRule } from '@ipp/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import dayjs from 'dayjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
-import { callsTo, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
+import { formatTime } from '@/lib/format';
+import { typeRange } from '@/test/date';
+import { ippFixture } from '@/test/fixtures';
+import { callsTo, failField, lastBody, mockServer, pageEnvelope, signIn, USER_INFO, type Handler } from '@/test/mock-server';
 import { okEnvelope, renderRoutes } from '@/test/render';
 import { pickOption } from '@/test/select';
+import { alarmFixture, alarmSummaryFixture, ruleFixture } from '@/test/alarm-fixtures';
 
-const ALARM: Alarm = {
-  id: 7,
-  group_id: 1,
-  rule_id: 3,
-  rule_name: 'Leak',
-  kind: 'humidity_high',
-  severity: 'critical',
-  threshold: 80,
-  minutes: null,
-  class_id: null,
-  class_name: null,
-  ipp_id: 2,
-  dev_id: '21001',
-  site_name: 'Daya Bay',
-  time_zone: 'Asia/Shanghai',
-  state: 'active',
-  value: 91.2,
-  raised_at: Date.UTC(2026, 10, 27, 1, 0),
-  last_seen_at: Date.UTC(2026, 10, 27, 1, 5),
-  acknowledged_at: null,
-  acknowledged_by_name: null,
-  ack_note: null,
-  cleared_at: null,
-  cleared_by_name: null,
-  clear_reason: null,
-  silenced: false,
-};
-const RULE: AlarmRule = {
-  id: 3,
-  group_id: 1,
-  name: 'Leak',
-  kind: 'humidity_high',
-  threshold: 80,
-  minutes: null,
-  class_id: null,
-  class_name: null,
-  ipp_id: null,
-  enabled: true,
-  renotify_minutes: 60,
-  severity: 'critical',
-  for_minutes: 0,
-  clear_threshold: null,
-  no_data: 'keep',
-  updated_at: 1,
-};
+const ALARM = alarmFixture();
+const RULE = ruleFixture();
 const NO_WEBHOOK = { url: null, secret_hint: null, updated_at: null, pending: 0, failed: 0, last_delivery: null };
 
 function server(role: 'administrator' | 'user', extra: Record<string, Handler> = {}) {
   return mockServer({
     '/api/wyrbac/login/user-info': () => okEnvelope({ ...USER_INFO, role }),
     '/api/alarm/list': () => pageEnvelope([ALARM], 1),
-    '/api/alarm/summary': () =>
-      okEnvelope({ active: 1, acknowledged: 0, pending: 0, by_severity: { critical: 1, major: 0, minor: 0, warning: 0 } }),
+    '/api/alarm/summary': () => okEnvelope(alarmSummaryFixture({ critical: 1 })),
     '/api/alarm/rules': () => okEnvelope([RULE]),
     '/api/alarm/webhook': () => okEnvelope(NO_WEBHOOK),
     '/api/alarm/my-email': () => okEnvelope({ alarm_email: 'off', email: 'me@example.org', available: true }),
@@ -185,6 +146,14 @@ describe('alarms page', () => {
         for_minutes: 0,
         clear_threshold: null,
         no_data: 'keep',
+        series: null,
+        comparison: null,
+        threshold_low: null,
+        notify_webhook: true,
+        notify_user_ids: null,
+        escalate_minutes: 0,
+        escalate_user_ids: [],
+        escalate_webhook: false,
       }),
     );
   });
@@ -402,6 +371,14 @@ describe('alarms page', () => {
         for_minutes: 0,
         clear_threshold: null,
         no_data: 'keep',
+        series: null,
+        comparison: null,
+        threshold_low: null,
+        notify_webhook: true,
+        notify_user_ids: null,
+        escalate_minutes: 0,
+        escalate_user_ids: [],
+        escalate_webhook: false,
       }),
     );
   });
@@ -436,5 +413,186 @@ describe('alarms page', () => {
     await user.type(await screen.findByTestId('alarm-rule-name'), 'Down');
     await user.click(screen.getByTestId('alarm-rule-submit'));
     await waitFor(() => expect(lastBody(fetchMock, '/api/alarm/save-rule')).toMatchObject({ group_id: 2, name: 'Down' }));
+  });
+});
+
+describe('an alarm linked by id (e-mails, the header, the overview)', () => {
+  it('opens the drawer of an alarm on the list', async () => {
+    signIn('user');
+    const fetchMock = server('user');
+    const { router } = renderRoutes(appRouteObjects, ['/alarms?alarm=7']);
+    const user = userEvent.setup();
+    const drawer = await screen.findByTestId('alarm-drawer');
+    expect(within(drawer).getByText('Leak · Daya Bay')).toBeTruthy();
+    expect(callsTo(fetchMock, '/api/alarm/list').map((c) => c.url.searchParams.get('state'))).toEqual(['open']);
+    // Closing it leaves the link: a reload does not open it again.
+    await user.click(within(drawer.closest('.ant-drawer')!).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('asks the server for an alarm that is not on the page, in any state, and shows it', async () => {
+    signIn('user');
+    const cleared = alarmFixture({
+      id: 9,
+      rule_name: 'Station down',
+      kind: 'offline',
+      threshold: null,
+      minutes: 60,
+      value: 41_193,
+      state: 'cleared',
+      cleared_at: Date.UTC(2026, 10, 28),
+    });
+    const fetchMock = server('user', {
+      '/api/alarm/list': (url) => (url.searchParams.get('id') === '9' ? pageEnvelope([cleared], 1) : pageEnvelope([ALARM], 1)),
+    });
+    renderRoutes(appRouteObjects, ['/alarms?alarm=9']);
+    const drawer = await screen.findByTestId('alarm-drawer');
+    expect(within(drawer).getByText('Station down · Daya Bay')).toBeTruthy();
+    expect(within(drawer).getAllByText('Cleared').length).toBeGreaterThan(0);
+    expect(within(drawer).getByText('28 d 14 h')).toBeTruthy();
+    // Asked by its id, in any state.
+    const asked = callsTo(fetchMock, '/api/alarm/list').find((c) => c.url.searchParams.get('id') === '9');
+    expect(asked?.url.searchParams.get('state')).toBe('all');
+  });
+
+  it('says so when the alarm is not found, and forgets the link', async () => {
+    signIn('user');
+    const fetchMock = server('user', {
+      '/api/alarm/list': (url) => (url.searchParams.has('id') ? pageEnvelope([], 0) : pageEnvelope([ALARM], 1)),
+    });
+    const { router } = renderRoutes(appRouteObjects, ['/alarms?alarm=99']);
+    expect(await screen.findByText(/The linked alarm was not found/)).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.queryByTestId('alarm-drawer')).toBeNull();
+    // One question by id, not a search through pages of history.
+    expect(callsTo(fetchMock, '/api/alarm/list').filter((c) => c.url.searchParams.has('id'))).toHaveLength(1);
+  });
+
+  it('brings the alarm list forward when a link arrives while the rules are shown', async () => {
+    signIn('user');
+    server('user');
+    const { router } = renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Rules' }));
+    await screen.findByTestId('alarm-rule-table');
+    await router.navigate('/alarms?alarm=7');
+    expect(await screen.findByTestId('alarm-drawer')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Alarms' }).getAttribute('aria-selected')).toBe('true');
+  });
+});
+
+describe('alarm times', () => {
+  it("show the viewer's clock, and on hover the station's own clock with its zone, and UTC", async () => {
+    signIn('user');
+    server('user', {
+      '/api/alarm/list': () =>
+        pageEnvelope([ALARM, alarmFixture({ id: 8, dev_id: '21006', site_name: 'Fjord', time_zone: 'Etc/GMT-1' })], 2),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    const raised = await screen.findByTestId('alarm-raised-7');
+    expect(raised.textContent).toContain(formatTime(ALARM.raised_at));
+    await user.hover(raised);
+    expect(await screen.findByText('Station time: 2026-11-27 09:00:00 UTC+8 (Asia/Shanghai)')).toBeTruthy();
+    expect(screen.getByText('UTC: 2026-11-27 01:00:00')).toBeTruthy();
+    await user.unhover(raised);
+    // A zone worked out from the longitude is said to be so, not named "Etc/GMT-1".
+    await user.hover(screen.getByTestId('alarm-raised-8'));
+    expect(await screen.findByText('Station time: 2026-11-27 02:00:00 UTC+1 (from its longitude)')).toBeTruthy();
+
+    await user.click(screen.getByTestId('alarm-open-7'));
+    const drawer = await screen.findByTestId('alarm-drawer');
+    await user.hover(within(drawer).getByTestId('alarm-drawer-raised'));
+    await waitFor(() =>
+      expect(screen.getAllByText('Station time: 2026-11-27 09:00:00 UTC+8 (Asia/Shanghai)').length).toBeGreaterThan(0),
+    );
+  });
+});
+
+describe('alarm history export', () => {
+  const originalCreateObjectURL = URL.createObjectURL;
+  const originalRevokeObjectURL = URL.revokeObjectURL;
+  afterEach(() => {
+    URL.createObjectURL = originalCreateObjectURL;
+    URL.revokeObjectURL = originalRevokeObjectURL;
+  });
+
+  function saveSpy() {
+    const saved: { name: string; blob: Blob }[] = [];
+    let last: Blob | null = null;
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      last = blob;
+      return 'blob:csv';
+    });
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      if (last) saved.push({ name: this.download, blob: last });
+    });
+    return saved;
+  }
+
+  const STATIONS = { '/api/ipp/index': () => pageEnvelope([ippFixture({ id: 2, dev_id: '21001', site_name: 'Daya Bay' })], 1) };
+
+  it('downloads the last 30 days by default, of one station when picked, under the name the server gives', async () => {
+    signIn('user');
+    const csv = '\uFEFFid,raised_utc\n7,2026-11-27 01:00:00\n';
+    const fetchMock = server('user', {
+      ...STATIONS,
+      '/api/alarm/export': () =>
+        new Response(csv, {
+          headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="alarms.csv"' },
+        }),
+    });
+    const saved = saveSpy();
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('alarm-export'));
+    const dialog = (await screen.findByText('Export alarm history')).closest<HTMLElement>('.ant-modal')!;
+    const [from, to] = dialog.querySelectorAll<HTMLInputElement>('.ant-picker-range input');
+    const today = dayjs().startOf('day');
+    expect([from?.value, to?.value]).toEqual([today.subtract(29, 'day').format('YYYY-MM-DD'), today.format('YYYY-MM-DD')]);
+    await pickOption('alarm-export-station', 'Daya Bay (21001)');
+    await user.click(screen.getByTestId('alarm-export-submit'));
+    await waitFor(() => expect(saved.map((s) => s.name)).toEqual(['alarms.csv']));
+    const query = callsTo(fetchMock, '/api/alarm/export')[0]?.url.searchParams;
+    expect(Object.fromEntries(query ?? [])).toEqual({
+      from: String(today.subtract(29, 'day').valueOf()),
+      to: String(today.add(1, 'day').valueOf()),
+      ipp_id: '2',
+    });
+    // Saved byte for byte, its BOM (for spreadsheet programs) kept.
+    const bytes = await saved[0]!.blob.arrayBuffer();
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(csv);
+    expect(await screen.findByText('Alarm history downloaded')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Export alarm history')).toBeNull());
+  });
+
+  it('refuses a period over 366 days or none before asking, and shows what the server refuses in the language in use', async () => {
+    await setLanguage('zh');
+    signIn('user');
+    const fetchMock = server('user', {
+      ...STATIONS,
+      '/api/alarm/export': () => failField(1002, '结束时间必须晚于开始时间', 400, 'to'),
+    });
+    renderRoutes(appRouteObjects, ['/alarms']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('alarm-export'));
+    const dialog = (await screen.findByText('导出告警历史', { selector: '.ant-modal-title' })).closest<HTMLElement>(
+      '.ant-modal',
+    )!;
+    typeRange(dialog, '2025-01-01', '2026-01-02');
+    await user.click(screen.getByTestId('alarm-export-submit'));
+    expect(await within(dialog).findByText('时间范围最长 366 天')).toBeTruthy();
+    expect(callsTo(fetchMock, '/api/alarm/export')).toHaveLength(0);
+
+    typeRange(dialog, '2025-01-02', '2026-01-02');
+    await user.click(screen.getByTestId('alarm-export-submit'));
+    expect(await within(dialog).findByText('结束时间必须晚于开始时间')).toBeTruthy();
+    const query = callsTo(fetchMock, '/api/alarm/export')[0]?.url.searchParams;
+    expect([query?.get('from'), query?.get('to'), query?.has('ipp_id')]).toEqual([
+      String(dayjs('2025-01-02').valueOf()),
+      String(dayjs('2026-01-03').valueOf()),
+      false,
+    ]);
   });
 });

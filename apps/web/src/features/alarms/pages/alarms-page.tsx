@@ -1,8 +1,23 @@
-import { DeleteOutlined, EditOutlined, MutedOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, MutedOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Alarm, AlarmRule } from '@ipp/contracts';
-import { Button, Card, Flex, Segmented, Select, Space, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import {
+  App,
+  Button,
+  Card,
+  Flex,
+  Segmented,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Tooltip,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { ConfirmAction } from '@/components/confirm-action';
 import { LoadFailed } from '@/components/load-failed';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
@@ -11,13 +26,16 @@ import { useSession } from '@/hooks/use-session';
 import { usePaging } from '@/hooks/use-paging';
 import { PAGE_SIZE_OPTIONS } from '@/lib/paging';
 import { useAlarmRules, useRemoveAlarmRule } from '../api/alarm-rules';
-import { useAlarms, type AlarmFilter } from '../api/get-alarms';
+import { useAlarms, type AlarmFilter } from '@/api/get-alarms';
+import { ALARM_PARAM } from '@/lib/alarm-path';
+import { useFindAlarm } from '../api/find-alarm';
 import { WrapText } from '@/components/wrap-text';
 import { AcknowledgeModal } from '../components/acknowledge-modal';
 import { AlarmDrawer } from '../components/alarm-drawer';
 import { SilenceList } from '../components/silence-list';
 import { ruleDetails, ruleText, valueText } from '../components/alarm-text';
-import { SeverityTag, StateTag } from '../components/alarm-tags';
+import { SeverityTag, StateTag } from '@/components/alarm-tags';
+import { AlarmExportModal } from '../components/alarm-export-modal';
 import { RuleFormModal } from '../components/rule-form-modal';
 import { WebhookCard } from '../components/webhook-card';
 import { EmailChoiceCard } from '../components/email-choice-card';
@@ -25,17 +43,54 @@ import { TimeText } from '@/components/time-text';
 
 const STATES = ['open', 'pending', 'active', 'acknowledged', 'cleared', 'all'] as const;
 
+/** The alarm a link names (?alarm=<id>, as e-mails link), as a number; NaN when the parameter is no id. */
+function linkedAlarmId(params: URLSearchParams): number | null {
+  const value = params.get(ALARM_PARAM);
+  if (value === null) return null;
+  return /^[1-9]\d{0,15}$/.test(value) ? Number(value) : Number.NaN;
+}
+
+/** The same search parameters, naming this alarm or (null) none. */
+function linking(params: URLSearchParams, id: number | null): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (id === null) next.delete(ALARM_PARAM);
+  else next.set(ALARM_PARAM, String(id));
+  return next;
+}
+
 function AlarmList() {
   const { t } = useTranslation();
+  const { message } = App.useApp();
   const { role } = useSession();
   const [state, setState] = useState<AlarmFilter['state']>('open');
   const paging = usePaging();
   const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const linkedId = linkedAlarmId(params);
+  // The row last opened, kept while it leaves the list (cleared under the "open" filter).
   const [opened, setOpened] = useState<Alarm | null>(null);
   const alarms = useAlarms({ state, page: paging.page, limit: paging.limit });
-  // The drawer shows the row as the list has it now (live: acknowledged meanwhile), or as it was opened once it
-  // leaves the list (cleared under the "open" filter).
-  const openedAlarm = opened && (alarms.data?.items.find((a) => a.id === opened.id) ?? opened);
+  // The drawer shows the alarm as the list has it now (live: acknowledged meanwhile), else as it was opened, else as
+  // found for a link to one that is not on this page.
+  const inList = alarms.data?.items.find((a) => a.id === linkedId);
+  const held = opened?.id === linkedId ? opened : undefined;
+  const lookup = useFindAlarm(Number.isNaN(linkedId) ? null : linkedId, {
+    enabled: !alarms.isPending && !inList && !held,
+  });
+  const openedAlarm = inList ?? held ?? lookup.data ?? null;
+
+  const openAlarm = (alarm: Alarm | null) => {
+    setOpened(alarm);
+    setParams((prev) => linking(prev, alarm?.id ?? null), { replace: true });
+  };
+
+  const missing = linkedId !== null && (Number.isNaN(linkedId) || (lookup.isSuccess && lookup.data === null));
+  useEffect(() => {
+    if (!missing) return;
+    void message.warning(t('alarms.notFound'));
+    setParams((prev) => linking(prev, null), { replace: true });
+  }, [missing, message, t, setParams]);
 
   const columns: TableColumnsType<Alarm> = [
     {
@@ -44,7 +99,13 @@ function AlarmList() {
       width: 96,
       render: (v: Alarm['severity'], a) => <SeverityTag severity={v} testId={`alarm-severity-${a.id}`} />,
     },
-    { title: t('alarms.raisedAt'), dataIndex: 'raised_at', width: 196, render: (v: number) => <TimeText at={v} /> },
+    {
+      title: t('alarms.raisedAt'),
+      dataIndex: 'raised_at',
+      width: 196,
+      // The viewer's clock; on hover the station's own and UTC.
+      render: (v: number, a) => <TimeText at={v} stationZone={a.time_zone} testId={`alarm-raised-${a.id}`} />,
+    },
     // The station and the rule wrap rather than cut: cut, two stations' site IDs read alike (issue 37).
     {
       title: t('alarms.station'),
@@ -79,7 +140,7 @@ function AlarmList() {
               {t('alarms.silence.silenced')}
             </Tag>
           )}
-          {a.cleared_at && <TimeText at={a.cleared_at} />}
+          {a.cleared_at && <TimeText at={a.cleared_at} stationZone={a.time_zone} />}
         </Flex>
       ),
     },
@@ -92,7 +153,7 @@ function AlarmList() {
         a.acknowledged_at ? (
           <Flex vertical>
             <span>{a.acknowledged_by_name ?? '—'}</span>
-            <TimeText at={a.acknowledged_at} />
+            <TimeText at={a.acknowledged_at} stationZone={a.time_zone} />
             {a.ack_note && <Typography.Text ellipsis={{ tooltip: a.ack_note }}>{a.ack_note}</Typography.Text>}
           </Flex>
         ) : (
@@ -112,7 +173,7 @@ function AlarmList() {
               {t('alarms.acknowledge')}
             </Button>
           )}
-          <Button size="small" type="link" onClick={() => setOpened(a)} data-testid={`alarm-open-${a.id}`}>
+          <Button size="small" type="link" onClick={() => openAlarm(a)} data-testid={`alarm-open-${a.id}`}>
             {t('alarms.detailsButton')}
           </Button>
         </Flex>
@@ -122,15 +183,20 @@ function AlarmList() {
 
   return (
     <Flex vertical gap="middle">
-      <Segmented
-        value={state}
-        onChange={(value) => {
-          setState(value);
-          paging.toFirst();
-        }}
-        options={STATES.map((s) => ({ value: s, label: t(`alarms.filter.${s}`) }))}
-        data-testid="alarm-filter"
-      />
+      <Flex justify="space-between" align="center" gap="small" wrap>
+        <Segmented
+          value={state}
+          onChange={(value) => {
+            setState(value);
+            paging.toFirst();
+          }}
+          options={STATES.map((s) => ({ value: s, label: t(`alarms.filter.${s}`) }))}
+          data-testid="alarm-filter"
+        />
+        <Button icon={<DownloadOutlined />} onClick={() => setExporting(true)} data-testid="alarm-export">
+          {t('alarms.export.button')}
+        </Button>
+      </Flex>
       {alarms.isError ? (
         <LoadFailed error={alarms.error} onRetry={() => void alarms.refetch()} />
       ) : (
@@ -159,9 +225,10 @@ function AlarmList() {
         <AlarmDrawer
           alarm={openedAlarm}
           canClear={role === 'superadmin' || role === 'administrator'}
-          onClose={() => setOpened(null)}
+          onClose={() => openAlarm(null)}
         />
       )}
+      {exporting && <AlarmExportModal onClose={() => setExporting(false)} />}
     </Flex>
   );
 }
@@ -302,9 +369,20 @@ function RuleList() {
  */
 export function AlarmsPage() {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const link = params.get(ALARM_PARAM);
+  const [tab, setTab] = useState('alarms');
+  // A link to an alarm (the header's drop-down, while the rules are shown) brings its list forward.
+  const [seenLink, setSeenLink] = useState(link);
+  if (link !== seenLink) {
+    setSeenLink(link);
+    if (link !== null) setTab('alarms');
+  }
   return (
     <Card title={t('route.alarms')}>
       <Tabs
+        activeKey={tab}
+        onChange={setTab}
         items={[
           { key: 'alarms', label: t('alarms.tabAlarms'), children: <AlarmList /> },
           { key: 'rules', label: t('alarms.tabRules'), children: <RuleList /> },

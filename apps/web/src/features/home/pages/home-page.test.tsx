@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { appRouteObjects } from '@/app/router';
 import { setLanguage } from '@/i18n';
 import { formatTime } from '@/lib/format';
+import { alarmFixture, alarmSummaryFixture } from '@/test/alarm-fixtures';
 import { ippFixture } from '@/test/fixtures';
 import { roi24Fixture, roi30Fixture, roiFixture } from '@/test/monitoring-fixtures';
 import { chartOptions, mapProps } from '@/test/monitoring-mocks';
@@ -172,6 +173,53 @@ describe('system overview', () => {
     await waitFor(() => expect(callsTo(fetchMock, '/api/views/wall')).toHaveLength(2));
     await waitFor(() => expect(callsTo(fetchMock, '/api/ipp/index')).toHaveLength(2));
     expect(callsTo(fetchMock, '/api/views/roi30')).toHaveLength(2);
+  });
+});
+
+describe('open alarms card', () => {
+  it('counts the open alarms by severity, acknowledged and pending, and lists the latest, each linking to it', async () => {
+    const now = Date.now();
+    server({
+      '/api/alarm/summary': () => okEnvelope(alarmSummaryFixture({ critical: 1, minor: 2 }, { acknowledged: 3, pending: 1 })),
+      '/api/alarm/list': () =>
+        pageEnvelope(
+          [
+            alarmFixture({ raised_at: now - 2 * 3_600_000 - 60_000 }),
+            alarmFixture({ id: 8, severity: 'minor', rule_name: 'Disk nearly full', silenced: true, raised_at: now - 90_000 }),
+          ],
+          7,
+        ),
+    });
+    renderRoutes(appRouteObjects, ['/home']);
+    const alarms = await screen.findByTestId('home-alarms');
+    const list = await within(alarms).findByTestId('home-alarms-list');
+    const counts = (testId: string) => within(alarms).getByTestId(testId).textContent;
+    await waitFor(() => expect(counts('home-alarms-critical')).toBe('紧急1'));
+    expect([counts('home-alarms-major'), counts('home-alarms-minor'), counts('home-alarms-warning')]).toEqual([
+      '重要0',
+      '次要2',
+      '提示0',
+    ]);
+    expect([counts('home-alarms-acknowledged'), counts('home-alarms-pending')]).toEqual(['已确认3', '待触发1']);
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.textContent).toContain('紧急');
+    expect(rows[0]?.textContent).toContain('2 小时前');
+    expect(rows[1]?.textContent).toContain('1 分钟前');
+    expect(rows[1]?.textContent).toContain('已静默');
+    expect(within(rows[1]!).getByRole('link').textContent).toBe('Daya Bay (21001) Disk nearly full');
+    expect(within(rows[1]!).getByRole('link').getAttribute('href')).toBe('/alarms?alarm=8');
+    expect(within(alarms).getByText('显示 2 / 共 7')).toBeTruthy();
+    expect(within(alarms).getByRole('link', { name: '全部告警' }).getAttribute('href')).toBe('/alarms');
+  });
+
+  it('says when no alarm is open, its counts at zero', async () => {
+    server();
+    renderRoutes(appRouteObjects, ['/home']);
+    const alarms = await screen.findByTestId('home-alarms');
+    expect(await within(alarms).findByText('没有未解除的告警')).toBeTruthy();
+    await waitFor(() => expect(within(alarms).getByTestId('home-alarms-critical').textContent).toBe('紧急0'));
+    expect(within(alarms).queryByTestId('home-alarms-list')).toBeNull();
   });
 });
 

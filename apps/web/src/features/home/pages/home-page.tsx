@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ALL_IPPS_LIMIT, useIpps } from '@/api/get-ipps';
 import { useRoi30 } from '@/api/get-roi30';
 import { useRoi24 } from '../api/get-roi24';
+import { AlarmsCard } from '../components/alarms-card';
 import { ClassCard } from '../components/class-card';
 import { LogoPrompt } from '../components/logo-prompt';
 import { Roi24Card } from '../components/roi24-card';
@@ -15,7 +16,10 @@ import { useRefreshOnNewData } from '../hooks/use-refresh-on-new-data';
 import { followedIds } from '../utils/stations';
 import { formatTimeWithZone } from '@/lib/time-zones';
 
-/** System overview (spec §2): 24-hour and 30-day data, classes, the stations on a map and the favourites wall. */
+/**
+ * System overview (spec §2): 24-hour and 30-day data, classes, the stations on a map, the open alarms and the favourites
+ * wall.
+ */
 export function HomePage() {
   const { t } = useTranslation();
   const lastData = useRefreshOnNewData();
@@ -49,8 +53,11 @@ export function HomePage() {
         <Col xs={24} xl={16}>
           <StationMapCard ipps={ipps} />
         </Col>
-        <Col xs={24}>
+        <Col xs={24} xl={16}>
           <StationsCard ipps={ipps} followed={followed} />
+        </Col>
+        <Col xs={24} xl={8}>
+          <AlarmsCard />
         </Col>
         <Col xs={24}>
           <WallCard />
