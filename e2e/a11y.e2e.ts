@@ -161,6 +161,9 @@ describe.skipIf(!chromiumAvailable)('accessibility in Chromium (issue 37)', () =
       .getAttribute('data-testid'))!;
     await expect.poll(() => page.getByTestId(below).getAttribute('data-focused')).toBe('true');
     await expect.poll(() => page.getByTestId('identify-detail').isVisible()).toBe(true);
+    // While the pane loads the image moved to, its Next is disabled and Tab passes over it (a loaded CI machine walked
+    // 40 Tabs past it): wait for it as a person would.
+    await expect.poll(() => page.getByTestId('identify-next').isEnabled(), { timeout: 15_000 }).toBe(true);
     // From the grid to the detail pane's Next: a few Tabs, not one per thumbnail (issue 37: 361).
     const tabsToNext = await tabTo(page, 'identify-next', 40);
     console.log(`Tabs from the grid to the detail pane's Next: ${tabsToNext}`);
