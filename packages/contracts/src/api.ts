@@ -5,25 +5,25 @@ import {
   AlarmCommentBodySchema,
   AlarmCommentSchema,
   AlarmCommentsQuerySchema,
-  AlarmTestResultSchema,
-  AlarmSilenceSchema,
-  AlarmSilenceSaveBodySchema,
-  AlarmSilencesQuerySchema,
   AlarmExportQuerySchema,
-  AlarmTestWebhookBodySchema,
-  AlarmEmailSaveBodySchema,
-  AlarmEmailSettingSchema,
   AlarmListQuerySchema,
   AlarmRuleSaveBodySchema,
   AlarmRuleSchema,
   AlarmRulesQuerySchema,
   AlarmSchema,
   AlarmSummarySchema,
+} from './alarms.ts';
+import {
+  AlarmTestResultSchema,
+  AlarmTestWebhookBodySchema,
+  AlarmEmailSaveBodySchema,
+  AlarmEmailSettingSchema,
   AlarmWebhookQuerySchema,
   AlarmWebhookSaveBodySchema,
   AlarmWebhookSaveResultSchema,
   AlarmWebhookSchema,
-} from './alarms.ts';
+} from './alarm-notices.ts';
+import { AlarmSilenceSchema, AlarmSilenceSaveBodySchema, AlarmSilencesQuerySchema } from './alarm-silences.ts';
 import { CompletenessQuerySchema, CompletenessSchema } from './completeness.ts';
 import { DeviceConfigSchema, RoiAckSchema, TelemetryAckSchema, TelemetrySampleSchema } from './device.ts';
 import { EcologyExportQuerySchema, SiteEcologyQuerySchema, SiteEcologySchema } from './ecology.ts';

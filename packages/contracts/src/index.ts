@@ -20,6 +20,8 @@ export * from './physical.ts';
 export * from './ecology.ts';
 export * from './taxa.ts';
 export * from './alarms.ts';
+export * from './alarm-notices.ts';
+export * from './alarm-silences.ts';
 export * from './trends.ts';
 export * from './completeness.ts';
 export * from './label-history.ts';

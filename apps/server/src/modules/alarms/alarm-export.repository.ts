@@ -16,10 +16,6 @@ export interface PageEnd {
   id: number;
 }
 
-export function stationForExport(db: Kysely<Database>, id: number) {
-  return db.selectFrom('ipps').select(['id', 'group_id', 'dev_id']).where('id', '=', id).executeTakeFirst();
-}
-
 function raisedIn(db: Kysely<Database>, filter: ExportedAlarms) {
   let query = db
     .selectFrom('alarms')

@@ -10,6 +10,7 @@ import { findTeamById } from '../teams/teams.repository.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { localStamp } from './alarm-time.ts';
 import * as repo from './alarm-export.repository.ts';
+import { ippIdentity } from './alarms.repository.ts';
 
 /** Rows read per query: SQLite answers each synchronously, so a large export gives the event loop back between pages. */
 const PAGE_ROWS = 2000;
@@ -83,9 +84,7 @@ export class AlarmExportService {
   private async scope(actor: UserRow, query: AlarmExportQuery) {
     const db = this.db.kysely;
     const station =
-      query.ipp_id === undefined
-        ? null
-        : requireOwned(actor, await repo.stationForExport(db, query.ipp_id), () => stationNotFound());
+      query.ipp_id === undefined ? null : requireOwned(actor, await ippIdentity(db, query.ipp_id), () => stationNotFound());
     const group = station && query.group_id === undefined ? station.group_id : teamActedOn(actor, query.group_id);
     if (station && station.group_id !== group) throw stationNotFound();
     if (!station && !(await findTeamById(db, group))) throw teamNotFound();

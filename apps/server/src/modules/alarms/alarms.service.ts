@@ -9,14 +9,11 @@ import {
   type AlarmEmailSetting,
   ResultCode,
   type Alarm,
-  type AlarmKind,
   type AlarmListQuery,
   type AlarmRule,
   type AlarmRuleSave,
   type AlarmSummary,
   type Lang,
-  type SeriesComparison,
-  type TrendSeriesKey,
 } from '@ipp/contracts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
@@ -35,7 +32,7 @@ import * as silenceRepo from './silences.repository.ts';
 import { presentAlarm, presentRule } from './alarm-present.ts';
 import { noDataFiring, raise } from './alarm-raise.ts';
 import { escalationDue, routeOf, type NoticeRoute } from './alarm-routing.ts';
-import * as noticeRepo from './notices.repository.ts';
+import { ruleLimits, ruleRoutingFields, ruleSeriesFields } from './rule-fields.ts';
 import { teamNotFound } from '../access/not-found.ts';
 
 const ruleNotFound = () => new AppError(ResultCode.BAD_PARAM, 'alarmRuleNotFound', {}, 'id');
@@ -57,38 +54,6 @@ export interface NoticeContext {
 export interface AlarmNotifier {
   enqueue(trx: Kysely<Database>, alarm: Alarm, reason: AlarmNoticeReason, context: NoticeContext): Promise<void>;
   committed?(): void;
-}
-
-/** A series rule keeps its series, comparison and (for a band) floor; other kinds keep none of them. */
-function seriesFields(body: AlarmRuleSave) {
-  if (body.kind !== 'series') return { series: null, comparison: null, threshold_low: null, minutes: body.minutes };
-  return {
-    series: body.series,
-    comparison: body.comparison,
-    threshold_low: body.comparison === 'outside' ? body.threshold_low : null,
-    // Only a rate compares over a window.
-    minutes: body.comparison === 'rate' ? body.minutes : null,
-  };
-}
-
-/** A rule's routing as stored; everyone it names must be of its team (another team's people are not its to page). */
-async function routingFields(trx: Kysely<Database>, group: number, body: AlarmRuleSave) {
-  const notify = body.notify_user_ids === null ? null : [...new Set(body.notify_user_ids)].sort((a, b) => a - b);
-  const escalate = [...new Set(body.escalate_user_ids)].sort((a, b) => a - b);
-  const named = [...new Set([...(notify ?? []), ...escalate])];
-  const members = new Set(await noticeRepo.teamMemberIds(trx, group, named));
-  for (const [field, ids] of [
-    ['notify_user_ids', notify ?? []],
-    ['escalate_user_ids', escalate],
-  ] as const)
-    if (ids.some((id) => !members.has(id))) throw new AppError(ResultCode.BAD_PARAM, 'userNotFound', {}, field);
-  return {
-    notify_webhook: body.notify_webhook ? 1 : 0,
-    notify_user_ids: notify === null ? null : JSON.stringify(notify),
-    escalate_minutes: body.escalate_minutes,
-    escalate_user_ids: JSON.stringify(escalate),
-    escalate_webhook: body.escalate_webhook ? 1 : 0,
-  };
 }
 
 /**
@@ -145,7 +110,7 @@ export class AlarmsService {
         kind: body.kind,
         threshold: body.threshold,
         class_id: body.kind === 'class_concentration' ? body.class_id : null,
-        ...seriesFields(body),
+        ...ruleSeriesFields(body),
         ipp_id: body.ipp_id,
         enabled: body.enabled ? 1 : 0,
         renotify_minutes: body.renotify_minutes,
@@ -153,7 +118,7 @@ export class AlarmsService {
         for_minutes: body.for_minutes,
         clear_threshold: limitDirection(body) ? body.clear_threshold : null,
         no_data: body.no_data,
-        ...(await routingFields(trx, group, body)),
+        ...(await ruleRoutingFields(trx, group, body)),
         updated_at: now,
       };
       if (existing) {
@@ -356,20 +321,7 @@ export class AlarmsService {
       for (const rule of rules) {
         const current = open.get(rule.id);
         const raisedAlready = current !== undefined && current.state !== 'pending';
-        const condition = evaluate(
-          {
-            kind: rule.kind as AlarmKind,
-            threshold: rule.threshold,
-            minutes: rule.minutes,
-            class_id: rule.class_id,
-            clear_threshold: rule.clear_threshold,
-            series: rule.series as TrendSeriesKey | null,
-            comparison: rule.comparison as SeriesComparison | null,
-            threshold_low: rule.threshold_low,
-          },
-          view,
-          raisedAlready,
-        );
+        const condition = evaluate(ruleLimits(rule), view, raisedAlready);
         // No data from a station that never reported is not an outage: it was never deployed.
         const firing = condition.firing ?? (view.lastOnlineAt === null ? null : noDataFiring(rule.no_data as NoDataAction));
         // A silence holds raises (notified_at stays null) and re-notices; what follows a raise the receivers heard
